@@ -1,0 +1,524 @@
+/* npukb.c - the command line: run, list, plugins, validate.
+ *
+ * Exit codes (also in --help and README):
+ *   0  done; in `run`, every judged (sample, case) passed or was skipped
+ *   1  `run` finished and at least one (sample, case) failed;
+ *      `validate` found an invalid manifest; `plugins` rejected one
+ *   2  usage error (unknown command or option, bad value)
+ *   3  bad input: invalid manifests, missing sample folder, no task selected
+ *   4  npukb could not work: plugins missing, out of memory, I/O error */
+#include "config.h"
+
+#include "catalog.h"
+#include "manifest.h"
+#include "plugin_loader.h"
+#include "run.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef NPUKB_PKGDATADIR
+#define NPUKB_PKGDATADIR "/usr/local/share/npukb"
+#endif
+
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_BADINPUT = 3, EXIT_INTERNAL = 4 };
+
+static const char usage_text[] =
+	"Usage: npukb COMMAND [OPTIONS]\n"
+	"Benchmark NPU kernels: does each compile, is it correct, how fast is it,\n"
+	"and when it fails, why.\n"
+	"\n"
+	"Commands:\n"
+	"  run        judge samples against tasks on a backend; write journal and reports\n"
+	"  list       list the tasks of the selected levels\n"
+	"  plugins    list the plugins found, loaded and rejected (with the reason)\n"
+	"  validate   check task manifests against the schema (all, or the FILEs given)\n"
+	"  help       show this text, or `npukb help COMMAND` for a command's options\n"
+	"\n"
+	"Options for every command:\n"
+	"  --levels DIR       task manifests (default: $NPUKB_DATADIR/levels, else\n"
+	"                     " NPUKB_PKGDATADIR "/levels)\n"
+	"  --plugin-dir DIR   look here for plugins first (then $NPUKB_PLUGIN_PATH,\n"
+	"                     a colon-separated list, then the built-in plugin folder)\n"
+	"  -h, --help         show help;  -V, --version  show the version\n"
+	"\n"
+	"Exit status: 0 all passed (or skipped); 1 some sample failed, a manifest is\n"
+	"invalid or a plugin was rejected; 2 usage error; 3 bad input (manifest,\n"
+	"sample folder, empty selection); 4 npukb itself could not work.\n";
+
+static const char run_usage[] =
+	"Usage: npukb run [OPTIONS]\n"
+	"Judge samples on a backend: compile, correctness over seeds, performance,\n"
+	"and a category for every failure. The expert answer of each task is judged\n"
+	"too (it is the speed baseline) unless --no-answer.\n"
+	"\n"
+	"Selection:\n"
+	"  --level N          only level N (1-3); default: level 1\n"
+	"  --all-levels       every level\n"
+	"  --task ID          only this task (e.g. level1/Math/AddCustom); repeatable\n"
+	"  --sample DIR       judge the sample in DIR against every selected task; repeatable\n"
+	"  --samples ROOT     judge every folder ROOT/<task id>/<sample>/\n"
+	"  --no-answer        do not judge the expert answers\n"
+	"Backend:\n"
+	"  --backend NAME     default: cpusim\n"
+	"  --soc SOC          target SoC, default: ascend910b2\n"
+	"Judging:\n"
+	"  --seeds N          seeds per case (default 5)\n"
+	"  --seed S           base seed (default 1)\n"
+	"  --build-timeout S  wall-clock seconds per build (default 120)\n"
+	"  --run-timeout S    wall-clock seconds per kernel run (default 60)\n"
+	"  --memory-limit MiB address-space limit per build or run (default 16384)\n"
+	"Output:\n"
+	"  -o, --output DIR   reports go here (default: npukb-reports): journal.jsonl,\n"
+	"                     junit.xml, summary.txt\n"
+	"  --keep-work        keep the per-sample work folders under DIR/work\n"
+	"  -q, --quiet        no progress lines\n";
+
+struct common_opts {
+	const char *levels;
+	const char *plugin_dir;
+};
+
+static char *data_path(const char *rel)
+{
+	const char *root = getenv("NPUKB_DATADIR");
+	char *p;
+	if (asprintf(&p, "%s/%s", root && *root ? root : NPUKB_PKGDATADIR, rel) < 0)
+		return NULL;
+	return p;
+}
+
+static int load_plugins(struct npukb_plugin_set *set, const char *cli_dir)
+{
+	char **dirs = NULL, err[512] = "";
+	int rc;
+	memset(set, 0, sizeof(*set));
+	rc = npukb_plugin_dirs(cli_dir, &dirs, err, sizeof(err));
+	if (rc == 0)
+		rc = npukb_plugins_load(set, dirs, err, sizeof(err));
+	npukb_plugin_dirs_free(dirs);
+	if (rc)
+		fprintf(stderr, "npukb: %s\n", err);
+	return rc;
+}
+
+static int parse_double(const char *s, double min, double *out)
+{
+	char *end;
+	double v;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || v < min)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+	if (*s == '-')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int bad_value(const char *opt, const char *val, const char *want)
+{
+	fprintf(stderr, "npukb: %s: invalid value '%s' (%s)\n", opt, val, want);
+	return EXIT_USAGE;
+}
+
+static int cmd_run(int argc, char **argv, struct common_opts *co)
+{
+	static const struct option longopts[] = {
+		{ "level", required_argument, NULL, 'l' },
+		{ "all-levels", no_argument, NULL, 'L' },
+		{ "task", required_argument, NULL, 't' },
+		{ "sample", required_argument, NULL, 's' },
+		{ "samples", required_argument, NULL, 'S' },
+		{ "no-answer", no_argument, NULL, 'N' },
+		{ "backend", required_argument, NULL, 'b' },
+		{ "soc", required_argument, NULL, 'c' },
+		{ "seeds", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 'r' },
+		{ "build-timeout", required_argument, NULL, 'B' },
+		{ "run-timeout", required_argument, NULL, 'R' },
+		{ "memory-limit", required_argument, NULL, 'M' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "keep-work", no_argument, NULL, 'k' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "levels", required_argument, NULL, 'D' },
+		{ "plugin-dir", required_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct npukb_run_config cfg;
+	struct npukb_plugin_set plugins;
+	struct npukb_results results;
+	struct npukb_tally tally;
+	const char **tasks = calloc((size_t)argc + 1, sizeof(char *));
+	const char **samples = calloc((size_t)argc + 1, sizeof(char *));
+	size_t ntasks = 0, nsamples = 0;
+	char *levels = NULL, *schema = NULL, err[8192] = "";
+	int c, rc = EXIT_OK, quiet = 0;
+	unsigned long ul;
+	double d;
+
+	if (!tasks || !samples) {
+		free(tasks);
+		free(samples);
+		return EXIT_INTERNAL;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.level = 1;
+	cfg.include_answer = 1;
+	cfg.backend = "cpusim";
+	cfg.output_dir = "npukb-reports";
+	cfg.options.soc = "ascend910b2";
+	cfg.options.nseeds = 5;
+	cfg.options.base_seed = 1;
+	cfg.options.build_limits.wall_seconds = 120;
+	cfg.options.build_limits.cpu_seconds = 120;
+	cfg.options.build_limits.memory_bytes = 16384ull << 20;
+	cfg.options.build_limits.file_bytes = 1ull << 30;
+	cfg.options.build_limits.max_processes = 64;
+	cfg.options.run_limits = cfg.options.build_limits;
+	cfg.options.run_limits.wall_seconds = 60;
+	cfg.options.run_limits.cpu_seconds = 60;
+	cfg.options.run_limits.file_bytes = 64ull << 20;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			if (parse_ulong(optarg, 1, 3, &ul))
+				return bad_value("--level", optarg, "1, 2 or 3");
+			cfg.level = (int)ul;
+			break;
+		case 'L': cfg.level = 0; break;
+		case 't': tasks[ntasks++] = optarg; break;
+		case 's': samples[nsamples++] = optarg; break;
+		case 'S': cfg.samples_root = optarg; break;
+		case 'N': cfg.include_answer = 0; break;
+		case 'b': cfg.backend = optarg; break;
+		case 'c': cfg.options.soc = optarg; break;
+		case 'n':
+			if (parse_ulong(optarg, 1, 1000, &ul))
+				return bad_value("--seeds", optarg, "1 to 1000");
+			cfg.options.nseeds = (unsigned)ul;
+			break;
+		case 'r':
+			if (parse_ulong(optarg, 0, (unsigned long)-1, &ul))
+				return bad_value("--seed", optarg, "a non-negative integer");
+			cfg.options.base_seed = ul;
+			break;
+		case 'B':
+			if (parse_double(optarg, 0.1, &d))
+				return bad_value("--build-timeout", optarg, "seconds >= 0.1");
+			cfg.options.build_limits.wall_seconds = d;
+			cfg.options.build_limits.cpu_seconds = d;
+			break;
+		case 'R':
+			if (parse_double(optarg, 0.1, &d))
+				return bad_value("--run-timeout", optarg, "seconds >= 0.1");
+			cfg.options.run_limits.wall_seconds = d;
+			cfg.options.run_limits.cpu_seconds = d;
+			break;
+		case 'M':
+			if (parse_ulong(optarg, 64, 1ul << 24, &ul))
+				return bad_value("--memory-limit", optarg, "MiB, at least 64");
+			cfg.options.build_limits.memory_bytes = (uint64_t)ul << 20;
+			cfg.options.run_limits.memory_bytes = (uint64_t)ul << 20;
+			break;
+		case 'o': cfg.output_dir = optarg; break;
+		case 'k': cfg.options.keep_workdirs = 1; break;
+		case 'q': quiet = 1; break;
+		case 'D': co->levels = optarg; break;
+		case 'P': co->plugin_dir = optarg; break;
+		case 'h':
+			fputs(run_usage, stdout);
+			free(tasks);
+			free(samples);
+			return EXIT_OK;
+		default:
+			fputs("Try 'npukb run --help'.\n", stderr);
+			free(tasks);
+			free(samples);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "npukb run: unexpected argument '%s'\nTry 'npukb run --help'.\n",
+			argv[optind]);
+		free(tasks);
+		free(samples);
+		return EXIT_USAGE;
+	}
+	/* a named task may be of any level */
+	if (ntasks)
+		cfg.level = 0;
+	levels = co->levels ? strdup(co->levels) : data_path("levels");
+	schema = data_path("levels/schema/task.rng");
+	if (co->levels && !getenv("NPUKB_DATADIR")) {
+		free(schema);
+		if (asprintf(&schema, "%s/schema/task.rng", co->levels) < 0)
+			schema = NULL;
+	}
+	cfg.levels_dir = levels;
+	cfg.schema_path = schema;
+	cfg.task_ids = ntasks ? tasks : NULL;
+	cfg.sample_dirs = samples;
+	cfg.progress = quiet ? NULL : stdout;
+	if (!levels || !schema || load_plugins(&plugins, co->plugin_dir) != 0) {
+		rc = EXIT_INTERNAL;
+		goto out_noplugins;
+	}
+	cfg.plugins = &plugins;
+	c = npukb_run_execute(&cfg, &results, err, sizeof(err));
+	if (c == NPUKB_RUN_EBADINPUT) {
+		fprintf(stderr, "npukb run: %s\n", err);
+		rc = EXIT_BADINPUT;
+	} else if (c != 0) {
+		fprintf(stderr, "npukb run: %s\n", err);
+		rc = EXIT_INTERNAL;
+	} else {
+		npukb_results_tally(&results, &tally);
+		if (!quiet)
+			printf("reports in %s: journal.jsonl junit.xml summary.txt\n"
+			       "%zu passed, %zu failed, %zu skipped\n",
+			       cfg.output_dir, tally.passed, tally.failed, tally.skipped);
+		rc = tally.failed ? EXIT_FAILED : EXIT_OK;
+	}
+	npukb_results_free(&results);
+	npukb_plugins_unload(&plugins);
+out_noplugins:
+	free(levels);
+	free(schema);
+	free(tasks);
+	free(samples);
+	return rc;
+}
+
+static int open_catalog(struct common_opts *co, int level, struct npukb_catalog *cat,
+			const char *const *ids)
+{
+	char *levels = co->levels ? strdup(co->levels) : data_path("levels"), *schema;
+	char err[1024] = "";
+	int rc;
+	if (co->levels) {
+		if (asprintf(&schema, "%s/schema/task.rng", co->levels) < 0)
+			schema = NULL;
+	} else {
+		schema = data_path("levels/schema/task.rng");
+	}
+	if (!levels || !schema) {
+		free(levels);
+		free(schema);
+		return EXIT_INTERNAL;
+	}
+	rc = npukb_catalog_load(cat, levels, schema, level, ids, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "npukb: %s\n", err);
+	free(levels);
+	free(schema);
+	return rc ? EXIT_BADINPUT : EXIT_OK;
+}
+
+static int parse_common_only(int argc, char **argv, struct common_opts *co, int *level,
+			     const char *usage)
+{
+	static const struct option longopts[] = {
+		{ "level", required_argument, NULL, 'l' },
+		{ "levels", required_argument, NULL, 'D' },
+		{ "plugin-dir", required_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+	unsigned long ul;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			if (!level || parse_ulong(optarg, 1, 3, &ul))
+				return bad_value("--level", optarg, "1, 2 or 3");
+			*level = (int)ul;
+			break;
+		case 'D': co->levels = optarg; break;
+		case 'P': co->plugin_dir = optarg; break;
+		case 'h': fputs(usage, stdout); return -1;
+		default: fprintf(stderr, "%s", usage); return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+static int cmd_list(int argc, char **argv, struct common_opts *co)
+{
+	static const char usage[] =
+		"Usage: npukb list [--level N] [--levels DIR]\n"
+		"List the tasks (id, number of cases, kernel name) of every level or of level N.\n";
+	struct npukb_catalog cat;
+	int level = 0, rc = parse_common_only(argc, argv, co, &level, usage);
+	size_t i;
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	if (optind < argc) {
+		fprintf(stderr, "npukb list: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if ((rc = open_catalog(co, level, &cat, NULL)) != 0)
+		return rc;
+	for (i = 0; i < cat.ntasks; i++)
+		printf("%s\t%zu cases\t%s\n", cat.tasks[i]->id, cat.tasks[i]->ncases,
+		       cat.tasks[i]->kernel_name);
+	for (i = 0; i < cat.nerrors; i++)
+		fprintf(stderr, "npukb list: invalid manifest: %s\n", cat.errors[i].message);
+	rc = cat.nerrors ? EXIT_BADINPUT : EXIT_OK;
+	npukb_catalog_free(&cat);
+	return rc;
+}
+
+static int cmd_validate(int argc, char **argv, struct common_opts *co)
+{
+	static const char usage[] =
+		"Usage: npukb validate [--levels DIR] [FILE...]\n"
+		"Check task manifests against levels/schema/task.rng and npukb's own rules.\n"
+		"Without FILEs, every manifest under the levels folder. Errors are printed\n"
+		"as FILE:LINE: message; exit status 1 when any manifest is invalid.\n";
+	int rc = parse_common_only(argc, argv, co, NULL, usage), bad = 0, i;
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	if (optind < argc) {
+		char *schema = co->levels ? NULL : data_path("levels/schema/task.rng");
+		if (co->levels && asprintf(&schema, "%s/schema/task.rng", co->levels) < 0)
+			schema = NULL;
+		if (!schema)
+			return EXIT_INTERNAL;
+		for (i = optind; i < argc; i++) {
+			struct npukb_task *t = NULL;
+			char err[8192] = "";
+			if (npukb_manifest_load(argv[i], schema, &t, err, sizeof(err)) != 0) {
+				fprintf(stderr, "%s\n", err);
+				bad++;
+			} else {
+				printf("%s: valid (%s, %zu cases)\n", argv[i], t->id, t->ncases);
+				npukb_task_free(t);
+			}
+		}
+		free(schema);
+	} else {
+		struct npukb_catalog cat;
+		size_t k;
+		if ((rc = open_catalog(co, 0, &cat, NULL)) != 0)
+			return rc;
+		for (k = 0; k < cat.ntasks; k++)
+			printf("%s: valid (%s, %zu cases)\n", cat.tasks[k]->manifest_path,
+			       cat.tasks[k]->id, cat.tasks[k]->ncases);
+		for (k = 0; k < cat.nerrors; k++)
+			fprintf(stderr, "%s\n", cat.errors[k].message);
+		bad = (int)cat.nerrors;
+		npukb_catalog_free(&cat);
+	}
+	return bad ? EXIT_FAILED : EXIT_OK;
+}
+
+static int cmd_plugins(int argc, char **argv, struct common_opts *co)
+{
+	static const char usage[] =
+		"Usage: npukb plugins [--plugin-dir DIR]\n"
+		"List every plugin file found in the search path: loaded (with kind and\n"
+		"version, and for backends whether they are usable here), rejected or\n"
+		"shadowed, with the reason. Exit status 1 when a plugin was rejected.\n";
+	struct npukb_plugin_set set;
+	char **dirs = NULL, err[512];
+	int rc = parse_common_only(argc, argv, co, NULL, usage), rejected = 0;
+	size_t i;
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	if (npukb_plugin_dirs(co->plugin_dir, &dirs, err, sizeof(err)) != 0)
+		return EXIT_INTERNAL;
+	printf("search path:");
+	for (i = 0; dirs[i]; i++)
+		printf(" %s", dirs[i]);
+	printf("\n");
+	npukb_plugin_dirs_free(dirs);
+	if (load_plugins(&set, co->plugin_dir) != 0)
+		return EXIT_INTERNAL;
+	for (i = 0; i < set.n; i++) {
+		const struct npukb_loaded_plugin *lp = &set.items[i];
+		if (lp->status != NPUKB_PLUGIN_LOADED) {
+			printf("%-16s %-9s %s\n  %s\n", lp->name, npukb_plugin_status_name(lp->status),
+			       lp->path, lp->reason);
+			rejected += lp->status == NPUKB_PLUGIN_REJECTED;
+			continue;
+		}
+		if (lp->desc->kind == NPUKB_PLUGIN_BACKEND) {
+			struct npukb_backend b;
+			npukb_backend_open(&b, lp->desc);
+			printf("%-16s loaded    backend %s  %s\n  %s\n", lp->name, lp->desc->version,
+			       lp->path, b.usable ? "usable here" : b.reason);
+		} else {
+			printf("%-16s loaded    stage %s (%s)  %s\n", lp->name,
+			       npukb_stage_name(lp->desc->stage->stage), lp->desc->version, lp->path);
+		}
+	}
+	if (set.n == 0)
+		printf("no plugins found\n");
+	npukb_plugins_unload(&set);
+	return rejected ? EXIT_FAILED : EXIT_OK;
+}
+
+/* argv[0] is the command name; getopt starts after it. */
+static int dispatch(const char *cmd, int argc, char **argv)
+{
+	struct common_opts co = { NULL, NULL };
+	if (strcmp(cmd, "run") == 0)
+		return cmd_run(argc, argv, &co);
+	if (strcmp(cmd, "list") == 0)
+		return cmd_list(argc, argv, &co);
+	if (strcmp(cmd, "validate") == 0)
+		return cmd_validate(argc, argv, &co);
+	if (strcmp(cmd, "plugins") == 0)
+		return cmd_plugins(argc, argv, &co);
+	fprintf(stderr, "npukb: no such command '%s'\nTry 'npukb --help'.\n", cmd);
+	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd;
+	if (argc < 2) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	cmd = argv[1];
+	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||
+	    (strcmp(cmd, "help") == 0 && argc == 2)) {
+		fputs(usage_text, stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
+		printf("npukb %s (plugin ABI %d)\n", PACKAGE_VERSION, NPUKB_PLUGIN_ABI);
+		return EXIT_OK;
+	}
+	if (strcmp(cmd, "help") == 0) {
+		char help_opt[] = "--help";
+		char *sub[3];
+		sub[0] = argv[2];
+		sub[1] = help_opt;
+		sub[2] = NULL;
+		return dispatch(argv[2], 2, sub);
+	}
+	return dispatch(cmd, argc - 1, argv + 1);
+}

@@ -1,0 +1,70 @@
+/* npukb/case_data.h - the tensors of one (case, seed), laid out as files.
+ *
+ * The core generates seeded inputs, computes the expected outputs with the
+ * reference, poisons the output buffers (so unwritten elements are caught)
+ * and packs the kernel-only tiling struct. Every kernel argument is a file in
+ * the run's work directory that a backend maps or copies; the backend never
+ * sees the reference. Owned by the caller of npukb_case_data_prepare(),
+ * released by npukb_case_data_free(). */
+#ifndef NPUKB_CASE_DATA_H
+#define NPUKB_CASE_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <npukb/dtype.h>
+#include <npukb/task.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct npukb_case_tensor {
+	char *name;
+	int is_output;
+	enum npukb_dtype dtype;
+	struct npukb_shape shape;
+	size_t numel;
+	size_t bytes;
+	char *path;       /* absolute path of the file holding the GM buffer */
+	void *data;       /* mapping of that file (size bytes), or NULL when unmapped */
+	uint64_t hash;    /* inputs: content hash taken after generation */
+	void *expected;   /* outputs: reference result (malloc'd) */
+};
+
+/* One kernel argument, in the kernel's parameter order. */
+struct npukb_kernel_arg {
+	enum npukb_param_role role;
+	const char *path;  /* inputs, outputs, tiling: the file */
+	size_t bytes;      /* size of the file, or of the workspace */
+};
+
+struct npukb_case_data {
+	size_t ntensors;
+	struct npukb_case_tensor *tensors;
+	char *tiling_path;
+	size_t tiling_bytes;
+	size_t workspace_bytes;
+	int block_dim;
+	size_t nargs;
+	struct npukb_kernel_arg *args;
+	uint64_t seed;
+};
+
+int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case *c,
+			    uint64_t seed, const char *workdir,
+			    struct npukb_case_data *out, char *err, size_t errlen);
+/* Map the output files again after a run (backends may replace files). */
+int npukb_case_data_load_outputs(struct npukb_case_data *d, char *err, size_t errlen);
+/* Name of the first input whose content changed, or NULL. */
+const char *npukb_case_data_mutated_input(const struct npukb_case_data *d);
+void npukb_case_data_free(struct npukb_case_data *d);
+
+/* Bit pattern written into output buffers before a run: a quiet NaN with a
+ * recognisable payload for floats, a marker for integers. */
+void npukb_poison_fill(enum npukb_dtype dt, void *buf, size_t numel);
+int npukb_is_poison(enum npukb_dtype dt, const void *buf, size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,58 @@
+/* npukb/dtype.h - element types of task tensors and their conversions.
+ *
+ * Owns: the dtype vocabulary shared by manifests, references, backends and
+ * the correctness rules, and IEEE binary16 / bfloat16 conversions with
+ * round-to-nearest-even (the hardware's default rounding). */
+#ifndef NPUKB_DTYPE_H
+#define NPUKB_DTYPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum npukb_dtype {
+	NPUKB_DT_INVALID = 0,
+	NPUKB_DT_FLOAT16,
+	NPUKB_DT_BFLOAT16,
+	NPUKB_DT_FLOAT32,
+	NPUKB_DT_FLOAT64,
+	NPUKB_DT_INT8,
+	NPUKB_DT_UINT8,
+	NPUKB_DT_INT16,
+	NPUKB_DT_INT32,
+	NPUKB_DT_INT64,
+	NPUKB_DT_BOOL,
+	NPUKB_DT_COMPLEX64,
+	NPUKB_DT_COUNT_
+};
+
+/* Canonical name ("float16", "bfloat16", "float32", "int32", "bool",
+ * "complex64", ...); "invalid" for out-of-range values. */
+const char *npukb_dtype_name(enum npukb_dtype dt);
+/* Accepts canonical names and the aliases seen in upstream data
+ * ("float" and "fp32" for float32, "half"/"fp16", "bf16"). */
+enum npukb_dtype npukb_dtype_from_name(const char *name);
+size_t npukb_dtype_size(enum npukb_dtype dt);
+int npukb_dtype_is_float(enum npukb_dtype dt);
+
+uint16_t npukb_f32_to_f16(float f);
+uint16_t npukb_f64_to_f16(double d);
+float npukb_f16_to_f32(uint16_t h);
+uint16_t npukb_f32_to_bf16(float f);
+uint16_t npukb_f64_to_bf16(double d);
+float npukb_bf16_to_f32(uint16_t b);
+
+/* Element i of a buffer of dtype dt, widened to double (complex: real part). */
+double npukb_load_as_double(enum npukb_dtype dt, const void *buf, size_t i);
+/* Stores v into element i, rounding to nearest even for float types and
+ * wrapping (two's complement, as the framework being mirrored does) for
+ * integer types; bool stores v != 0. */
+void npukb_store_from_double(enum npukb_dtype dt, void *buf, size_t i, double v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

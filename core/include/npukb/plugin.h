@@ -1,0 +1,189 @@
+/* npukb/plugin.h - the contract between the npukb core and its plugins.
+ *
+ * A plugin is a shared object named <name>.so that exports exactly one
+ * symbol, the const descriptor `npukb_<name>_plugin` (dashes in <name>
+ * become underscores). The loader checks the descriptor's ABI number, kind,
+ * name and function table before using anything in it, and says why when it
+ * rejects a plugin. Bump NPUKB_PLUGIN_ABI whenever any struct reachable from
+ * this header changes layout or meaning.
+ *
+ * Out-of-tree plugins build against the installed headers:
+ *   cc -shared -fPIC $(pkg-config --cflags --libs npukb) -o mine.so mine.c
+ * Start from plugins/skeleton/skeleton.c. */
+#ifndef NPUKB_PLUGIN_H
+#define NPUKB_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <npukb/dtype.h>
+#include <npukb/task.h>
+#include <npukb/verdict.h>
+#include <npukb/sandbox.h>
+#include <npukb/case_data.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NPUKB_PLUGIN_ABI 1
+
+#if defined(__GNUC__)
+#define NPUKB_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define NPUKB_PLUGIN_EXPORT
+#endif
+
+enum npukb_plugin_kind {
+	NPUKB_PLUGIN_STAGE = 1,
+	NPUKB_PLUGIN_BACKEND = 2
+};
+
+/* ---- samples ----------------------------------------------------------- */
+
+enum npukb_sample_mode {
+	NPUKB_MODE_KERNEL_ONLY = 1, /* one op_kernel source; tiling from the manifest */
+	NPUKB_MODE_HOST_DEVICE      /* op_host + tiling header + op_kernel */
+};
+
+struct npukb_sample {
+	const char *id;    /* "answer", "s003", ... unique within a task */
+	const char *dir;   /* folder holding the sample's files */
+	enum npukb_sample_mode mode;
+	size_t nfiles;
+	const char *const *files; /* paths relative to dir, sorted */
+};
+
+/* ---- run-wide options every plugin may read ----------------------------- */
+
+struct npukb_options {
+	const char *soc;             /* "ascend910b2" ... */
+	struct npukb_limits build_limits;
+	struct npukb_limits run_limits;
+	unsigned nseeds;             /* seeds per case for correctness */
+	uint64_t base_seed;
+	int keep_workdirs;
+	int verbose;
+};
+
+/* ---- backends ------------------------------------------------------------ */
+
+struct npukb_build_request {
+	const struct npukb_task *task;
+	const struct npukb_sample *sample;
+	const struct npukb_options *options;
+	const char *workdir; /* private, empty, created by the core */
+};
+
+struct npukb_build_result {
+	int ok;             /* 1: artifact is ready to run */
+	int skipped;        /* 1: backend cannot build here; message says why */
+	char *message;      /* one line (malloc'd, the core frees) */
+	char *diagnostics;  /* compiler output (malloc'd, may be NULL) */
+	char *artifact;     /* what run() needs, e.g. an executable path (malloc'd) */
+	struct npukb_sandbox_result proc; /* the compiler's fate */
+};
+
+struct npukb_run_request {
+	const struct npukb_task *task;
+	const struct npukb_case *kcase;
+	const struct npukb_sample *sample;
+	const struct npukb_options *options;
+	const char *artifact;              /* from build */
+	const char *workdir;               /* private to this run */
+	const struct npukb_case_data *data; /* kernel arguments as files */
+	int want_timing;
+};
+
+struct npukb_run_result {
+	int ok;             /* 1: the kernel ran to completion */
+	int skipped;
+	/* A failure category decided by the backend itself (a simulator check
+	 * such as "ub-overflow"), or NULL to let the stage decide from proc. */
+	char *category;
+	char *message;      /* one line (malloc'd) */
+	char *diagnostics;  /* stderr and check reports (malloc'd, may be NULL) */
+	int has_cycles;
+	double cycles;      /* simulated or measured device cycles */
+	double time_us;
+	struct npukb_sandbox_result proc;
+};
+
+void npukb_build_result_clear(struct npukb_build_result *r);
+void npukb_run_result_clear(struct npukb_run_result *r);
+
+struct npukb_backend_ops {
+	/* 0 when usable here; otherwise non-zero with a one-line reason
+	 * ("CANN toolkit not found: set ASCEND_HOME_PATH"). Required. */
+	int (*probe)(char *reason, size_t len);
+	/* One line naming the toolchain (compiler and version), for provenance. */
+	int (*identity)(char *buf, size_t len);
+	/* Return 0 with result filled (including a failed compile), or a
+	 * negative errno value when the backend itself broke. Required. */
+	int (*build)(const struct npukb_build_request *req,
+		     struct npukb_build_result *result);
+	/* Same convention as build. Required. */
+	int (*run)(const struct npukb_run_request *req,
+		   struct npukb_run_result *result);
+	/* Release what build() left behind (optional). */
+	void (*cleanup)(const char *artifact);
+};
+
+/* ---- stages -------------------------------------------------------------- */
+
+struct npukb_backend; /* a loaded backend: see npukb_backend_* below */
+
+struct npukb_stage_ctx {
+	const struct npukb_task *task;
+	const struct npukb_sample *sample;
+	const struct npukb_options *options;
+	const struct npukb_backend *backend;
+	const struct npukb_case *kcase;  /* NULL for the compile stage */
+	const char *workdir;             /* private scratch folder for this stage */
+	const char *artifact;            /* set after a successful compile */
+	/* Verdicts so far for this sample (compile first, then per case). */
+	const struct npukb_verdict *previous;
+	size_t nprevious;
+	/* classify only: the failed verdict to categorise. */
+	const struct npukb_verdict *failure;
+	/* compile only: the stage stores the build artifact here (malloc'd). */
+	char *artifact_out;
+};
+
+struct npukb_stage_ops {
+	enum npukb_stage_id stage;
+	/* Return 0 with the verdict filled, or a negative errno value when the
+	 * stage could not judge (the core then records an internal error). */
+	int (*judge)(struct npukb_stage_ctx *ctx, struct npukb_verdict *out);
+};
+
+/* Calls a stage makes on the backend it was given. */
+const char *npukb_backend_name(const struct npukb_backend *b);
+int npukb_backend_build(const struct npukb_backend *b,
+			const struct npukb_build_request *req,
+			struct npukb_build_result *result);
+int npukb_backend_run(const struct npukb_backend *b,
+		      const struct npukb_run_request *req,
+		      struct npukb_run_result *result);
+
+/* ---- the descriptor ------------------------------------------------------ */
+
+struct npukb_plugin {
+	unsigned abi;                 /* NPUKB_PLUGIN_ABI */
+	enum npukb_plugin_kind kind;
+	const char *name;             /* must match the file name */
+	const char *version;
+	const char *description;      /* one line for `npukb plugins` */
+	/* Both optional. init returns 0, or non-zero with a reason, and the
+	 * plugin is then rejected. */
+	int (*init)(char *err, size_t errlen);
+	void (*fini)(void);
+	/* kind == NPUKB_PLUGIN_BACKEND */
+	const struct npukb_backend_ops *backend;
+	/* kind == NPUKB_PLUGIN_STAGE */
+	const struct npukb_stage_ops *stage;
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,163 @@
+/* npukb/task.h - the task model: what a manifest (levels/.../task.xml) says.
+ *
+ * A task is one operator to implement; a case is one concrete configuration
+ * of it. All strings and arrays in these structs are owned by the task and
+ * released by npukb_task_free(). Plugins read tasks; only the core builds them. */
+#ifndef NPUKB_TASK_H
+#define NPUKB_TASK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <npukb/dtype.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NPUKB_MAX_DIMS 8
+
+struct npukb_shape {
+	int rank;
+	int64_t dims[NPUKB_MAX_DIMS];
+};
+
+/* Number of elements of a shape (1 for rank 0). */
+size_t npukb_shape_numel(const struct npukb_shape *s);
+
+/* Role of one kernel parameter, in the kernel's parameter order. */
+enum npukb_param_role {
+	NPUKB_PARAM_INPUT = 1,
+	NPUKB_PARAM_OUTPUT,
+	NPUKB_PARAM_WORKSPACE,
+	NPUKB_PARAM_TILING
+};
+
+struct npukb_param {
+	char *name; /* for inputs/outputs: the tensor it carries */
+	enum npukb_param_role role;
+};
+
+enum npukb_dist_kind {
+	NPUKB_DIST_UNIFORM = 1, /* a..b */
+	NPUKB_DIST_NORMAL,      /* mean a, stddev b */
+	NPUKB_DIST_INTEGER,     /* integers a..b inclusive */
+	NPUKB_DIST_BOOL         /* true with probability a */
+};
+
+struct npukb_dist {
+	enum npukb_dist_kind kind;
+	double a, b;
+};
+
+struct npukb_tensor_decl {
+	char *name;
+	int is_output;
+	/* Either a dtype name, or "$dtype" for the case's dtype. */
+	char *dtype;
+	/* NULL when each case gives this tensor's shape; otherwise the name of
+	 * the tensor whose shape it has. */
+	char *shape_of;
+	struct npukb_dist dist; /* inputs only */
+	int line;
+};
+
+struct npukb_attr_decl {
+	char *name;
+	char *type; /* "int", "float", "bool", "string", "dtype" */
+};
+
+struct npukb_tiling_field {
+	char *name;
+	enum npukb_dtype type; /* int32, uint32 (as INT32 with is_unsigned), int64, float32 */
+	int is_unsigned;
+	/* Integer expression over the case: literals, + - * / %, parentheses,
+	 * numel(t), dim(t,i), rank(t), blockdim, and attribute names. */
+	char *expr;
+};
+
+struct npukb_named_shape {
+	char *tensor;
+	struct npukb_shape shape;
+};
+
+struct npukb_attr_value {
+	char *name;
+	char *value; /* as written in the manifest */
+};
+
+struct npukb_case {
+	char *id;
+	enum npukb_dtype dtype; /* substituted for "$dtype" */
+	size_t nshapes;
+	struct npukb_named_shape *shapes;
+	size_t nattrs;
+	struct npukb_attr_value *attrs;
+	int line; /* manifest line, for messages */
+};
+
+struct npukb_tolerance {
+	char *rule; /* "default", "rel-max1", "gemm", "ratio" */
+	double atol, rtol; /* < 0 when the rule's defaults apply */
+};
+
+struct npukb_task {
+	char *id;        /* "level1/Math/AddCustom" */
+	int level;
+	char *category;
+	char *name;
+	char *summary;
+	char *dir;           /* folder holding task.xml */
+	char *manifest_path;
+	char *kernel_name;   /* extern "C" symbol of the kernel */
+
+	size_t nparams;
+	struct npukb_param *params;
+	size_t ntensors;
+	struct npukb_tensor_decl *tensors;
+	size_t nattrs;
+	struct npukb_attr_decl *attrs;
+
+	/* Kernel-only mode: what the framework passes as the tiling argument. */
+	char *tiling_struct; /* C struct name the kernel reads (GET_TILING_DATA) */
+	int block_dim;       /* blocks launched in kernel-only mode */
+	size_t ntiling;
+	struct npukb_tiling_field *tiling;
+
+	struct npukb_tolerance tolerance;
+	char *reference; /* name in the reference registry */
+
+	size_t ncases;
+	struct npukb_case *cases;
+};
+
+void npukb_task_free(struct npukb_task *t);
+
+const struct npukb_tensor_decl *npukb_task_tensor(const struct npukb_task *t,
+						  const char *name);
+/* Index into t->tensors, or -1. */
+int npukb_task_tensor_index(const struct npukb_task *t, const char *name);
+const char *npukb_case_attr(const struct npukb_case *c, const char *name);
+
+/* Resolve the dtype and shape tensor `name` has in case c. Return 0, or a
+ * negative errno value with a message in err. */
+int npukb_case_tensor_dtype(const struct npukb_task *t, const struct npukb_case *c,
+			    const char *name, enum npukb_dtype *out,
+			    char *err, size_t errlen);
+int npukb_case_tensor_shape(const struct npukb_task *t, const struct npukb_case *c,
+			    const char *name, struct npukb_shape *out,
+			    char *err, size_t errlen);
+
+/* Evaluate a tiling expression for case c (see npukb_tiling_field). */
+int npukb_tiling_eval(const struct npukb_task *t, const struct npukb_case *c,
+		      const char *expr, int64_t *out, char *err, size_t errlen);
+
+/* C/C++ source declaring the kernel-only tiling struct (fields in manifest
+ * order, the layout npukb_case_data packs), for backends to put in front of
+ * a kernel: in kernel-only mode the framework provides the struct, as CANN
+ * generates it from the op_host's tiling definition. *out is malloc'd. */
+int npukb_tiling_struct_source(const struct npukb_task *t, char **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

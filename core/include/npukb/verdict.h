@@ -1,0 +1,76 @@
+/* npukb/verdict.h - the typed outcome of one stage for one (sample, case).
+ *
+ * One vocabulary everywhere (journal, JUnit, HTML): an outcome, and for
+ * failures a category name from DESIGN.md ("mismatch", "timeout",
+ * "api-signature", ...). Strings are owned by the verdict. */
+#ifndef NPUKB_VERDICT_H
+#define NPUKB_VERDICT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum npukb_stage_id {
+	NPUKB_STAGE_COMPILE = 1,
+	NPUKB_STAGE_CORRECTNESS,
+	NPUKB_STAGE_PERFORMANCE,
+	NPUKB_STAGE_CLASSIFY
+};
+
+enum npukb_outcome {
+	NPUKB_PASS = 1,
+	NPUKB_FAIL,
+	NPUKB_SKIPPED
+};
+
+struct npukb_verdict {
+	enum npukb_stage_id stage;
+	enum npukb_outcome outcome;
+	/* Failure category, or NULL for pass/skipped. Compile stages may set a
+	 * provisional category that the classify stage refines. */
+	char *category;
+	char *message;  /* one line: what happened (skip reason for skipped) */
+	char *details;  /* diagnostics: compiler output, first mismatches ... */
+	char *rule;     /* classify: the rule that chose the category */
+
+	/* Correctness figures; valid when has_error_stats. */
+	int has_error_stats;
+	double max_abs_err, max_rel_err;
+	long long bad_count;
+	long long first_bad_index;
+	double expected_at_first, actual_at_first;
+
+	/* Performance figures; valid when has_timing. */
+	int has_timing;
+	double cycles;
+	double time_us;
+
+	double wall_seconds; /* time the stage took on this host */
+};
+
+void npukb_verdict_init(struct npukb_verdict *v, enum npukb_stage_id stage);
+void npukb_verdict_clear(struct npukb_verdict *v);
+/* Set outcome FAIL with a category and printf-style message. */
+void npukb_verdict_fail(struct npukb_verdict *v, const char *category,
+			const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void npukb_verdict_skip(struct npukb_verdict *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void npukb_verdict_pass(struct npukb_verdict *v);
+/* Replace details with a copy of text (NULL clears). */
+void npukb_verdict_set_details(struct npukb_verdict *v, const char *text);
+void npukb_verdict_set_category(struct npukb_verdict *v, const char *category);
+void npukb_verdict_set_rule(struct npukb_verdict *v, const char *rule);
+int npukb_verdict_copy(struct npukb_verdict *dst, const struct npukb_verdict *src);
+
+const char *npukb_stage_name(enum npukb_stage_id s);     /* "compile", ... */
+const char *npukb_outcome_name(enum npukb_outcome o);   /* "pass", "fail", "skipped" */
+/* 1 when name is one of DESIGN.md's failure categories. */
+int npukb_category_is_known(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,364 @@
+/* case_data.c - lay out one (case, seed) as kernel-argument files.
+ *
+ * Tensors are files mapped MAP_SHARED: the backend maps the same files, so
+ * a 1 GiB tensor exists once in memory, the kernel's writes are what we
+ * read back, and input mutation shows as a change of the file's hash. */
+#include <npukb/case_data.h>
+
+#include "fsutil.h"
+#include "inputs.h"
+#include "reference.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Room for user workspace in kernel-only mode until manifests declare it;
+ * backends map it lazily, so unused space costs nothing. */
+#define DEFAULT_WORKSPACE_BYTES (16u << 20)
+
+static const uint16_t poison16 = 0x7EA5;            /* fp16 quiet NaN, payload A5 */
+static const uint16_t poison_bf16 = 0x7FC5;         /* bf16 quiet NaN */
+static const uint32_t poison32 = 0x7FC0A5A5u;       /* fp32 quiet NaN */
+static const uint64_t poison64 = 0x7FF8A5A5A5A5A5A5ull;
+
+void npukb_poison_fill(enum npukb_dtype dt, void *buf, size_t numel)
+{
+	size_t i, size = npukb_dtype_size(dt);
+	unsigned char *p = buf;
+	for (i = 0; i < numel; i++, p += size) {
+		switch (dt) {
+		case NPUKB_DT_FLOAT16: memcpy(p, &poison16, 2); break;
+		case NPUKB_DT_BFLOAT16: memcpy(p, &poison_bf16, 2); break;
+		case NPUKB_DT_FLOAT32: memcpy(p, &poison32, 4); break;
+		case NPUKB_DT_COMPLEX64:
+			memcpy(p, &poison32, 4);
+			memcpy(p + 4, &poison32, 4);
+			break;
+		case NPUKB_DT_FLOAT64: memcpy(p, &poison64, 8); break;
+		default: memset(p, 0xA5, size); break; /* bool: neither 0 nor 1 */
+		}
+	}
+}
+
+int npukb_is_poison(enum npukb_dtype dt, const void *buf, size_t i)
+{
+	size_t size = npukb_dtype_size(dt);
+	const unsigned char *p = (const unsigned char *)buf + i * size;
+	size_t k;
+	switch (dt) {
+	case NPUKB_DT_FLOAT16: return memcmp(p, &poison16, 2) == 0;
+	case NPUKB_DT_BFLOAT16: return memcmp(p, &poison_bf16, 2) == 0;
+	case NPUKB_DT_FLOAT32: return memcmp(p, &poison32, 4) == 0;
+	case NPUKB_DT_COMPLEX64:
+		return memcmp(p, &poison32, 4) == 0 && memcmp(p + 4, &poison32, 4) == 0;
+	case NPUKB_DT_FLOAT64: return memcmp(p, &poison64, 8) == 0;
+	default:
+		for (k = 0; k < size; k++)
+			if (p[k] != 0xA5)
+				return 0;
+		return size > 0;
+	}
+}
+
+static int map_file(const char *path, size_t bytes, int create, void **out)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT | O_TRUNC : 0), 0644);
+	void *m;
+	*out = NULL;
+	if (fd < 0)
+		return -errno;
+	if (create && ftruncate(fd, (off_t)bytes) != 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	if (!create) {
+		/* a backend may have truncated the file: mapping past its end
+		 * would turn our reads into SIGBUS */
+		struct stat st;
+		if (fstat(fd, &st) != 0 || (size_t)st.st_size != bytes) {
+			close(fd);
+			return -EMSGSIZE;
+		}
+	}
+	if (bytes == 0) {
+		close(fd);
+		return 0;
+	}
+	m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return -errno;
+	*out = m;
+	return 0;
+}
+
+static void unmap(struct npukb_case_tensor *t)
+{
+	if (t->data && t->bytes)
+		munmap(t->data, t->bytes);
+	t->data = NULL;
+}
+
+/* Pack the kernel-only tiling fields as a C compiler lays out a struct of
+ * them: each field at its natural alignment, the size rounded to the
+ * largest alignment. */
+static int pack_tiling(const struct npukb_task *t, const struct npukb_case *c,
+		       const char *workdir, struct npukb_case_data *d,
+		       char *err, size_t errlen)
+{
+	unsigned char buf[4096];
+	size_t off = 0, maxalign = 1, i;
+	int rc;
+	memset(buf, 0, sizeof(buf));
+	for (i = 0; i < t->ntiling; i++) {
+		const struct npukb_tiling_field *f = &t->tiling[i];
+		size_t size = npukb_dtype_size(f->type);
+		int64_t v;
+		if (size == 0) {
+			snprintf(err, errlen, "tiling field %s has no storable type", f->name);
+			return -EINVAL;
+		}
+		rc = npukb_tiling_eval(t, c, f->expr, &v, err, errlen);
+		if (rc)
+			return rc;
+		off = (off + size - 1) / size * size;
+		if (size > maxalign)
+			maxalign = size;
+		if (off + size > sizeof(buf)) {
+			snprintf(err, errlen, "tiling struct larger than %zu bytes", sizeof(buf));
+			return -E2BIG;
+		}
+		if (f->type == NPUKB_DT_FLOAT32) {
+			float fv = (float)v;
+			memcpy(buf + off, &fv, 4);
+		} else if (size == 8) {
+			memcpy(buf + off, &v, 8);
+		} else if (size == 4) {
+			uint32_t u = (uint32_t)v;
+			if (f->is_unsigned ? (v < 0 || v > UINT32_MAX) : (v < INT32_MIN || v > INT32_MAX)) {
+				snprintf(err, errlen, "tiling field %s = %lld does not fit its type",
+					 f->name, (long long)v);
+				return -ERANGE;
+			}
+			memcpy(buf + off, &u, 4);
+		} else {
+			snprintf(err, errlen, "tiling field %s: unsupported size %zu", f->name, size);
+			return -EINVAL;
+		}
+		off += size;
+	}
+	off = (off + maxalign - 1) / maxalign * maxalign;
+	if (off == 0)
+		off = 8; /* kernels still get a valid pointer */
+	if (asprintf(&d->tiling_path, "%s/tiling.bin", workdir) < 0) {
+		d->tiling_path = NULL;
+		return -ENOMEM;
+	}
+	d->tiling_bytes = off;
+	rc = npukb_write_file(d->tiling_path, buf, off);
+	if (rc)
+		snprintf(err, errlen, "%s: %s", d->tiling_path, strerror(-rc));
+	return rc;
+}
+
+static int compute_reference(const struct npukb_task *t, const struct npukb_case *c,
+			     struct npukb_case_data *d, char *err, size_t errlen)
+{
+	const struct npukb_reference *ref = npukb_reference_find(t->reference);
+	struct npukb_ref_tensor *in, *out;
+	struct npukb_ref_call call;
+	size_t i, nin = 0, nout = 0;
+	int rc;
+	if (!ref) {
+		snprintf(err, errlen, "%s: unknown reference function '%s'", t->manifest_path,
+			 t->reference);
+		return -ENOENT;
+	}
+	in = calloc(d->ntensors + 1, sizeof(*in));
+	out = calloc(d->ntensors + 1, sizeof(*out));
+	if (!in || !out) {
+		free(in);
+		free(out);
+		return -ENOMEM;
+	}
+	for (i = 0; i < d->ntensors; i++) {
+		struct npukb_case_tensor *ct = &d->tensors[i];
+		struct npukb_ref_tensor *rt = ct->is_output ? &out[nout++] : &in[nin++];
+		rt->name = ct->name;
+		rt->dtype = ct->dtype;
+		rt->shape = ct->shape;
+		rt->numel = ct->numel;
+		rt->data = ct->is_output ? ct->expected : ct->data;
+	}
+	if (nin != ref->nin || nout != ref->nout) {
+		snprintf(err, errlen, "%s: reference '%s' takes %zu inputs and %zu outputs, the task has %zu and %zu",
+			 t->manifest_path, ref->name, ref->nin, ref->nout, nin, nout);
+		rc = -EINVAL;
+	} else {
+		call.task = t;
+		call.kcase = c;
+		call.in = in;
+		call.nin = nin;
+		call.out = out;
+		call.nout = nout;
+		rc = ref->fn(&call, err, errlen);
+	}
+	free(in);
+	free(out);
+	return rc;
+}
+
+static int build_args(const struct npukb_task *t, struct npukb_case_data *d,
+		      char *err, size_t errlen)
+{
+	size_t i;
+	d->args = calloc(t->nparams ? t->nparams : 1, sizeof(*d->args));
+	if (!d->args)
+		return -ENOMEM;
+	d->nargs = t->nparams;
+	for (i = 0; i < t->nparams; i++) {
+		const struct npukb_param *p = &t->params[i];
+		struct npukb_kernel_arg *a = &d->args[i];
+		a->role = p->role;
+		if (p->role == NPUKB_PARAM_TILING) {
+			a->path = d->tiling_path;
+			a->bytes = d->tiling_bytes;
+		} else if (p->role == NPUKB_PARAM_WORKSPACE) {
+			a->bytes = d->workspace_bytes;
+		} else {
+			int k = npukb_task_tensor_index(t, p->name);
+			if (k < 0) {
+				snprintf(err, errlen, "kernel parameter %s names no tensor", p->name);
+				return -EINVAL;
+			}
+			a->path = d->tensors[k].path;
+			a->bytes = d->tensors[k].bytes;
+		}
+	}
+	return 0;
+}
+
+int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case *c,
+			    uint64_t seed, const char *workdir,
+			    struct npukb_case_data *d, char *err, size_t errlen)
+{
+	size_t i;
+	int rc = 0;
+
+	memset(d, 0, sizeof(*d));
+	if (errlen)
+		err[0] = '\0';
+	d->seed = seed;
+	d->block_dim = t->block_dim > 0 ? t->block_dim : 1;
+	d->workspace_bytes = DEFAULT_WORKSPACE_BYTES;
+	d->tensors = calloc(t->ntensors ? t->ntensors : 1, sizeof(*d->tensors));
+	if (!d->tensors)
+		return -ENOMEM;
+	d->ntensors = t->ntensors;
+
+	for (i = 0; i < t->ntensors && rc == 0; i++) {
+		const struct npukb_tensor_decl *td = &t->tensors[i];
+		struct npukb_case_tensor *ct = &d->tensors[i];
+		ct->name = strdup(td->name);
+		ct->is_output = td->is_output;
+		if (!ct->name || asprintf(&ct->path, "%s/%s.bin", workdir, td->name) < 0) {
+			ct->path = NULL;
+			rc = -ENOMEM;
+			break;
+		}
+		rc = npukb_case_tensor_dtype(t, c, td->name, &ct->dtype, err, errlen);
+		if (rc == 0)
+			rc = npukb_case_tensor_shape(t, c, td->name, &ct->shape, err, errlen);
+		if (rc)
+			break;
+		ct->numel = npukb_shape_numel(&ct->shape);
+		ct->bytes = ct->numel * npukb_dtype_size(ct->dtype);
+		rc = map_file(ct->path, ct->bytes, 1, &ct->data);
+		if (rc) {
+			snprintf(err, errlen, "%s: cannot create %zu-byte tensor file: %s",
+				 ct->path, ct->bytes, strerror(-rc));
+			break;
+		}
+		if (td->is_output) {
+			ct->expected = malloc(ct->bytes ? ct->bytes : 1);
+			if (!ct->expected) {
+				snprintf(err, errlen, "out of memory for the expected %s (%zu bytes)",
+					 td->name, ct->bytes);
+				rc = -ENOMEM;
+				break;
+			}
+			npukb_poison_fill(ct->dtype, ct->expected, ct->numel);
+			npukb_poison_fill(ct->dtype, ct->data, ct->numel);
+		} else {
+			struct npukb_rng r;
+			npukb_rng_seed(&r, seed, c->id, td->name);
+			rc = npukb_inputs_fill(ct->dtype, ct->data, ct->numel, &td->dist, &r,
+					       err, errlen);
+			ct->hash = npukb_hash_bytes(ct->data, ct->bytes);
+		}
+	}
+	if (rc == 0)
+		rc = compute_reference(t, c, d, err, errlen);
+	if (rc == 0)
+		rc = pack_tiling(t, c, workdir, d, err, errlen);
+	if (rc == 0)
+		rc = build_args(t, d, err, errlen);
+	if (rc == -ENOMEM && err[0] == '\0')
+		snprintf(err, errlen, "out of memory preparing case %s", c->id);
+	if (rc)
+		npukb_case_data_free(d);
+	return rc;
+}
+
+int npukb_case_data_load_outputs(struct npukb_case_data *d, char *err, size_t errlen)
+{
+	size_t i;
+	for (i = 0; i < d->ntensors; i++) {
+		struct npukb_case_tensor *ct = &d->tensors[i];
+		int rc;
+		if (!ct->is_output)
+			continue;
+		unmap(ct);
+		rc = map_file(ct->path, ct->bytes, 0, &ct->data);
+		if (rc) {
+			snprintf(err, errlen, "%s: cannot read the output back: %s", ct->path,
+				 rc == -EMSGSIZE ? "its size changed during the run" : strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+const char *npukb_case_data_mutated_input(const struct npukb_case_data *d)
+{
+	size_t i;
+	for (i = 0; i < d->ntensors; i++) {
+		const struct npukb_case_tensor *ct = &d->tensors[i];
+		if (!ct->is_output && ct->data && npukb_hash_bytes(ct->data, ct->bytes) != ct->hash)
+			return ct->name;
+	}
+	return NULL;
+}
+
+void npukb_case_data_free(struct npukb_case_data *d)
+{
+	size_t i;
+	for (i = 0; i < d->ntensors; i++) {
+		struct npukb_case_tensor *ct = &d->tensors[i];
+		unmap(ct);
+		free(ct->name);
+		free(ct->path);
+		free(ct->expected);
+	}
+	free(d->tensors);
+	free(d->tiling_path);
+	free(d->args);
+	memset(d, 0, sizeof(*d));
+}

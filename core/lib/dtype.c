@@ -1,0 +1,391 @@
+/* dtype.c - dtype names and sizes, IEEE binary16 / bfloat16 conversions,
+ * and element access by dtype (npukb/dtype.h).
+ *
+ * The narrowing conversions work on the bit patterns with integers only:
+ * the result must not depend on the host's floating-point environment or on
+ * whether the compiler has a half type, and double -> half must round once,
+ * from the double itself. Going through float first rounds twice and is
+ * wrong in rare ties (1 + 2^-11 + 2^-40 is above the half-way point between
+ * two halves as a double, exactly on it as a float). */
+#include <npukb/dtype.h>
+
+#include <string.h>
+#include <strings.h>
+
+struct dtype_info {
+	const char *name;
+	size_t size;
+	int is_float;
+};
+
+/* Indexed by enum npukb_dtype. */
+static const struct dtype_info infos[NPUKB_DT_COUNT_] = {
+	[NPUKB_DT_INVALID] = { "invalid", 0, 0 },
+	[NPUKB_DT_FLOAT16] = { "float16", 2, 1 },
+	[NPUKB_DT_BFLOAT16] = { "bfloat16", 2, 1 },
+	[NPUKB_DT_FLOAT32] = { "float32", 4, 1 },
+	[NPUKB_DT_FLOAT64] = { "float64", 8, 1 },
+	[NPUKB_DT_INT8] = { "int8", 1, 0 },
+	[NPUKB_DT_UINT8] = { "uint8", 1, 0 },
+	[NPUKB_DT_INT16] = { "int16", 2, 0 },
+	[NPUKB_DT_INT32] = { "int32", 4, 0 },
+	[NPUKB_DT_INT64] = { "int64", 8, 0 },
+	[NPUKB_DT_BOOL] = { "bool", 1, 0 },
+	/* Two float32 values (real, imaginary); floating point for the
+	 * purpose of tolerances. */
+	[NPUKB_DT_COMPLEX64] = { "complex64", 8, 1 },
+};
+
+/* Spellings seen in upstream data besides the canonical names. */
+static const struct {
+	const char *alias;
+	enum npukb_dtype dt;
+} aliases[] = {
+	{ "float", NPUKB_DT_FLOAT32 },   { "fp32", NPUKB_DT_FLOAT32 },
+	{ "half", NPUKB_DT_FLOAT16 },    { "fp16", NPUKB_DT_FLOAT16 },
+	{ "bf16", NPUKB_DT_BFLOAT16 },   { "i8", NPUKB_DT_INT8 },
+	{ "u8", NPUKB_DT_UINT8 },        { "i32", NPUKB_DT_INT32 },
+	{ "i64", NPUKB_DT_INT64 },       { "c64", NPUKB_DT_COMPLEX64 },
+	{ "double", NPUKB_DT_FLOAT64 },
+};
+
+static int valid(enum npukb_dtype dt)
+{
+	return dt > NPUKB_DT_INVALID && dt < NPUKB_DT_COUNT_;
+}
+
+const char *npukb_dtype_name(enum npukb_dtype dt)
+{
+	return valid(dt) ? infos[dt].name : "invalid";
+}
+
+/* Case-insensitive: manifests and CSV files are written by hand. */
+enum npukb_dtype npukb_dtype_from_name(const char *name)
+{
+	if (!name)
+		return NPUKB_DT_INVALID;
+	for (int dt = NPUKB_DT_INVALID + 1; dt < NPUKB_DT_COUNT_; dt++)
+		if (strcasecmp(name, infos[dt].name) == 0)
+			return (enum npukb_dtype)dt;
+	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+		if (strcasecmp(name, aliases[i].alias) == 0)
+			return aliases[i].dt;
+	return NPUKB_DT_INVALID;
+}
+
+size_t npukb_dtype_size(enum npukb_dtype dt)
+{
+	return valid(dt) ? infos[dt].size : 0;
+}
+
+int npukb_dtype_is_float(enum npukb_dtype dt)
+{
+	return valid(dt) ? infos[dt].is_float : 0;
+}
+
+/* ---- binary16 / bfloat16 ------------------------------------------------- */
+
+static uint32_t f32_bits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, sizeof u);
+	return u;
+}
+
+static float f32_from_bits(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, sizeof f);
+	return f;
+}
+
+static uint64_t f64_bits(double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, sizeof u);
+	return u;
+}
+
+static int top_bit(uint64_t v)
+{
+	int n = 0;
+
+	while (v >>= 1)
+		n++;
+	return n;
+}
+
+/* The narrow format: `mbits` stored fraction bits, exponents emin..emax for
+ * normal numbers (binary16: 10, -14, 15; bfloat16: 7, -126, 127). */
+struct narrow {
+	int mbits, emin, emax;
+};
+
+static const struct narrow HALF = { 10, -14, 15 };
+static const struct narrow BF16 = { 7, -126, 127 };
+
+/* Magnitude bits of mant * 2^exp (mant > 0) in the narrow format, rounded to
+ * nearest, ties to even. Subnormal results and overflow to infinity fall
+ * out of the same arithmetic: the rounding quantum is 2^(max(e, emin) -
+ * mbits), and adding the rounded significand to the exponent field carries
+ * into the next binade (or into the infinity pattern) by itself. */
+static uint32_t round_to_narrow(uint64_t mant, int exp, struct narrow n)
+{
+	const uint32_t inf = (uint32_t)(n.emax - n.emin + 2) << n.mbits;
+	int e = exp + top_bit(mant); /* mant * 2^exp lies in [2^e, 2^(e+1)) */
+	int scale = e < n.emin ? n.emin : e;
+	int shift = scale - n.mbits - exp;
+	uint64_t q;
+	uint32_t bits;
+
+	if (e > n.emax)
+		return inf;
+	if (shift <= 0) {
+		/* Exact: the source has no more precision than the target.
+		 * Not reached from float or double, kept for completeness. */
+		q = mant << -shift;
+	} else if (shift >= 64) {
+		/* Below half the smallest subnormal: mant < 2^63 <= half. */
+		q = 0;
+	} else {
+		uint64_t rem = mant & ((UINT64_C(1) << shift) - 1);
+		uint64_t half = UINT64_C(1) << (shift - 1);
+
+		q = mant >> shift;
+		if (rem > half || (rem == half && (q & 1)))
+			q++;
+	}
+	bits = ((uint32_t)(scale - n.emin) << n.mbits) + (uint32_t)q;
+	return bits >= inf ? inf : bits;
+}
+
+/* The quiet bit is the top fraction bit; a NaN keeps the top of its
+ * payload and is always made quiet, so it never turns into infinity. */
+static uint16_t narrow_nan(uint16_t sign, struct narrow n, uint64_t frac, int frac_bits)
+{
+	uint32_t inf = (uint32_t)(n.emax - n.emin + 2) << n.mbits;
+	uint32_t quiet = UINT32_C(1) << (n.mbits - 1);
+
+	return (uint16_t)(sign | inf | quiet | (uint32_t)(frac >> (frac_bits - n.mbits)));
+}
+
+static uint16_t f32_to_narrow(float f, struct narrow n)
+{
+	uint32_t u = f32_bits(f);
+	uint16_t sign = (uint16_t)((u >> 16) & 0x8000);
+	uint32_t bexp = (u >> 23) & 0xff;
+	uint32_t frac = u & 0x7fffff;
+
+	if (bexp == 0xff)
+		return frac ? narrow_nan(sign, n, frac, 23)
+			    : (uint16_t)(sign | ((uint32_t)(n.emax - n.emin + 2) << n.mbits));
+	if (bexp == 0 && frac == 0)
+		return sign;
+	if (bexp == 0)
+		return (uint16_t)(sign | round_to_narrow(frac, -126 - 23, n));
+	return (uint16_t)(sign | round_to_narrow(frac | 0x800000, (int)bexp - 127 - 23, n));
+}
+
+static uint16_t f64_to_narrow(double d, struct narrow n)
+{
+	uint64_t u = f64_bits(d);
+	uint16_t sign = (uint16_t)((u >> 48) & 0x8000);
+	uint32_t bexp = (uint32_t)((u >> 52) & 0x7ff);
+	uint64_t frac = u & ((UINT64_C(1) << 52) - 1);
+
+	if (bexp == 0x7ff)
+		return frac ? narrow_nan(sign, n, frac, 52)
+			    : (uint16_t)(sign | ((uint32_t)(n.emax - n.emin + 2) << n.mbits));
+	if (bexp == 0 && frac == 0)
+		return sign;
+	if (bexp == 0)
+		return (uint16_t)(sign | round_to_narrow(frac, -1022 - 52, n));
+	return (uint16_t)(sign | round_to_narrow(frac | (UINT64_C(1) << 52),
+						 (int)bexp - 1023 - 52, n));
+}
+
+uint16_t npukb_f32_to_f16(float f)
+{
+	return f32_to_narrow(f, HALF);
+}
+
+uint16_t npukb_f64_to_f16(double d)
+{
+	return f64_to_narrow(d, HALF);
+}
+
+uint16_t npukb_f32_to_bf16(float f)
+{
+	return f32_to_narrow(f, BF16);
+}
+
+uint16_t npukb_f64_to_bf16(double d)
+{
+	return f64_to_narrow(d, BF16);
+}
+
+/* Exact: every binary16 value is a float. NaNs come out quiet, as the
+ * hardware converters do. */
+float npukb_f16_to_f32(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000) << 16;
+	int bexp = (h >> 10) & 0x1f;
+	uint32_t frac = h & 0x3ff;
+
+	if (bexp == 0x1f)
+		return f32_from_bits(sign | 0x7f800000 | (frac ? 0x400000 | (frac << 13) : 0));
+	if (bexp == 0) {
+		if (frac == 0)
+			return f32_from_bits(sign);
+		/* Subnormal: normalise so the leading 1 becomes implicit. */
+		bexp = 1;
+		while (!(frac & 0x400)) {
+			frac <<= 1;
+			bexp--;
+		}
+		frac &= 0x3ff;
+	}
+	return f32_from_bits(sign | ((uint32_t)(bexp - 15 + 127) << 23) | (frac << 13));
+}
+
+/* Exact: bfloat16 is the top half of a float. */
+float npukb_bf16_to_f32(uint16_t b)
+{
+	return f32_from_bits((uint32_t)b << 16);
+}
+
+/* ---- element access -------------------------------------------------------- */
+
+/* double -> integer of `bits` width, as the mirrored framework stores an
+ * out-of-range integer result: through int64, wrapping modulo 2^bits (300
+ * into int8 is 44, -1 into uint8 is 255). What it does with NaN, infinity
+ * and values beyond int64 is whatever the host's conversion instruction
+ * does (undefined behaviour in C), so it is pinned down here to keep
+ * references identical on every machine: NaN -> 0, and +-inf or any value
+ * beyond the int64 range saturates to the target's own minimum/maximum. */
+static uint64_t to_int_bits(double v, int bits, int is_unsigned)
+{
+	const double two63 = 9223372036854775808.0;
+	uint64_t mask = bits == 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
+
+	if (v != v)
+		return 0;
+	if (v >= two63 || v < -two63) {
+		if (is_unsigned)
+			return v > 0 ? mask : 0;
+		/* Signed max is 0111..1, min is 1000..0 within the width. */
+		return v > 0 ? mask >> 1 : (mask >> 1) + 1;
+	}
+	return (uint64_t)(int64_t)v & mask; /* truncates toward zero */
+}
+
+static void put(void *buf, size_t i, size_t size, const void *src)
+{
+	memcpy((char *)buf + i * size, src, size);
+}
+
+static void get(const void *buf, size_t i, size_t size, void *dst)
+{
+	memcpy(dst, (const char *)buf + i * size, size);
+}
+
+double npukb_load_as_double(enum npukb_dtype dt, const void *buf, size_t i)
+{
+	union {
+		uint16_t u16;
+		float f32;
+		double f64;
+		int8_t i8;
+		uint8_t u8;
+		int16_t i16;
+		int32_t i32;
+		int64_t i64;
+		float c64[2];
+	} v;
+
+	if (!buf || !valid(dt))
+		return 0.0;
+	get(buf, i, infos[dt].size, &v);
+	switch (dt) {
+	case NPUKB_DT_FLOAT16: return npukb_f16_to_f32(v.u16);
+	case NPUKB_DT_BFLOAT16: return npukb_bf16_to_f32(v.u16);
+	case NPUKB_DT_FLOAT32: return v.f32;
+	case NPUKB_DT_FLOAT64: return v.f64;
+	case NPUKB_DT_INT8: return v.i8;
+	case NPUKB_DT_UINT8: return v.u8;
+	case NPUKB_DT_INT16: return v.i16;
+	case NPUKB_DT_INT32: return v.i32;
+	case NPUKB_DT_INT64: return (double)v.i64; /* exact up to 2^53 */
+	case NPUKB_DT_BOOL: return v.u8 != 0;
+	/* Element i is the (real, imaginary) pair at floats 2i, 2i+1; the
+	 * scalar view of a complex element is its real part. */
+	case NPUKB_DT_COMPLEX64: return v.c64[0];
+	default: return 0.0;
+	}
+}
+
+void npukb_store_from_double(enum npukb_dtype dt, void *buf, size_t i, double v)
+{
+	uint16_t u16;
+	float f32;
+	float c64[2];
+	uint64_t w;
+	uint8_t u8;
+	uint16_t w16;
+	uint32_t w32;
+
+	if (!buf || !valid(dt))
+		return;
+	switch (dt) {
+	case NPUKB_DT_FLOAT16:
+		u16 = npukb_f64_to_f16(v);
+		put(buf, i, 2, &u16);
+		break;
+	case NPUKB_DT_BFLOAT16:
+		u16 = npukb_f64_to_bf16(v);
+		put(buf, i, 2, &u16);
+		break;
+	case NPUKB_DT_FLOAT32:
+		/* IEEE conversion (Annex F): round to nearest even, +-inf on
+		 * overflow. */
+		f32 = (float)v;
+		put(buf, i, 4, &f32);
+		break;
+	case NPUKB_DT_FLOAT64:
+		put(buf, i, 8, &v);
+		break;
+	case NPUKB_DT_INT8:
+	case NPUKB_DT_UINT8:
+		u8 = (uint8_t)to_int_bits(v, 8, dt == NPUKB_DT_UINT8);
+		put(buf, i, 1, &u8);
+		break;
+	case NPUKB_DT_INT16:
+		w16 = (uint16_t)to_int_bits(v, 16, 0);
+		put(buf, i, 2, &w16);
+		break;
+	case NPUKB_DT_INT32:
+		w32 = (uint32_t)to_int_bits(v, 32, 0);
+		put(buf, i, 4, &w32);
+		break;
+	case NPUKB_DT_INT64:
+		w = to_int_bits(v, 64, 0);
+		put(buf, i, 8, &w);
+		break;
+	case NPUKB_DT_BOOL:
+		u8 = v != 0; /* NaN is true, as bool(nan) is */
+		put(buf, i, 1, &u8);
+		break;
+	case NPUKB_DT_COMPLEX64:
+		/* A real value becomes (v, 0): the imaginary part is zeroed,
+		 * not left as it was. */
+		c64[0] = (float)v;
+		c64[1] = 0.0f;
+		put(buf, i, 8, c64);
+		break;
+	default:
+		break;
+	}
+}

@@ -1,0 +1,25 @@
+/* fsutil.h - small file-system helpers the core shares (private). */
+#ifndef NPUKB_FSUTIL_H
+#define NPUKB_FSUTIL_H
+
+#include <stddef.h>
+
+/* mkdir -p; 0 or negative errno. */
+int npukb_mkdir_p(const char *path, int mode);
+/* Remove a tree without following symlinks out of it; 0 or negative errno. */
+int npukb_rm_rf(const char *path);
+/* Read at most max bytes of a file into a NUL-terminated malloc'd string;
+ * when the file is longer, the text ends with a "[... truncated]" marker. */
+int npukb_read_text(const char *path, size_t max, char **out);
+int npukb_write_file(const char *path, const void *data, size_t len);
+/* Absolute, malloc'd version of path (realpath when it exists). */
+char *npukb_abspath(const char *path);
+int npukb_is_dir(const char *path);
+int npukb_is_file(const char *path);
+
+/* Sorted names of the non-hidden subfolders of dir (malloc'd array of
+ * malloc'd names; free with npukb_free_names). */
+int npukb_list_subdirs(const char *dir, char ***names, size_t *n);
+void npukb_free_names(char **names, size_t n);
+
+#endif

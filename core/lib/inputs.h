@@ -1,0 +1,27 @@
+/* inputs.h - seeded, reproducible input tensors (private to the core). */
+#ifndef NPUKB_INPUTS_H
+#define NPUKB_INPUTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <npukb/task.h>
+
+struct npukb_rng {
+	uint64_t s[4];
+};
+
+/* The stream for one tensor of one (case, seed): independent of the
+ * tensor's position so adding a tensor does not change the others. */
+void npukb_rng_seed(struct npukb_rng *r, uint64_t seed, const char *case_id,
+		    const char *tensor);
+uint64_t npukb_rng_next(struct npukb_rng *r);
+double npukb_rng_uniform01(struct npukb_rng *r); /* [0, 1) */
+
+int npukb_inputs_fill(enum npukb_dtype dt, void *buf, size_t numel,
+		      const struct npukb_dist *dist, struct npukb_rng *r,
+		      char *err, size_t errlen);
+
+/* A fast content hash for change detection, not security. */
+uint64_t npukb_hash_bytes(const void *buf, size_t len);
+
+#endif

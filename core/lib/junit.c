@@ -1,0 +1,244 @@
+/* junit.c - write JUnit XML through libxml2's writer, so every name,
+ * message and diagnostic is escaped correctly (no hand-rolled escaping,
+ * no CDATA pitfalls) and numbers are formatted locale-independently. */
+#include "junit.h"
+
+#include "text.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <libxml/xmlwriter.h>
+
+/* Diagnostics can be megabytes of template errors; CI pages choke on that. */
+#define MAX_BODY 65536
+
+static int attr(xmlTextWriterPtr w, const char *name, const char *value)
+{
+	char *clean = npukb_text_clean(value);
+	int rc = clean ? xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST clean) : -1;
+	free(clean);
+	return rc < 0 ? -1 : 0;
+}
+
+static int attr_num(xmlTextWriterPtr w, const char *name, double v)
+{
+	char buf[64];
+	npukb_fmt_double(buf, sizeof(buf), v < 0 || v != v ? 0.0 : v, 6);
+	/* xs:decimal has no exponent form */
+	if (strchr(buf, 'e'))
+		snprintf(buf, sizeof(buf), "%.0f", v);
+	return attr(w, name, buf);
+}
+
+static int attr_int(xmlTextWriterPtr w, const char *name, long long v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%lld", v);
+	return attr(w, name, buf);
+}
+
+static int body(xmlTextWriterPtr w, const char *text)
+{
+	char *clean;
+	int rc;
+	if (!text || !*text)
+		return 0;
+	clean = npukb_text_clean(text);
+	if (!clean)
+		return -1;
+	if (strlen(clean) > MAX_BODY)
+		strcpy(clean + MAX_BODY - 20, "\n[... truncated]\n");
+	rc = xmlTextWriterWriteString(w, BAD_CAST clean);
+	free(clean);
+	return rc < 0 ? -1 : 0;
+}
+
+static int property(xmlTextWriterPtr w, const char *name, const char *value)
+{
+	if (xmlTextWriterStartElement(w, BAD_CAST "property") < 0)
+		return -1;
+	if (attr(w, "name", name) || attr(w, "value", value ? value : ""))
+		return -1;
+	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+}
+
+/* "level1/Math/AddCustom" -> package "level1.Math", name "AddCustom" */
+static void split_task(const char *id, char *pkg, size_t plen, const char **name)
+{
+	const char *slash = strrchr(id, '/');
+	size_t i, n = slash ? (size_t)(slash - id) : 0;
+	*name = slash ? slash + 1 : id;
+	if (n >= plen)
+		n = plen - 1;
+	for (i = 0; i < n; i++)
+		pkg[i] = id[i] == '/' ? '.' : id[i];
+	pkg[n] = '\0';
+	if (n == 0)
+		snprintf(pkg, plen, "npukb");
+}
+
+static double case_time(const struct npukb_sample_result *s, size_t i)
+{
+	double t = s->cases[i].correctness.wall_seconds + s->cases[i].performance.wall_seconds;
+	/* the build is shared by all cases: charge it to the first */
+	if (i == 0)
+		t += s->compile.wall_seconds;
+	return t;
+}
+
+static int write_case(xmlTextWriterPtr w, const struct npukb_sample_result *s, size_t i,
+		      const char *pkg, const char *tname)
+{
+	char classname[512], name[256], msg[1024];
+	const char *cat, *rule, *p;
+	const struct npukb_verdict *v = npukb_case_outcome(s, i, &cat, &rule);
+	size_t k;
+
+	snprintf(classname, sizeof(classname), "%s.%s.%s", pkg, tname, s->sample_id);
+	for (k = strlen(pkg) + strlen(tname) + 2; classname[k]; k++)
+		if (classname[k] == '.' || classname[k] == ' ')
+			classname[k] = '_';
+	snprintf(name, sizeof(name), "case-%s", s->cases[i].case_id);
+	if (xmlTextWriterStartElement(w, BAD_CAST "testcase") < 0 || attr(w, "name", name) ||
+	    attr(w, "classname", classname) || attr_num(w, "time", case_time(s, i)))
+		return -1;
+	if (v->outcome == NPUKB_SKIPPED) {
+		if (xmlTextWriterStartElement(w, BAD_CAST "skipped") < 0 ||
+		    attr(w, "message", v->message ? v->message : "skipped") ||
+		    xmlTextWriterEndElement(w) < 0)
+			return -1;
+	} else if (v->outcome == NPUKB_FAIL) {
+		int internal = cat && strcmp(cat, "internal-error") == 0;
+		p = v->message ? v->message : "";
+		snprintf(msg, sizeof(msg), "%s: %s", npukb_stage_name(v->stage), p);
+		if (xmlTextWriterStartElement(w, BAD_CAST(internal ? "error" : "failure")) < 0 ||
+		    attr(w, "type", cat ? cat : "other") || attr(w, "message", msg))
+			return -1;
+		if (rule && body(w, "classified by rule ") == 0 && body(w, rule) == 0)
+			body(w, "\n");
+		if (body(w, v->details) || xmlTextWriterEndElement(w) < 0)
+			return -1;
+	}
+	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+}
+
+static int write_suite(xmlTextWriterPtr w, const struct npukb_results *r, const char *task,
+		       int id, const char *stamp)
+{
+	char pkg[256];
+	const char *tname;
+	size_t i, j, tests = 0, failures = 0, errors = 0, skipped = 0;
+	double secs = 0;
+
+	for (i = 0; i < r->n; i++) {
+		const struct npukb_sample_result *s = &r->items[i];
+		if (strcmp(s->task_id, task) != 0)
+			continue;
+		for (j = 0; j < s->ncases; j++) {
+			const char *cat, *rule;
+			const struct npukb_verdict *v = npukb_case_outcome(s, j, &cat, &rule);
+			tests++;
+			secs += case_time(s, j);
+			if (v->outcome == NPUKB_SKIPPED)
+				skipped++;
+			else if (v->outcome == NPUKB_FAIL) {
+				if (cat && strcmp(cat, "internal-error") == 0)
+					errors++;
+				else
+					failures++;
+			}
+		}
+	}
+	split_task(task, pkg, sizeof(pkg), &tname);
+	if (xmlTextWriterStartElement(w, BAD_CAST "testsuite") < 0 || attr(w, "name", tname) ||
+	    attr(w, "package", pkg) || attr_int(w, "id", id) || attr(w, "timestamp", stamp) ||
+	    attr(w, "hostname", r->hostname && r->hostname[0] ? r->hostname : "localhost") ||
+	    attr_int(w, "tests", (long long)tests) || attr_int(w, "failures", (long long)failures) ||
+	    attr_int(w, "errors", (long long)errors) || attr_int(w, "skipped", (long long)skipped) ||
+	    attr_num(w, "time", secs))
+		return -1;
+	if (xmlTextWriterStartElement(w, BAD_CAST "properties") < 0 ||
+	    property(w, "npukb.task", task) || property(w, "npukb.backend", r->backend) ||
+	    property(w, "npukb.toolchain", r->backend_identity) ||
+	    property(w, "npukb.soc", r->soc) || property(w, "npukb.run", r->run_id) ||
+	    xmlTextWriterEndElement(w) < 0)
+		return -1;
+	for (i = 0; i < r->n; i++)
+		if (strcmp(r->items[i].task_id, task) == 0)
+			for (j = 0; j < r->items[i].ncases; j++)
+				if (write_case(w, &r->items[i], j, pkg, tname))
+					return -1;
+	if (xmlTextWriterWriteElement(w, BAD_CAST "system-out", BAD_CAST "") < 0 ||
+	    xmlTextWriterWriteElement(w, BAD_CAST "system-err", BAD_CAST "") < 0)
+		return -1;
+	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+}
+
+int npukb_junit_write(const struct npukb_results *r, const char *path,
+		      char *err, size_t errlen)
+{
+	xmlTextWriterPtr w;
+	xmlOutputBufferPtr out;
+	FILE *fp;
+	char stamp[32];
+	struct tm tm;
+	size_t i, j;
+	int rc = 0, id = 0;
+	char *tmp;
+
+	if (asprintf(&tmp, "%s.tmp", path) < 0)
+		return -ENOMEM;
+	/* the schema's timestamp has no time zone: write UTC, say so nowhere else */
+	gmtime_r(&r->started, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
+	/* open the file ourselves: libxml2 would print its own I/O errors */
+	fp = fopen(tmp, "we");
+	if (!fp) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot create the JUnit file: %s", tmp, strerror(-rc));
+		free(tmp);
+		return rc;
+	}
+	out = xmlOutputBufferCreateFile(fp, NULL);
+	w = out ? xmlNewTextWriter(out) : NULL;
+	if (!w) {
+		if (out)
+			xmlOutputBufferClose(out);
+		fclose(fp);
+		unlink(tmp);
+		snprintf(err, errlen, "%s: out of memory", tmp);
+		free(tmp);
+		return -ENOMEM;
+	}
+	xmlTextWriterSetIndent(w, 1);
+	if (xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0 ||
+	    xmlTextWriterStartElement(w, BAD_CAST "testsuites") < 0)
+		rc = -1;
+	/* one suite per task, in the order tasks first appear */
+	for (i = 0; i < r->n && rc == 0; i++) {
+		int seen = 0;
+		for (j = 0; j < i; j++)
+			if (strcmp(r->items[j].task_id, r->items[i].task_id) == 0)
+				seen = 1;
+		if (!seen)
+			rc = write_suite(w, r, r->items[i].task_id, id++, stamp);
+	}
+	if (rc == 0 && (xmlTextWriterEndElement(w) < 0 || xmlTextWriterEndDocument(w) < 0))
+		rc = -1;
+	xmlFreeTextWriter(w); /* flushes and frees the output buffer */
+	if (fclose(fp) != 0)
+		rc = -1;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -1;
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot write the JUnit report", path);
+		unlink(tmp);
+		rc = -EIO;
+	}
+	free(tmp);
+	return rc;
+}

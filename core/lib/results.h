@@ -1,0 +1,60 @@
+/* results.h - what a run found, in memory, for the report writers.
+ *
+ * Owns copies of every verdict. One sample_result per (task, sample); one
+ * case_result per case of the task. The journal is the durable record; this
+ * is its in-memory twin for the writers at the end of a run. */
+#ifndef NPUKB_RESULTS_H
+#define NPUKB_RESULTS_H
+
+#include <stddef.h>
+#include <time.h>
+#include <npukb/verdict.h>
+
+struct npukb_case_result {
+	char *case_id;
+	struct npukb_verdict correctness;
+	struct npukb_verdict performance; /* outcome 0 when not run */
+	struct npukb_verdict classify;    /* outcome 0 when nothing failed */
+};
+
+struct npukb_sample_result {
+	char *task_id;
+	char *sample_id;
+	int is_answer;
+	struct npukb_verdict compile;
+	struct npukb_verdict compile_classify; /* outcome 0 unless compile failed */
+	size_t ncases;
+	struct npukb_case_result *cases;
+};
+
+struct npukb_results {
+	char *run_id;
+	char *backend;
+	char *backend_identity;
+	char *soc;
+	char *hostname;
+	time_t started;
+	double seconds;
+	size_t n, cap;
+	struct npukb_sample_result *items;
+};
+
+struct npukb_sample_result *npukb_results_add(struct npukb_results *r,
+					      const char *task_id,
+					      const char *sample_id,
+					      size_t ncases);
+void npukb_results_free(struct npukb_results *r);
+
+/* The final word on one (sample, case): the verdict that decides it (the
+ * failed compile, the correctness verdict, ...) and the category a report
+ * shows (the classify stage's when it ran). */
+const struct npukb_verdict *npukb_case_outcome(const struct npukb_sample_result *s,
+					       size_t i, const char **category,
+					       const char **rule);
+
+struct npukb_tally {
+	size_t total, passed, failed, skipped;
+};
+void npukb_results_tally(const struct npukb_results *r, struct npukb_tally *t);
+
+#endif

@@ -1,0 +1,447 @@
+/* run.c - drive the stages for every (task, sample, case) of a run.
+ *
+ * The core owns order, work folders, the journal and the results; what a
+ * stage decides is the plugin's business. Every verdict is journaled the
+ * moment it exists. */
+#include "run.h"
+
+#include "catalog.h"
+#include "fsutil.h"
+#include "journal.h"
+#include "junit.h"
+#include "samples.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+struct run_state {
+	const struct npukb_run_config *cfg;
+	struct npukb_results *results;
+	struct npukb_journal journal;
+	struct npukb_backend backend;
+	const struct npukb_plugin *stage[NPUKB_STAGE_CLASSIFY + 1];
+	char *workroot;
+};
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Sample ids and case ids become folder names: keep them tame. */
+static void tame(char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || *s == '.'))
+			*s = '_';
+}
+
+static void judge(struct run_state *st, enum npukb_stage_id id, struct npukb_stage_ctx *ctx,
+		  struct npukb_verdict *v)
+{
+	const struct npukb_plugin *p = st->stage[id];
+	double t0 = now_seconds();
+	int rc;
+	npukb_verdict_init(v, id);
+	if (ctx->workdir)
+		npukb_mkdir_p(ctx->workdir, 0755);
+	rc = p->stage->judge(ctx, v);
+	if (rc != 0 || v->outcome == 0) {
+		npukb_verdict_clear(v);
+		npukb_verdict_fail(v, "internal-error", "the %s stage could not judge: %s",
+				   p->name, rc ? strerror(-rc) : "no outcome returned");
+	}
+	v->wall_seconds = now_seconds() - t0;
+}
+
+static void journal(struct run_state *st, const char *task, const char *sample,
+		    const char *case_id, const struct npukb_verdict *v)
+{
+	if (npukb_journal_append(&st->journal, task, sample, case_id, v) != 0 &&
+	    st->cfg->progress)
+		fprintf(st->cfg->progress, "npukb: warning: could not append to %s\n",
+			st->journal.path);
+}
+
+static void classify(struct run_state *st, struct npukb_stage_ctx *base,
+		     const struct npukb_verdict *failed, struct npukb_verdict *out,
+		     const char *task, const char *sample, const char *case_id)
+{
+	struct npukb_stage_ctx ctx = *base;
+	ctx.failure = failed;
+	ctx.workdir = NULL;
+	judge(st, NPUKB_STAGE_CLASSIFY, &ctx, out);
+	journal(st, task, sample, case_id, out);
+}
+
+static int judge_sample(struct run_state *st, const struct npukb_task *t,
+			const struct npukb_sample_entry *s)
+{
+	const struct npukb_run_config *cfg = st->cfg;
+	struct npukb_sample_result *r;
+	struct npukb_stage_ctx ctx;
+	struct npukb_verdict *history;
+	char *sdir = NULL, *tid = strdup(t->id), *sid = strdup(s->id);
+	size_t i, nhist = 0, passed = 0;
+	int rc = 0;
+
+	r = npukb_results_add(st->results, t->id, s->id, t->ncases);
+	history = calloc(t->ncases + 1, sizeof(*history));
+	if (!r || !history || !tid || !sid) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	r->is_answer = s->is_answer;
+	tame(tid);
+	tame(sid);
+	if (asprintf(&sdir, "%s/%s/%s", st->workroot, tid, sid) < 0) {
+		sdir = NULL;
+		rc = -ENOMEM;
+		goto out;
+	}
+	npukb_rm_rf(sdir);
+	if ((rc = npukb_mkdir_p(sdir, 0755)) != 0)
+		goto out;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.task = t;
+	ctx.sample = &s->pub;
+	ctx.options = &cfg->options;
+	ctx.backend = &st->backend;
+
+	{
+		char *bdir;
+		if (asprintf(&bdir, "%s/build", sdir) < 0) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		ctx.workdir = bdir;
+		judge(st, NPUKB_STAGE_COMPILE, &ctx, &r->compile);
+		free(bdir);
+	}
+	journal(st, t->id, s->id, NULL, &r->compile);
+	npukb_verdict_copy(&history[nhist++], &r->compile);
+	if (r->compile.outcome == NPUKB_FAIL)
+		classify(st, &ctx, &r->compile, &r->compile_classify, t->id, s->id, NULL);
+
+	for (i = 0; i < t->ncases; i++) {
+		struct npukb_case_result *cr = &r->cases[i];
+		const struct npukb_case *c = &t->cases[i];
+		char *cdir, *cid = strdup(c->id);
+		if (!cid || !(cr->case_id = strdup(c->id))) {
+			free(cid);
+			rc = -ENOMEM;
+			break;
+		}
+		tame(cid);
+		if (r->compile.outcome != NPUKB_PASS) {
+			free(cid);
+			continue; /* the compile verdict decides every case */
+		}
+		if (asprintf(&cdir, "%s/case-%s", sdir, cid) < 0) {
+			free(cid);
+			rc = -ENOMEM;
+			break;
+		}
+		free(cid);
+		ctx.kcase = c;
+		ctx.artifact = ctx.artifact_out;
+		ctx.previous = history;
+		ctx.nprevious = nhist;
+		ctx.workdir = cdir;
+		judge(st, NPUKB_STAGE_CORRECTNESS, &ctx, &cr->correctness);
+		journal(st, t->id, s->id, c->id, &cr->correctness);
+		npukb_verdict_copy(&history[nhist++], &cr->correctness);
+		ctx.previous = history;
+		ctx.nprevious = nhist;
+		if (cr->correctness.outcome == NPUKB_FAIL) {
+			classify(st, &ctx, &cr->correctness, &cr->classify, t->id, s->id, c->id);
+		} else if (cr->correctness.outcome == NPUKB_PASS) {
+			passed++;
+			judge(st, NPUKB_STAGE_PERFORMANCE, &ctx, &cr->performance);
+			journal(st, t->id, s->id, c->id, &cr->performance);
+		}
+		if (!cfg->options.keep_workdirs)
+			npukb_rm_rf(cdir);
+		free(cdir);
+	}
+
+	if (cfg->progress) {
+		const char *cat, *rule;
+		const struct npukb_verdict *v = t->ncases ? npukb_case_outcome(r, 0, &cat, &rule) : NULL;
+		if (r->compile.outcome == NPUKB_PASS)
+			fprintf(cfg->progress, "%s %s: %zu/%zu cases pass\n", t->id, s->id, passed,
+				t->ncases);
+		else
+			fprintf(cfg->progress, "%s %s: compile %s%s%s\n", t->id, s->id,
+				npukb_outcome_name(r->compile.outcome), cat ? ": " : "",
+				v && cat ? cat : "");
+	}
+out:
+	if (ctx.artifact_out && st->backend.desc->backend->cleanup)
+		st->backend.desc->backend->cleanup(ctx.artifact_out);
+	free(ctx.artifact_out);
+	if (sdir && !cfg->options.keep_workdirs)
+		npukb_rm_rf(sdir);
+	for (i = 0; history && i < nhist; i++)
+		npukb_verdict_clear(&history[i]);
+	free(history);
+	free(sdir);
+	free(tid);
+	free(sid);
+	return rc;
+}
+
+struct sample_list {
+	struct npukb_sample_entry *items;
+	size_t n, cap;
+};
+
+static int push_sample(struct sample_list *l, const char *dir, const char *id, int answer,
+		       char *err, size_t errlen)
+{
+	int rc;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		struct npukb_sample_entry *g = realloc(l->items, cap * sizeof(*g));
+		if (!g) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		l->items = g;
+		l->cap = cap;
+	}
+	rc = npukb_sample_load(dir, id, &l->items[l->n], err, errlen);
+	if (rc == 0)
+		l->items[l->n++].is_answer = answer;
+	return rc;
+}
+
+static void free_samples(struct sample_list *l)
+{
+	while (l->n)
+		npukb_sample_free(&l->items[--l->n]);
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+/* The samples to judge for task t, in order: the expert answer, the
+ * explicit sample folders, then each folder of <samples_root>/<task id>/. */
+static int collect_samples(const struct npukb_run_config *cfg, const struct npukb_task *t,
+			   struct sample_list *l, char *err, size_t errlen)
+{
+	char *path = NULL;
+	size_t i;
+	int rc = 0;
+
+	memset(l, 0, sizeof(*l));
+	if (cfg->include_answer) {
+		if (asprintf(&path, "%s/answer", t->dir) < 0)
+			return -ENOMEM;
+		if (npukb_is_dir(path))
+			rc = push_sample(l, path, "answer", 1, err, errlen);
+		free(path);
+	}
+	for (i = 0; rc == 0 && cfg->sample_dirs && cfg->sample_dirs[i]; i++)
+		rc = push_sample(l, cfg->sample_dirs[i], NULL, 0, err, errlen);
+	if (rc == 0 && cfg->samples_root) {
+		char **subs = NULL;
+		size_t ns = 0;
+		if (asprintf(&path, "%s/%s", cfg->samples_root, t->id) < 0)
+			path = NULL, rc = -ENOMEM;
+		else if (npukb_is_dir(path))
+			rc = npukb_list_subdirs(path, &subs, &ns);
+		for (i = 0; rc == 0 && i < ns; i++) {
+			char *sp;
+			if (asprintf(&sp, "%s/%s", path, subs[i]) < 0) {
+				rc = -ENOMEM;
+				break;
+			}
+			rc = push_sample(l, sp, subs[i], 0, err, errlen);
+			free(sp);
+		}
+		npukb_free_names(subs, ns);
+		free(path);
+	}
+	if (rc)
+		free_samples(l);
+	return rc;
+}
+
+static char *make_run_id(void)
+{
+	char stamp[32], *id;
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	if (asprintf(&id, "%s-%ld", stamp, (long)getpid()) < 0)
+		return NULL;
+	return id;
+}
+
+static int find_plugins(struct run_state *st, char *err, size_t errlen)
+{
+	const struct npukb_run_config *cfg = st->cfg;
+	const struct npukb_loaded_plugin *lp;
+	int id;
+	lp = npukb_plugins_find(cfg->plugins, NPUKB_PLUGIN_BACKEND, cfg->backend);
+	if (!lp) {
+		snprintf(err, errlen,
+			 "backend '%s' is not loaded (see `npukb plugins` for what was found and why)",
+			 cfg->backend);
+		return -ENOENT;
+	}
+	npukb_backend_open(&st->backend, lp->desc);
+	for (id = NPUKB_STAGE_COMPILE; id <= NPUKB_STAGE_CLASSIFY; id++) {
+		lp = npukb_plugins_find_stage(cfg->plugins, (enum npukb_stage_id)id);
+		if (!lp) {
+			snprintf(err, errlen,
+				 "no plugin implements the %s stage (see `npukb plugins`)",
+				 npukb_stage_name((enum npukb_stage_id)id));
+			return -ENOENT;
+		}
+		st->stage[id] = lp->desc;
+	}
+	return 0;
+}
+
+static int write_summary(const struct npukb_results *r, const char *path)
+{
+	FILE *f = fopen(path, "we");
+	struct npukb_tally t;
+	size_t i, j;
+	if (!f)
+		return -errno;
+	npukb_results_tally(r, &t);
+	fprintf(f, "npukb run %s on %s (%s), SoC %s\n", r->run_id, r->backend,
+		r->backend_identity ? r->backend_identity : "?", r->soc);
+	for (i = 0; i < r->n; i++) {
+		const struct npukb_sample_result *s = &r->items[i];
+		for (j = 0; j < s->ncases; j++) {
+			const char *cat, *rule;
+			const struct npukb_verdict *v = npukb_case_outcome(s, j, &cat, &rule);
+			fprintf(f, "%s\t%s\tcase %s\t%s", s->task_id, s->sample_id,
+				s->cases[j].case_id ? s->cases[j].case_id : "?",
+				npukb_outcome_name(v->outcome));
+			if (cat)
+				fprintf(f, "\t%s", cat);
+			if (s->cases[j].performance.has_timing)
+				fprintf(f, "\t%.0f cycles", s->cases[j].performance.cycles);
+			if (v->outcome != NPUKB_PASS && v->message)
+				fprintf(f, "\t%s", v->message);
+			fputc('\n', f);
+		}
+	}
+	fprintf(f, "%zu passed, %zu failed, %zu skipped\n", t.passed, t.failed, t.skipped);
+	return fclose(f) == 0 ? 0 : -EIO;
+}
+
+int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *results,
+		      char *err, size_t errlen)
+{
+	struct run_state st;
+	struct npukb_catalog cat;
+	char *path = NULL, host[256] = "localhost", ident[256] = "";
+	size_t i, j;
+	double t0 = now_seconds();
+	int rc;
+
+	memset(&st, 0, sizeof(st));
+	memset(results, 0, sizeof(*results));
+	st.cfg = cfg;
+	st.results = results;
+	rc = find_plugins(&st, err, errlen);
+	if (rc)
+		return rc;
+	rc = npukb_catalog_load(&cat, cfg->levels_dir, cfg->schema_path, cfg->level,
+				cfg->task_ids, err, errlen);
+	if (rc)
+		return rc;
+	if (cat.nerrors) {
+		size_t off = (size_t)snprintf(err, errlen, "%zu invalid manifest(s):", cat.nerrors);
+		for (i = 0; i < cat.nerrors && off < errlen; i++)
+			off += (size_t)snprintf(err + off, errlen - off, "\n%s", cat.errors[i].message);
+		npukb_catalog_free(&cat);
+		return NPUKB_RUN_EBADINPUT;
+	}
+	if (cat.ntasks == 0) {
+		snprintf(err, errlen, "no task matches the selection under %s", cfg->levels_dir);
+		npukb_catalog_free(&cat);
+		return NPUKB_RUN_EBADINPUT;
+	}
+
+	gethostname(host, sizeof(host) - 1);
+	if (st.backend.desc->backend->identity)
+		st.backend.desc->backend->identity(ident, sizeof(ident));
+	results->run_id = make_run_id();
+	results->backend = strdup(cfg->backend);
+	results->backend_identity = strdup(st.backend.usable ? ident : st.backend.reason);
+	results->soc = strdup(cfg->options.soc);
+	results->hostname = strdup(host);
+	results->started = time(NULL);
+	if ((rc = npukb_mkdir_p(cfg->output_dir, 0755)) != 0) {
+		snprintf(err, errlen, "%s: cannot create the output folder: %s", cfg->output_dir,
+			 strerror(-rc));
+		goto out;
+	}
+	if (asprintf(&st.workroot, "%s/work", cfg->output_dir) < 0 ||
+	    asprintf(&path, "%s/journal.jsonl", cfg->output_dir) < 0) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc = npukb_journal_open(&st.journal, path, results->run_id, err, errlen);
+	if (rc)
+		goto out;
+	npukb_journal_begin(&st.journal, cfg->backend, results->backend_identity,
+			    cfg->options.soc, cfg->options.nseeds,
+			    (unsigned long long)cfg->options.base_seed, host);
+
+	for (i = 0; i < cat.ntasks && rc == 0; i++) {
+		struct sample_list samples;
+		rc = collect_samples(cfg, cat.tasks[i], &samples, err, errlen);
+		if (rc) {
+			if (rc != -ENOMEM)
+				rc = NPUKB_RUN_EBADINPUT;
+			break;
+		}
+		for (j = 0; j < samples.n && rc == 0; j++)
+			rc = judge_sample(&st, cat.tasks[i], &samples.items[j]);
+		free_samples(&samples);
+		if (rc == -ENOMEM)
+			snprintf(err, errlen, "out of memory");
+		else if (rc)
+			snprintf(err, errlen, "%s: %s", cat.tasks[i]->id, strerror(-rc));
+	}
+	results->seconds = now_seconds() - t0;
+	if (rc == 0) {
+		free(path);
+		if (asprintf(&path, "%s/junit.xml", cfg->output_dir) < 0)
+			path = NULL, rc = -ENOMEM;
+		else
+			rc = npukb_junit_write(results, path, err, errlen);
+	}
+	if (rc == 0) {
+		free(path);
+		if (asprintf(&path, "%s/summary.txt", cfg->output_dir) < 0)
+			path = NULL, rc = -ENOMEM;
+		else if ((rc = write_summary(results, path)) != 0)
+			snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
+	}
+	if (!cfg->options.keep_workdirs && st.workroot)
+		npukb_rm_rf(st.workroot);
+out:
+	npukb_journal_close(&st.journal);
+	npukb_catalog_free(&cat);
+	free(st.workroot);
+	free(path);
+	return rc;
+}

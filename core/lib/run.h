@@ -1,0 +1,37 @@
+/* run.h - one run: tasks x samples on one backend, through the stages,
+ * into the journal and the reports (private). */
+#ifndef NPUKB_RUN_H
+#define NPUKB_RUN_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <npukb/plugin.h>
+#include "plugin_loader.h"
+#include "results.h"
+
+struct npukb_run_config {
+	const char *levels_dir;
+	const char *schema_path;
+	int level;                        /* 0: every level */
+	const char *const *task_ids;      /* NULL-terminated; NULL: all tasks */
+	const char *const *sample_dirs;   /* samples judged against every selected task */
+	const char *samples_root;         /* <root>/<task id>/<sample>/ folders */
+	int include_answer;               /* judge the expert answer too */
+	const char *backend;              /* backend plugin name */
+	const char *output_dir;
+	struct npukb_options options;
+	const struct npukb_plugin_set *plugins;
+	FILE *progress;                   /* a line per finished sample; NULL: silent */
+};
+
+/* Return 0 when the run completed (whatever the verdicts), or a negative
+ * errno value when it could not run: err says why. Exit-code mapping is
+ * the CLI's business. results is filled in either case and must be freed. */
+int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *results,
+		      char *err, size_t errlen);
+
+/* Invalid manifests found while selecting tasks are an input error: this
+ * code tells the CLI so. */
+#define NPUKB_RUN_EBADINPUT (-EINVAL)
+
+#endif

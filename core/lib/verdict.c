@@ -1,0 +1,149 @@
+/* verdict.c - constructors and the shared vocabulary of verdicts. */
+#include <npukb/verdict.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* DESIGN.md's failure categories, in one place so the journal, JUnit and
+ * the classify rules cannot drift apart. */
+static const char *const known_categories[] = {
+	/* compile */
+	"api-signature", "type", "scope", "memory-object", "syntax", "link",
+	"template", "compile-timeout", "other-compile",
+	/* run */
+	"crash", "timeout", "ub-overflow", "misaligned", "out-of-bounds",
+	"queue-misuse", "sync-race", "resource-limit", "sandbox-violation",
+	/* correctness */
+	"mismatch", "nan-inf", "unwritten-output", "input-mutated", "shape",
+	/* npukb itself could not judge */
+	"internal-error",
+};
+
+void npukb_verdict_init(struct npukb_verdict *v, enum npukb_stage_id stage)
+{
+	memset(v, 0, sizeof(*v));
+	v->stage = stage;
+	v->first_bad_index = -1;
+}
+
+void npukb_verdict_clear(struct npukb_verdict *v)
+{
+	if (!v)
+		return;
+	free(v->category);
+	free(v->message);
+	free(v->details);
+	free(v->rule);
+	npukb_verdict_init(v, v->stage);
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0)
+		return NULL;
+	return s;
+}
+
+static void replace(char **slot, char *value)
+{
+	free(*slot);
+	*slot = value;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+void npukb_verdict_fail(struct npukb_verdict *v, const char *category,
+			const char *fmt, ...)
+{
+	va_list ap;
+	v->outcome = NPUKB_FAIL;
+	replace(&v->category, dup_or_null(category));
+	va_start(ap, fmt);
+	replace(&v->message, vformat(fmt, ap));
+	va_end(ap);
+}
+
+void npukb_verdict_skip(struct npukb_verdict *v, const char *fmt, ...)
+{
+	va_list ap;
+	v->outcome = NPUKB_SKIPPED;
+	replace(&v->category, NULL);
+	va_start(ap, fmt);
+	replace(&v->message, vformat(fmt, ap));
+	va_end(ap);
+}
+
+void npukb_verdict_pass(struct npukb_verdict *v)
+{
+	v->outcome = NPUKB_PASS;
+	replace(&v->category, NULL);
+}
+
+void npukb_verdict_set_details(struct npukb_verdict *v, const char *text)
+{
+	replace(&v->details, dup_or_null(text));
+}
+
+void npukb_verdict_set_category(struct npukb_verdict *v, const char *category)
+{
+	replace(&v->category, dup_or_null(category));
+}
+
+void npukb_verdict_set_rule(struct npukb_verdict *v, const char *rule)
+{
+	replace(&v->rule, dup_or_null(rule));
+}
+
+int npukb_verdict_copy(struct npukb_verdict *dst, const struct npukb_verdict *src)
+{
+	*dst = *src;
+	dst->category = dup_or_null(src->category);
+	dst->message = dup_or_null(src->message);
+	dst->details = dup_or_null(src->details);
+	dst->rule = dup_or_null(src->rule);
+	if ((src->category && !dst->category) || (src->message && !dst->message) ||
+	    (src->details && !dst->details) || (src->rule && !dst->rule)) {
+		npukb_verdict_clear(dst);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+const char *npukb_stage_name(enum npukb_stage_id s)
+{
+	switch (s) {
+	case NPUKB_STAGE_COMPILE: return "compile";
+	case NPUKB_STAGE_CORRECTNESS: return "correctness";
+	case NPUKB_STAGE_PERFORMANCE: return "performance";
+	case NPUKB_STAGE_CLASSIFY: return "classify";
+	}
+	return "unknown";
+}
+
+const char *npukb_outcome_name(enum npukb_outcome o)
+{
+	switch (o) {
+	case NPUKB_PASS: return "pass";
+	case NPUKB_FAIL: return "fail";
+	case NPUKB_SKIPPED: return "skipped";
+	}
+	return "unknown";
+}
+
+int npukb_category_is_known(const char *name)
+{
+	size_t i;
+	if (!name)
+		return 0;
+	for (i = 0; i < sizeof(known_categories) / sizeof(known_categories[0]); i++)
+		if (strcmp(name, known_categories[i]) == 0)
+			return 1;
+	return 0;
+}

@@ -1,0 +1,705 @@
+/* cpusim.c - the cpusim backend: AscendC kernels compiled for and run on the
+ * host CPU.
+ *
+ * build() compiles the sample's sources together with cpusim's AscendC
+ * emulation headers (include/), a generated launcher that calls the kernel
+ * with its arguments, and the harness (runtime/harness.cpp) into one
+ * executable. run() executes it on the case's tensor files; the harness
+ * reports check failures as `npukb-cpusim: <category>: ...` with exit
+ * status 3, and the cost model's cycles in a stats file. Both steps go
+ * through npukb_sandbox_run(): the sample is hostile until proven otherwise.
+ *
+ * The data directory (include/, runtime/, soc/) is $NPUKB_CPUSIM_DIR, else
+ * NPUKB_CPUSIM_DATADIR fixed at build time. The C++ compiler is
+ * $NPUKB_CXX (one program name), else g++. */
+#include <npukb/plugin.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef NPUKB_CPUSIM_DATADIR
+#define NPUKB_CPUSIM_DATADIR "/usr/local/share/npukb/cpusim"
+#endif
+
+#define CPUSIM_VERSION "0.1"
+#define DEFAULT_SOC "ascend910b2"
+#define EXE_NAME "kernel.exe"
+#define LAUNCHER_NAME "launcher.cpp"
+#define TILING_HEADER "npukb_tiling.h"
+#define COMPILE_LOG "compile.log"
+#define RUN_OUT "run.out"
+#define RUN_ERR "run.err"
+#define STATS_NAME "stats.txt"
+#define DIAG_MAX (64 * 1024)
+#define REPORT_PREFIX "npukb-cpusim: "
+/* Status the harness exits with after a check failure. */
+#define CHECK_EXIT 3
+
+extern char **environ;
+
+/* ---- small helpers ------------------------------------------------------- */
+
+static void set_err(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || len == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+static char *xstrdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+/* malloc'd printf; NULL when out of memory. */
+static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *format(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : s;
+}
+
+static const char *compiler(void)
+{
+	const char *c = getenv("NPUKB_CXX");
+	return c && *c ? c : "g++";
+}
+
+static int is_identifier(const char *s)
+{
+	const char *p;
+
+	if (!s || !*s || (*s >= '0' && *s <= '9'))
+		return 0;
+	for (p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_'))
+			return 0;
+	return 1;
+}
+
+/* A path that can sit inside a C string literal on the compiler's command
+ * line without escaping. */
+static int is_plain_path(const char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\' || *s == '\n')
+			return 0;
+	return 1;
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* The absolute, resolved form of path (malloc'd), or NULL with errno. */
+static char *absolute(const char *path)
+{
+	return realpath(path, NULL);
+}
+
+/* Reads at most max bytes of a file; the tail is kept when keep_tail, the
+ * head otherwise, and a marker says what was cut. NULL when unreadable. */
+static char *read_text(const char *path, size_t max, int keep_tail)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long size;
+	size_t n, off = 0, want;
+	static const char cut[] = "[... truncated ...]\n";
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0) {
+		fclose(f);
+		return NULL;
+	}
+	want = (size_t)size;
+	if (want > max) {
+		if (keep_tail)
+			off = want - max;
+		want = max;
+	}
+	if (fseek(f, (long)off, SEEK_SET) != 0) {
+		fclose(f);
+		return NULL;
+	}
+	buf = malloc(want + sizeof cut + 1);
+	if (!buf) {
+		fclose(f);
+		return NULL;
+	}
+	n = 0;
+	if (off > 0) {
+		memcpy(buf, cut, sizeof cut - 1);
+		n = sizeof cut - 1;
+	}
+	n += fread(buf + n, 1, want, f);
+	if (off == 0 && (size_t)size > max) {
+		memcpy(buf + n, cut, sizeof cut - 1);
+		n += sizeof cut - 1;
+	}
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* First line of text containing needle, as a malloc'd string. */
+static char *line_with(const char *text, const char *needle, int at_start)
+{
+	const char *p = text, *end;
+
+	while (p && *p) {
+		end = strchr(p, '\n');
+		if (!end)
+			end = p + strlen(p);
+		if (at_start ? strncmp(p, needle, strlen(needle)) == 0
+			     : (memmem(p, (size_t)(end - p), needle, strlen(needle)) != NULL))
+			return strndup(p, (size_t)(end - p));
+		p = *end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* Runs argv with stdout and stderr into a pipe, without a shell; copies the
+ * first line of output into line. Returns the exit status, or -1. */
+static int run_capture(const char *const *argv, char *line, size_t len)
+{
+	posix_spawn_file_actions_t fa;
+	int fds[2], status = -1;
+	pid_t pid;
+	char buf[512];
+	size_t got = 0;
+	ssize_t r;
+
+	if (line && len)
+		line[0] = '\0';
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return -1;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	if (posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ) != 0) {
+		posix_spawn_file_actions_destroy(&fa);
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	while ((r = read(fds[0], buf + got, sizeof buf - 1 - got)) > 0 ||
+	       (r < 0 && errno == EINTR)) {
+		if (r > 0)
+			got += (size_t)r;
+		if (got == sizeof buf - 1) {
+			char sink[256];
+			while (read(fds[0], sink, sizeof sink) > 0)
+				;
+			break;
+		}
+	}
+	close(fds[0]);
+	buf[got] = '\0';
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (line && len) {
+		size_t n = strcspn(buf, "\n");
+		snprintf(line, len, "%.*s", (int)n, buf);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The data directory (include/, runtime/, soc/), resolved; malloc'd. */
+static char *data_dir(char *err, size_t len)
+{
+	const char *d = getenv("NPUKB_CPUSIM_DIR");
+	char *abs, *probe;
+
+	if (!d || !*d)
+		d = NPUKB_CPUSIM_DATADIR;
+	abs = absolute(d);
+	if (!abs) {
+		set_err(err, len, "cpusim data directory %s not found: set NPUKB_CPUSIM_DIR", d);
+		return NULL;
+	}
+	probe = format("%s/include/kernel_operator.h", abs);
+	if (!probe || access(probe, R_OK) != 0) {
+		set_err(err, len, "cpusim data directory %s lacks include/kernel_operator.h: set NPUKB_CPUSIM_DIR",
+			abs);
+		free(probe);
+		free(abs);
+		return NULL;
+	}
+	free(probe);
+	if (!is_plain_path(abs)) {
+		set_err(err, len, "cpusim data directory %s has quotes or backslashes in its path", abs);
+		free(abs);
+		return NULL;
+	}
+	return abs;
+}
+
+/* ---- probe / identity ------------------------------------------------------ */
+
+static int cpusim_probe(char *reason, size_t len)
+{
+	const char *cxx = compiler();
+	const char *version[] = { cxx, "--version", NULL };
+	const char *cxx17[] = { cxx, "-std=c++17", "-fsyntax-only", "-x", "c++", "/dev/null", NULL };
+	char line[256], *dir;
+
+	if (run_capture(version, line, sizeof line) != 0) {
+		set_err(reason, len, "C++ compiler '%s' does not run: install g++ or set NPUKB_CXX", cxx);
+		return 1;
+	}
+	if (run_capture(cxx17, line, sizeof line) != 0) {
+		set_err(reason, len, "C++ compiler '%s' rejects -std=c++17: %s", cxx, line);
+		return 1;
+	}
+	dir = data_dir(reason, len);
+	if (!dir)
+		return 1;
+	free(dir);
+	return 0;
+}
+
+static int cpusim_identity(char *buf, size_t len)
+{
+	const char *argv[] = { compiler(), "--version", NULL };
+
+	if (run_capture(argv, buf, len) != 0 || !buf[0]) {
+		set_err(buf, len, "%s (version unknown)", compiler());
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* ---- build ---------------------------------------------------------------- */
+
+/* launcher.cpp: declares the kernel with one uint8_t* per parameter and
+ * calls it with the harness's argument array. */
+static int write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fputs(text, f);
+	if (fclose(f) != 0)
+		return -EIO;
+	return 0;
+}
+
+static int write_launcher(const char *path, const struct npukb_task *t, char *err, size_t len)
+{
+	FILE *f = fopen(path, "w");
+	size_t i;
+
+	if (!f) {
+		int e = errno;
+		set_err(err, len, "cannot write %s: %s", path, strerror(e));
+		return -e;
+	}
+	fputs("/* generated by npukb cpusim: calls the kernel with the harness's arguments */\n"
+	      "#include <stdint.h>\n", f);
+	fprintf(f, "extern \"C\" void %s(", t->kernel_name);
+	for (i = 0; i < t->nparams; i++)
+		fprintf(f, "%suint8_t *", i ? ", " : "");
+	fputs(");\n", f);
+	fprintf(f, "extern \"C\" const int npukb_cpusim_nargs = %zu;\n", t->nparams);
+	fputs("extern \"C\" void npukb_cpusim_launch(uint8_t **args)\n{\n", f);
+	fprintf(f, "\t%s(", t->kernel_name);
+	for (i = 0; i < t->nparams; i++)
+		fprintf(f, "%sargs[%zu]", i ? ", " : "", i);
+	fputs(");\n}\n", f);
+	if (fclose(f) != 0) {
+		set_err(err, len, "cannot write %s", path);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int cpusim_build(const struct npukb_build_request *req, struct npukb_build_result *res)
+{
+	const struct npukb_task *t = req->task;
+	const struct npukb_sample *s = req->sample;
+	char err[512] = "", desc[256];
+	char *data = NULL, *work = NULL, *sdir = NULL, *launcher = NULL, *exe = NULL;
+	char *inc = NULL, *sinc = NULL, *tiling_def = NULL, *tiling_inc = NULL, *soc_def = NULL, *prefix_map = NULL;
+	char *harness = NULL, *log = NULL;
+	char **srcs = NULL;
+	const char **argv = NULL;
+	size_t i, nsrc = 0, argc = 0;
+	struct npukb_sandbox_spec spec;
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (s->mode != NPUKB_MODE_KERNEL_ONLY) {
+		res->skipped = 1;
+		res->message = xstrdup("cpusim: host+device samples are not supported yet");
+		return 0;
+	}
+	if (!is_identifier(t->kernel_name)) {
+		res->message = format("cpusim: task kernel name '%s' is not a C identifier",
+				      t->kernel_name ? t->kernel_name : "");
+		return -EINVAL;
+	}
+	if (t->tiling_struct && !is_identifier(t->tiling_struct)) {
+		res->message = format("cpusim: tiling struct '%s' is not a C identifier", t->tiling_struct);
+		return -EINVAL;
+	}
+
+	data = data_dir(err, sizeof err);
+	work = absolute(req->workdir);
+	sdir = absolute(s->dir);
+	if (!data || !work || !sdir) {
+		rc = data ? -errno : -ENOENT;
+		res->message = format("cpusim: %s", data ? "cannot resolve the work or sample directory" : err);
+		goto out;
+	}
+
+	srcs = calloc(s->nfiles + 1, sizeof(*srcs));
+	argv = calloc(s->nfiles + 16, sizeof(*argv));
+	if (!srcs || !argv) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < s->nfiles; i++) {
+		const char *f = s->files[i];
+		if (!has_suffix(f, ".cpp") && !has_suffix(f, ".cc") && !has_suffix(f, ".cxx"))
+			continue;
+		srcs[nsrc] = format("%s/%s", sdir, f);
+		if (!srcs[nsrc]) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		nsrc++;
+	}
+	if (nsrc == 0) {
+		res->message = xstrdup("sample has no C++ source file (.cpp)");
+		goto out;
+	}
+
+	launcher = format("%s/%s", work, LAUNCHER_NAME);
+	exe = format("%s/%s", work, EXE_NAME);
+	inc = format("-I%s/include", data);
+	sinc = format("-I%s", sdir);
+	soc_def = format("-DNPUKB_CPUSIM_SOCDIR=\"%s/soc\"", data);
+	/* Check reports and diagnostics name files relative to the sample. */
+	prefix_map = format("-fmacro-prefix-map=%s/=", sdir);
+	harness = format("%s/runtime/harness.cpp", data);
+	if (t->tiling_struct) {
+		tiling_def = format("-DNPUKB_TILING_STRUCT=%s", t->tiling_struct);
+		tiling_inc = format("%s/%s", work, TILING_HEADER);
+	}
+	if (!launcher || !exe || !inc || !sinc || !soc_def || !prefix_map || !harness ||
+	    (t->tiling_struct && (!tiling_def || !tiling_inc))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* Kernel-only mode: the framework provides the tiling struct (the
+	 * question says so), as CANN generates it from the op_host. */
+	if (tiling_inc) {
+		char *src = NULL;
+		rc = npukb_tiling_struct_source(t, &src);
+		if (rc == 0)
+			rc = write_text(tiling_inc, src);
+		free(src);
+		if (rc < 0) {
+			res->message = format("cpusim: cannot write %s: %s", TILING_HEADER, strerror(-rc));
+			goto out;
+		}
+	}
+	rc = write_launcher(launcher, t, err, sizeof err);
+	if (rc < 0) {
+		res->message = format("cpusim: %s", err);
+		goto out;
+	}
+
+	argv[argc++] = compiler();
+	argv[argc++] = "-std=c++17";
+	argv[argc++] = "-O2";
+	argv[argc++] = "-pipe";
+	argv[argc++] = inc;
+	argv[argc++] = sinc;
+	argv[argc++] = soc_def;
+	argv[argc++] = prefix_map;
+	if (tiling_def) {
+		argv[argc++] = tiling_def;
+		argv[argc++] = "-include";
+		argv[argc++] = tiling_inc;
+	}
+	for (i = 0; i < nsrc; i++)
+		argv[argc++] = srcs[i];
+	argv[argc++] = LAUNCHER_NAME;
+	argv[argc++] = harness;
+	argv[argc++] = "-o";
+	argv[argc++] = EXE_NAME;
+	argv[argc] = NULL;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.argv = argv;
+	spec.workdir = work;
+	spec.stdout_path = COMPILE_LOG;
+	spec.stderr_path = COMPILE_LOG;
+	spec.limits = req->options->build_limits;
+	spec.isolate_network = 1;
+	rc = npukb_sandbox_run(&spec, &res->proc, err, sizeof err);
+	if (rc < 0) {
+		res->message = format("cpusim: cannot run the compiler: %s", err);
+		goto out;
+	}
+	log = format("%s/%s", work, COMPILE_LOG);
+	if (log)
+		res->diagnostics = read_text(log, DIAG_MAX, 0);
+
+	if (res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == 0 && access(exe, X_OK) == 0) {
+		res->ok = 1;
+		res->artifact = exe;
+		exe = NULL;
+		res->message = format("compiled with %s in %.2f s", compiler(), res->proc.wall_seconds);
+		goto out;
+	}
+	npukb_sandbox_describe(&res->proc, desc, sizeof desc);
+	if (res->proc.kind == NPUKB_EXIT_TIMEOUT || res->proc.kind == NPUKB_EXIT_CPU_LIMIT) {
+		res->message = format("compiler %s", desc);
+	} else {
+		char *first = res->diagnostics ? line_with(res->diagnostics, "error", 0) : NULL;
+		res->message = first ? first : format("compiler %s", desc);
+	}
+out:
+	if (srcs)
+		for (i = 0; i < nsrc; i++)
+			free(srcs[i]);
+	free(srcs);
+	free(argv);
+	free(data);
+	free(work);
+	free(sdir);
+	free(launcher);
+	free(exe);
+	free(inc);
+	free(sinc);
+	free(tiling_def);
+	free(tiling_inc);
+	free(soc_def);
+	free(prefix_map);
+	free(harness);
+	free(log);
+	return rc;
+}
+
+/* ---- run ------------------------------------------------------------------ */
+
+static int read_stats(const char *path, double *cycles, double *time_us)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	int have = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof line, f)) {
+		char *end;
+		if (strncmp(line, "cycles=", 7) == 0) {
+			*cycles = strtod(line + 7, &end);
+			if (end != line + 7)
+				have |= 1;
+		} else if (strncmp(line, "time_us=", 8) == 0) {
+			*time_us = strtod(line + 8, &end);
+			if (end != line + 8)
+				have |= 2;
+		}
+	}
+	fclose(f);
+	return have == 3 ? 0 : -EINVAL;
+}
+
+/* "npukb-cpusim: ub-overflow: ..." -> "ub-overflow" (malloc'd). */
+static char *report_category(const char *line)
+{
+	const char *p = line + strlen(REPORT_PREFIX);
+	size_t n = strcspn(p, ": \t");
+	return n ? strndup(p, n) : NULL;
+}
+
+static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_result *res)
+{
+	const struct npukb_case_data *d = req->data;
+	const struct npukb_options *o = req->options;
+	char err[512] = "", desc[256], blocks[32];
+	char **owned = NULL;
+	const char **argv = NULL;
+	char *work = NULL, *errpath = NULL, *stats = NULL, *text = NULL, *report;
+	size_t i, argc = 0;
+	struct npukb_sandbox_spec spec;
+	int rc = 0, block_dim;
+
+	memset(res, 0, sizeof(*res));
+	if (!req->artifact || req->artifact[0] != '/') {
+		res->message = xstrdup("cpusim: run needs the absolute executable path from build");
+		return -EINVAL;
+	}
+	work = absolute(req->workdir);
+	if (!work) {
+		rc = -errno;
+		res->message = format("cpusim: cannot resolve work directory %s", req->workdir);
+		return rc;
+	}
+	block_dim = d->block_dim > 0 ? d->block_dim : (req->task->block_dim > 0 ? req->task->block_dim : 1);
+	snprintf(blocks, sizeof blocks, "%d", block_dim);
+
+	owned = calloc(d->nargs + 1, sizeof(*owned));
+	argv = calloc(d->nargs + 10, sizeof(*argv));
+	if (!owned || !argv) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	argv[argc++] = req->artifact;
+	argv[argc++] = "--blocks";
+	argv[argc++] = blocks;
+	argv[argc++] = "--soc";
+	argv[argc++] = o->soc && *o->soc ? o->soc : DEFAULT_SOC;
+	argv[argc++] = "--stats";
+	argv[argc++] = STATS_NAME;
+	for (i = 0; i < d->nargs; i++) {
+		const struct npukb_kernel_arg *a = &d->args[i];
+		const char *role = NULL;
+		char *abs = NULL;
+
+		switch (a->role) {
+		case NPUKB_PARAM_INPUT: role = "in"; break;
+		case NPUKB_PARAM_OUTPUT: role = "out"; break;
+		case NPUKB_PARAM_TILING: role = "tiling"; break;
+		case NPUKB_PARAM_WORKSPACE: role = "ws"; break;
+		}
+		if (!role) {
+			rc = -EINVAL;
+			res->message = format("cpusim: kernel argument %zu has an unknown role", i);
+			goto out;
+		}
+		if (a->role == NPUKB_PARAM_WORKSPACE) {
+			owned[i] = format("ws=%zu", a->bytes);
+		} else {
+			if (!a->path) {
+				rc = -EINVAL;
+				res->message = format("cpusim: kernel argument %zu has no file", i);
+				goto out;
+			}
+			/* The harness runs in its own work directory. */
+			abs = a->path[0] == '/' ? NULL : absolute(a->path);
+			owned[i] = format("%s=%s", role, abs ? abs : a->path);
+			free(abs);
+		}
+		if (!owned[i]) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		argv[argc++] = owned[i];
+	}
+	argv[argc] = NULL;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.argv = argv;
+	spec.workdir = work;
+	spec.stdout_path = RUN_OUT;
+	spec.stderr_path = RUN_ERR;
+	spec.limits = o->run_limits;
+	spec.isolate_network = 1;
+	rc = npukb_sandbox_run(&spec, &res->proc, err, sizeof err);
+	if (rc < 0) {
+		res->message = format("cpusim: cannot run the kernel: %s", err);
+		goto out;
+	}
+
+	errpath = format("%s/%s", work, RUN_ERR);
+	stats = format("%s/%s", work, STATS_NAME);
+	if (!errpath || !stats) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* The report is the harness's last words: keep the tail. */
+	text = read_text(errpath, DIAG_MAX, 1);
+	res->diagnostics = text;
+	npukb_sandbox_describe(&res->proc, desc, sizeof desc);
+
+	if (res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == 0) {
+		if (read_stats(stats, &res->cycles, &res->time_us) == 0) {
+			res->ok = 1;
+			res->has_cycles = 1;
+			res->message = format("ran %d blocks: %.0f cycles, %.3f us", block_dim, res->cycles,
+					      res->time_us);
+		} else {
+			res->message = xstrdup("the kernel exited before the harness finished (exit() inside the kernel?)");
+		}
+		goto out;
+	}
+	report = text ? line_with(text, REPORT_PREFIX, 1) : NULL;
+	if (res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == CHECK_EXIT && report) {
+		res->category = report_category(report);
+		res->message = report;
+		goto out;
+	}
+	free(report);
+	if (res->proc.kind == NPUKB_EXIT_NORMAL && text && text[0]) {
+		char *first = strndup(text, strcspn(text, "\n"));
+		res->message = format("kernel %s: %s", desc, first ? first : "");
+		free(first);
+	} else {
+		res->message = format("kernel %s", desc);
+	}
+out:
+	if (owned)
+		for (i = 0; i < d->nargs; i++)
+			free(owned[i]);
+	free(owned);
+	free(argv);
+	free(work);
+	free(errpath);
+	free(stats);
+	return rc;
+}
+
+static const struct npukb_backend_ops cpusim_ops = {
+	.probe = cpusim_probe,
+	.identity = cpusim_identity,
+	.build = cpusim_build,
+	.run = cpusim_run,
+	.cleanup = NULL,
+};
+
+NPUKB_PLUGIN_EXPORT const struct npukb_plugin npukb_cpusim_plugin = {
+	.abi = NPUKB_PLUGIN_ABI,
+	.kind = NPUKB_PLUGIN_BACKEND,
+	.name = "cpusim",
+	.version = CPUSIM_VERSION,
+	.description = "AscendC kernels compiled and run on the host CPU, with checks and a cycle model",
+	.init = NULL,
+	.fini = NULL,
+	.backend = &cpusim_ops,
+	.stage = NULL,
+};

@@ -1,0 +1,755 @@
+/* kernel_operator.h - npukb cpusim's AscendC subset, for compiling unmodified
+ * kernel sources with the host C++ compiler (C++17).
+ *
+ * Owns: the AscendC vocabulary kernels use (qualifiers, GM_ADDR, TPipe, TQue,
+ * TBuf, LocalTensor, GlobalTensor, DataCopy, vector arithmetic, flags) on
+ * top of npukb_cpusim/runtime.h, which checks what the hardware would reject
+ * and charges cycles. Written from the public API description, not from
+ * CANN's sources. Every call that can fail a check takes a trailing
+ * defaulted SrcLoc so that a report names the kernel's own file and line.
+ *
+ * Not yet here: mask/repeat forms of vector ops, DataCopyPad, Cast, reductions,
+ * Compare/Select, cube (Mmad, LoadData, Fixpipe), SyncAll, TILING_KEY_IS,
+ * host-side tiling macros. */
+#ifndef NPUKB_CPUSIM_KERNEL_OPERATOR_H
+#define NPUKB_CPUSIM_KERNEL_OPERATOR_H
+
+#include <math.h>
+#include <stdint.h>
+#include <type_traits>
+
+#include "npukb_cpusim/fp16.h"
+#include "npukb_cpusim/runtime.h"
+
+/* Device qualifiers mean nothing on the host. */
+#define __global__
+#define __aicore__
+#define __gm__
+#define __ubuf__
+#define GM_ADDR uint8_t *
+#define KERNEL_TASK_TYPE_DEFAULT(type)
+
+/* Compiler builtins on the device, hence outside the AscendC namespace. */
+enum pipe_t { PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_FIX };
+enum event_t { EVENT_ID0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+
+inline int64_t get_block_idx() { return npukb_cpusim::g.block_idx; }
+inline int64_t get_block_num() { return npukb_cpusim::g.block_num; }
+inline void pipe_barrier(pipe_t p)
+{
+	if (p == PIPE_ALL)
+		npukb_cpusim::barrier_all();
+}
+
+namespace AscendC {
+
+using npukb_cpusim::SrcLoc;
+using TEventID = int8_t;
+
+constexpr int32_t ONE_BLK_SIZE = 32;
+constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;
+constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
+
+enum class TPosition : uint8_t {
+	GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, SPM, TSCM, C2PIPE2GM,
+	C2PIPE2LOCAL, MAX,
+	LCM = VECCALC,
+	SHM = SPM
+};
+using QuePosition = TPosition;
+
+/* SRC_DST: the flag is set by SRC when it is done and waited for by DST. */
+#define NPUKB_EVENTS(X)                                                                      \
+	X(MTE2_V, P_MTE2, P_V) X(V_MTE2, P_V, P_MTE2) X(MTE3_V, P_MTE3, P_V)                   \
+	X(V_MTE3, P_V, P_MTE3) X(MTE2_MTE3, P_MTE2, P_MTE3) X(MTE3_MTE2, P_MTE3, P_MTE2)       \
+	X(S_V, P_S, P_V) X(V_S, P_V, P_S) X(S_MTE2, P_S, P_MTE2) X(MTE2_S, P_MTE2, P_S)        \
+	X(S_MTE3, P_S, P_MTE3) X(MTE3_S, P_MTE3, P_S) X(V_V, P_V, P_V) X(M_V, P_M, P_V)        \
+	X(V_M, P_V, P_M) X(MTE2_MTE1, P_MTE2, P_MTE1) X(MTE1_MTE2, P_MTE1, P_MTE2)             \
+	X(MTE1_M, P_MTE1, P_M) X(M_MTE1, P_M, P_MTE1) X(MTE2_M, P_MTE2, P_M)                   \
+	X(M_MTE2, P_M, P_MTE2) X(M_FIX, P_M, P_FIX) X(FIX_M, P_FIX, P_M)                       \
+	X(FIX_S, P_FIX, P_S) X(M_S, P_M, P_S) X(S_M, P_S, P_M) X(FIX_MTE2, P_FIX, P_MTE2)      \
+	X(MTE2_FIX, P_MTE2, P_FIX) X(MTE3_MTE1, P_MTE3, P_MTE1) X(MTE1_MTE3, P_MTE1, P_MTE3)
+
+#define NPUKB_EV_NAME(n, s, d) n,
+enum class HardEvent : uint8_t { NPUKB_EVENTS(NPUKB_EV_NAME) MAX };
+#undef NPUKB_EV_NAME
+
+namespace detail {
+struct EvPipes {
+	npukb_cpusim::Pipe src, dst;
+};
+#define NPUKB_EV_PIPES(n, s, d) {npukb_cpusim::s, npukb_cpusim::d},
+constexpr EvPipes ev_pipes[] = {NPUKB_EVENTS(NPUKB_EV_PIPES)};
+#undef NPUKB_EV_PIPES
+static_assert(sizeof ev_pipes / sizeof ev_pipes[0] <= npukb_cpusim::EVENT_KINDS, "event table");
+
+inline void check_event_id(int32_t id, const char *what, SrcLoc loc)
+{
+	if (id < 0 || id >= npukb_cpusim::EVENT_IDS)
+		npukb_cpusim::fail("sync-race", loc, "%s: event id %d outside 0..%d", what, id,
+				   npukb_cpusim::EVENT_IDS - 1);
+}
+} // namespace detail
+#undef NPUKB_EVENTS
+
+inline int64_t GetBlockIdx() { return npukb_cpusim::g.block_idx; }
+inline int64_t GetBlockNum() { return npukb_cpusim::g.block_num; }
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
+
+template <pipe_t pipe>
+inline void PipeBarrier()
+{
+	/* A pipe executes in order, so only PIPE_ALL changes the timeline. */
+	if (pipe == PIPE_ALL)
+		npukb_cpusim::barrier_all();
+}
+
+template <HardEvent e>
+inline void SetFlag(int32_t id, SrcLoc loc = NPUKB_LOC)
+{
+	detail::check_event_id(id, "SetFlag", loc);
+	const detail::EvPipes p = detail::ev_pipes[(int)e];
+	npukb_cpusim::g.event_at[(int)e][id] = npukb_cpusim::pipe_done(p.src);
+}
+
+template <HardEvent e>
+inline void WaitFlag(int32_t id, SrcLoc loc = NPUKB_LOC)
+{
+	detail::check_event_id(id, "WaitFlag", loc);
+	const detail::EvPipes p = detail::ev_pipes[(int)e];
+	npukb_cpusim::wait_until(p.dst, npukb_cpusim::g.event_at[(int)e][id]);
+}
+
+/* ---- tensors -------------------------------------------------------------- */
+
+template <class T>
+class LocalTensor {
+public:
+	using PrimType = T;
+	T *addr_ = nullptr;   /* inside npukb_cpusim::ub_arena */
+	uint32_t size_ = 0;   /* elements */
+
+	LocalTensor() = default;
+	LocalTensor(T *addr, uint32_t size) : addr_(addr), size_(size) {}
+
+	LocalTensor operator[](uint32_t offset) const
+	{
+		return LocalTensor(addr_ + offset, offset <= size_ ? size_ - offset : 0);
+	}
+	uint32_t GetSize() const { return size_; }
+	void SetSize(uint32_t n) { size_ = n; }
+	uint32_t GetLength() const { return size_ * (uint32_t)sizeof(T); }
+	/* On the device the UB address, here the host address, so that kernels
+	 * casting it to a (__ubuf__ T *) pointer keep working. */
+	uint64_t GetPhyAddr() const { return (uint64_t)(uintptr_t)addr_; }
+
+	T GetValue(uint32_t i, SrcLoc loc = NPUKB_LOC) const
+	{
+		at(i, "LocalTensor::GetValue", loc);
+		npukb_cpusim::cost_scalar(npukb_cpusim::g.soc.scalar_cycles);
+		return addr_[i];
+	}
+	template <class U>
+	void SetValue(uint32_t i, U value, SrcLoc loc = NPUKB_LOC) const
+	{
+		at(i, "LocalTensor::SetValue", loc);
+		npukb_cpusim::cost_scalar(npukb_cpusim::g.soc.scalar_cycles);
+		addr_[i] = (T)value;
+	}
+	T &operator()(uint32_t i) const
+	{
+		at(i, "LocalTensor::operator()", NPUKB_LOC);
+		return addr_[i];
+	}
+	template <class U>
+	LocalTensor<U> ReinterpretCast() const
+	{
+		return LocalTensor<U>((U *)(void *)addr_, (uint32_t)((uint64_t)size_ * sizeof(T) / sizeof(U)));
+	}
+
+private:
+	void at(uint32_t i, const char *what, SrcLoc loc) const
+	{
+		if (!addr_)
+			npukb_cpusim::fail("out-of-bounds", loc, "%s on a LocalTensor that holds no buffer", what);
+		if (i >= size_)
+			npukb_cpusim::fail("out-of-bounds", loc, "%s: index %u of a tensor of %u elements", what,
+					   i, size_);
+	}
+};
+
+template <class T>
+class GlobalTensor {
+public:
+	using PrimType = T;
+	T *addr_ = nullptr;
+	uint64_t size_ = 0;
+
+	void SetGlobalBuffer(T *buffer, uint64_t size)
+	{
+		addr_ = buffer;
+		size_ = size;
+	}
+	void SetGlobalBuffer(T *buffer)
+	{
+		addr_ = buffer;
+		size_ = 0;
+	}
+	GlobalTensor operator[](uint64_t offset) const
+	{
+		GlobalTensor r;
+		r.addr_ = addr_ + offset;
+		r.size_ = offset <= size_ ? size_ - offset : 0;
+		return r;
+	}
+	uint64_t GetSize() const { return size_; }
+	T *GetPhyAddr() const { return addr_; }
+	T *GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
+
+	T GetValue(uint64_t i, SrcLoc loc = NPUKB_LOC) const
+	{
+		npukb_cpusim::gm_check(addr_ + i, sizeof(T), "GlobalTensor::GetValue", loc);
+		npukb_cpusim::cost_scalar(npukb_cpusim::g.soc.gm_scalar_cycles);
+		return addr_[i];
+	}
+	template <class U>
+	void SetValue(uint64_t i, U value, SrcLoc loc = NPUKB_LOC) const
+	{
+		npukb_cpusim::gm_check(addr_ + i, sizeof(T), "GlobalTensor::SetValue", loc);
+		npukb_cpusim::cost_scalar(npukb_cpusim::g.soc.gm_scalar_cycles);
+		addr_[i] = (T)value;
+	}
+};
+
+/* ---- queues and the pipe ---------------------------------------------------- */
+
+namespace detail {
+
+constexpr npukb_cpusim::Pipe producer_of(TPosition src)
+{
+	return src == TPosition::VECIN || src == TPosition::A1 || src == TPosition::B1
+		       ? npukb_cpusim::P_MTE2
+		       : npukb_cpusim::P_V;
+}
+constexpr npukb_cpusim::Pipe consumer_of(TPosition dst)
+{
+	return dst == TPosition::VECOUT ? npukb_cpusim::P_MTE3 : npukb_cpusim::P_V;
+}
+
+enum BufState : uint8_t { B_FREE, B_ALLOC, B_QUEUED, B_DEQUEUED };
+constexpr int MAX_QUE_BUFS = 8;
+
+/* The position-independent part of a queue: its buffers, their states, the
+ * FIFO of enqueued buffers, and the hand-off times the cycle model uses. */
+class QueueCore {
+public:
+	QueueCore(npukb_cpusim::Pipe prod, npukb_cpusim::Pipe cons, int32_t depth)
+		: prod_(prod), cons_(cons), depth_(depth) {}
+	QueueCore(const QueueCore &) = delete;
+	QueueCore &operator=(const QueueCore &) = delete;
+	~QueueCore()
+	{
+		for (int i = 0; i < num_; i++)
+			if (bufs_[i].state != B_FREE)
+				npukb_cpusim::fail("queue-misuse", bufs_[i].loc,
+						   "tensor allocated here was never freed (still %s when the kernel ended)",
+						   bufs_[i].state == B_QUEUED ? "enqueued" : "in use");
+	}
+
+	void init(int num, uint32_t len, SrcLoc loc)
+	{
+		if (num < 1 || num > MAX_QUE_BUFS)
+			npukb_cpusim::fail("queue-misuse", loc, "InitBuffer: %d buffers for a queue (1..%d allowed)",
+					   num, MAX_QUE_BUFS);
+		if (len == 0)
+			npukb_cpusim::fail("queue-misuse", loc, "InitBuffer: buffers of 0 bytes");
+		for (int i = 0; i < num_; i++)
+			if (bufs_[i].state != B_FREE)
+				npukb_cpusim::fail("queue-misuse", loc, "InitBuffer on a queue whose tensors are in use");
+		const uint32_t rounded = (len + 31u) & ~31u;
+		const uint32_t off = npukb_cpusim::ub_carve(rounded * (uint32_t)num, "InitBuffer", loc);
+		num_ = num;
+		len_ = len;
+		next_ = 0;
+		head_ = count_ = 0;
+		for (int i = 0; i < num; i++) {
+			bufs_[i].off = off + (uint32_t)i * rounded;
+			bufs_[i].state = B_FREE;
+			bufs_[i].free_at = 0;
+			bufs_[i].ready_at = 0;
+		}
+	}
+
+	unsigned char *alloc(uint32_t *len, SrcLoc loc)
+	{
+		if (num_ == 0)
+			npukb_cpusim::fail("queue-misuse", loc, "AllocTensor on a queue that has no buffers (missing pipe.InitBuffer)");
+		for (int k = 0; k < num_; k++) {
+			const int i = (next_ + k) % num_;
+			if (bufs_[i].state == B_FREE) {
+				next_ = (uint8_t)((i + 1) % num_);
+				bufs_[i].state = B_ALLOC;
+				bufs_[i].loc = loc;
+				/* The producer reuses the buffer only after its consumer freed it. */
+				npukb_cpusim::wait_until(prod_, bufs_[i].free_at);
+				*len = len_;
+				return npukb_cpusim::ub_arena + bufs_[i].off;
+			}
+		}
+		npukb_cpusim::fail("queue-misuse", loc, "AllocTensor: all %d buffers of the queue are in use (missing FreeTensor?)",
+				   num_);
+	}
+
+	void enque(const void *p, SrcLoc loc)
+	{
+		const int i = find(p);
+		if (i < 0)
+			npukb_cpusim::fail("queue-misuse", loc, "EnQue of a tensor that was not allocated from this queue");
+		if (bufs_[i].state != B_ALLOC)
+			npukb_cpusim::fail("queue-misuse", loc, "EnQue of a tensor that is %s", state_name(bufs_[i].state));
+		if (count_ >= capacity())
+			npukb_cpusim::fail("queue-misuse", loc, "EnQue on a full queue (depth %d)", capacity());
+		bufs_[i].state = B_QUEUED;
+		bufs_[i].ready_at = npukb_cpusim::pipe_done(prod_);
+		fifo_[(head_ + count_) % MAX_QUE_BUFS] = (uint8_t)i;
+		count_++;
+	}
+
+	unsigned char *deque(uint32_t *len, SrcLoc loc)
+	{
+		if (count_ == 0)
+			npukb_cpusim::fail("queue-misuse", loc, "DeQue on an empty queue (a tensor was never enqueued; on the device this waits forever)");
+		const int i = fifo_[head_];
+		head_ = (uint8_t)((head_ + 1) % MAX_QUE_BUFS);
+		count_--;
+		bufs_[i].state = B_DEQUEUED;
+		npukb_cpusim::wait_until(cons_, bufs_[i].ready_at);
+		*len = len_;
+		return npukb_cpusim::ub_arena + bufs_[i].off;
+	}
+
+	void release(const void *p, SrcLoc loc)
+	{
+		const int i = find(p);
+		if (i < 0)
+			npukb_cpusim::fail("queue-misuse", loc, "FreeTensor of a tensor that was not allocated from this queue");
+		if (bufs_[i].state == B_FREE)
+			npukb_cpusim::fail("queue-misuse", loc, "FreeTensor of a tensor that is not allocated (double free?)");
+		if (bufs_[i].state == B_QUEUED)
+			npukb_cpusim::fail("queue-misuse", loc, "FreeTensor of a tensor that is still enqueued");
+		bufs_[i].state = B_FREE;
+		bufs_[i].free_at = npukb_cpusim::pipe_done(cons_);
+	}
+
+	int queued() const { return count_; }
+	bool vacant() const { return count_ < capacity(); }
+
+private:
+	struct Buf {
+		uint32_t off = 0;
+		BufState state = B_FREE;
+		double free_at = 0, ready_at = 0;
+		SrcLoc loc;
+	};
+	int capacity() const { return depth_ > 0 && depth_ < num_ ? depth_ : num_; }
+	/* The buffer holding p: a view such as t[16] still names its buffer. */
+	int find(const void *p) const
+	{
+		const unsigned char *q = (const unsigned char *)p;
+		for (int i = 0; i < num_; i++) {
+			const unsigned char *b = npukb_cpusim::ub_arena + bufs_[i].off;
+			if (q >= b && q < b + (len_ ? len_ : 1))
+				return i;
+		}
+		return -1;
+	}
+	static const char *state_name(BufState s)
+	{
+		return s == B_FREE ? "not allocated" : s == B_QUEUED ? "already enqueued" : "already dequeued";
+	}
+
+	npukb_cpusim::Pipe prod_, cons_;
+	int32_t depth_;
+	int num_ = 0;
+	uint32_t len_ = 0;
+	uint8_t next_ = 0, head_ = 0, count_ = 0;
+	uint8_t fifo_[MAX_QUE_BUFS] = {};
+	Buf bufs_[MAX_QUE_BUFS];
+};
+
+} // namespace detail
+
+template <TPosition src, TPosition dst, int32_t depth = 1>
+class TQueBind : public detail::QueueCore {
+public:
+	TQueBind() : QueueCore(detail::producer_of(src), detail::consumer_of(dst), depth) {}
+
+	template <class T>
+	LocalTensor<T> AllocTensor(SrcLoc loc = NPUKB_LOC)
+	{
+		uint32_t len;
+		unsigned char *p = alloc(&len, loc);
+		return LocalTensor<T>((T *)(void *)p, len / (uint32_t)sizeof(T));
+	}
+	template <class T>
+	bool EnQue(const LocalTensor<T> &t, SrcLoc loc = NPUKB_LOC)
+	{
+		enque(t.addr_, loc);
+		return true;
+	}
+	template <class T>
+	LocalTensor<T> DeQue(SrcLoc loc = NPUKB_LOC)
+	{
+		uint32_t len;
+		unsigned char *p = deque(&len, loc);
+		return LocalTensor<T>((T *)(void *)p, len / (uint32_t)sizeof(T));
+	}
+	template <class T>
+	void FreeTensor(const LocalTensor<T> &t, SrcLoc loc = NPUKB_LOC)
+	{
+		release(t.addr_, loc);
+	}
+	bool VacantInQue() const { return vacant(); }
+	bool HasTensorInQue() const { return queued() > 0; }
+	int32_t GetTensorCountInQue() const { return queued(); }
+};
+
+template <TPosition pos, int32_t depth = 1>
+class TQue : public TQueBind<pos, pos, depth> {};
+
+template <TPosition pos = TPosition::VECCALC>
+class TBuf {
+public:
+	uint32_t off_ = 0, len_ = 0;
+	bool ready_ = false;
+
+	template <class T>
+	LocalTensor<T> Get(SrcLoc loc = NPUKB_LOC) const
+	{
+		need(loc);
+		return LocalTensor<T>((T *)(void *)(npukb_cpusim::ub_arena + off_), len_ / (uint32_t)sizeof(T));
+	}
+	template <class T>
+	LocalTensor<T> Get(uint32_t count, SrcLoc loc = NPUKB_LOC) const
+	{
+		return GetWithOffset<T>(count, 0, loc);
+	}
+	template <class T>
+	LocalTensor<T> GetWithOffset(uint32_t count, uint32_t offset_bytes, SrcLoc loc = NPUKB_LOC) const
+	{
+		need(loc);
+		if ((uint64_t)offset_bytes + (uint64_t)count * sizeof(T) > len_)
+			npukb_cpusim::fail("out-of-bounds", loc, "TBuf::Get: %u elements at byte %u of a %u-byte buffer",
+					   count, offset_bytes, len_);
+		return LocalTensor<T>((T *)(void *)(npukb_cpusim::ub_arena + off_ + offset_bytes), count);
+	}
+
+private:
+	void need(SrcLoc loc) const
+	{
+		if (!ready_)
+			npukb_cpusim::fail("queue-misuse", loc, "TBuf::Get on a buffer that was never given memory (missing pipe.InitBuffer)");
+	}
+};
+
+class TPipe;
+namespace detail {
+inline TPipe *current_pipe = nullptr;
+}
+
+class TPipe {
+public:
+	TPipe() : base_(npukb_cpusim::g.ub_used) { detail::current_pipe = this; }
+	~TPipe()
+	{
+		npukb_cpusim::g.ub_used = base_;
+		if (detail::current_pipe == this)
+			detail::current_pipe = nullptr;
+	}
+	TPipe(const TPipe &) = delete;
+	TPipe &operator=(const TPipe &) = delete;
+
+	template <TPosition s, TPosition d, int32_t depth>
+	bool InitBuffer(TQueBind<s, d, depth> &que, uint8_t num, uint32_t len, SrcLoc loc = NPUKB_LOC)
+	{
+		que.init(num, len, loc);
+		return true;
+	}
+	template <TPosition p>
+	bool InitBuffer(TBuf<p> &buf, uint32_t len, SrcLoc loc = NPUKB_LOC)
+	{
+		const uint32_t rounded = (len + 31u) & ~31u;
+		buf.off_ = npukb_cpusim::ub_carve(rounded, "InitBuffer", loc);
+		buf.len_ = len;
+		buf.ready_ = true;
+		return true;
+	}
+	void Destroy() { npukb_cpusim::g.ub_used = base_; }
+	void Reset() { npukb_cpusim::g.ub_used = base_; }
+
+	/* Ids are not tracked yet: every fetch returns 0. */
+	template <HardEvent e>
+	TEventID FetchEventID() { return 0; }
+	TEventID FetchEventID(HardEvent) { return 0; }
+	template <HardEvent e>
+	TEventID AllocEventID() { return 0; }
+	template <HardEvent e>
+	void ReleaseEventID(TEventID) {}
+
+private:
+	uint32_t base_;
+};
+
+inline TPipe *GetTPipePtr() { return detail::current_pipe; }
+
+/* ---- data movement ------------------------------------------------------------ */
+
+struct DataCopyParams {
+	uint16_t blockCount = 1;
+	uint16_t blockLen = 0;  /* 32-byte blocks */
+	uint16_t srcStride = 0; /* gap between blocks, 32-byte blocks */
+	uint16_t dstStride = 0;
+	DataCopyParams() = default;
+	DataCopyParams(uint16_t count, uint16_t len, uint16_t src_stride, uint16_t dst_stride)
+		: blockCount(count), blockLen(len), srcStride(src_stride), dstStride(dst_stride) {}
+};
+
+namespace detail {
+/* The hardware moves whole 32-byte blocks: a count form copy drops the
+ * remainder. */
+template <class T>
+inline uint64_t copy_bytes(uint32_t count) { return ((uint64_t)count * sizeof(T)) & ~31ull; }
+} // namespace detail
+
+template <class T>
+inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const uint32_t count,
+		     SrcLoc loc = NPUKB_LOC)
+{
+	const uint64_t bytes = detail::copy_bytes<T>(count);
+	npukb_cpusim::ub_check(dst.addr_, bytes, dst.GetLength(), "DataCopy GM->UB", "destination", loc);
+	npukb_cpusim::gm_check(src.addr_, bytes, "DataCopy GM->UB reads", loc);
+	memcpy(dst.addr_, src.addr_, bytes);
+	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE2, bytes);
+}
+
+template <class T>
+inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,
+		     SrcLoc loc = NPUKB_LOC)
+{
+	const uint64_t bytes = detail::copy_bytes<T>(count);
+	npukb_cpusim::ub_check(src.addr_, bytes, src.GetLength(), "DataCopy UB->GM", "source", loc);
+	npukb_cpusim::gm_check(dst.addr_, bytes, "DataCopy UB->GM writes", loc);
+	memcpy(dst.addr_, src.addr_, bytes);
+	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE3, bytes);
+}
+
+template <class T>
+inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,
+		     SrcLoc loc = NPUKB_LOC)
+{
+	const uint64_t bytes = detail::copy_bytes<T>(count);
+	npukb_cpusim::ub_check(dst.addr_, bytes, dst.GetLength(), "DataCopy UB->UB", "destination", loc);
+	npukb_cpusim::ub_check(src.addr_, bytes, src.GetLength(), "DataCopy UB->UB", "source", loc);
+	memmove(dst.addr_, src.addr_, bytes);
+	npukb_cpusim::cost_vec(bytes, npukb_cpusim::g.soc.vec_repeat_cycles);
+}
+
+template <class T>
+inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p,
+		     SrcLoc loc = NPUKB_LOC)
+{
+	const uint64_t blk = (uint64_t)p.blockLen * 32;
+	unsigned char *d = (unsigned char *)dst.addr_;
+	const unsigned char *s = (const unsigned char *)src.addr_;
+	const uint64_t dspan = p.blockCount ? (p.blockCount - 1) * (blk + p.dstStride * 32ull) + blk : 0;
+	npukb_cpusim::ub_check(d, dspan, dst.GetLength(), "DataCopy GM->UB", "destination", loc);
+	for (uint32_t i = 0; i < p.blockCount; i++) {
+		const unsigned char *si = s + i * (blk + p.srcStride * 32ull);
+		npukb_cpusim::gm_check(si, blk, "DataCopy GM->UB reads", loc);
+		memcpy(d + i * (blk + p.dstStride * 32ull), si, blk);
+	}
+	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE2, blk * p.blockCount);
+}
+
+template <class T>
+inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
+		     SrcLoc loc = NPUKB_LOC)
+{
+	const uint64_t blk = (uint64_t)p.blockLen * 32;
+	unsigned char *d = (unsigned char *)dst.addr_;
+	const unsigned char *s = (const unsigned char *)src.addr_;
+	const uint64_t sspan = p.blockCount ? (p.blockCount - 1) * (blk + p.srcStride * 32ull) + blk : 0;
+	npukb_cpusim::ub_check(s, sspan, src.GetLength(), "DataCopy UB->GM", "source", loc);
+	for (uint32_t i = 0; i < p.blockCount; i++) {
+		unsigned char *di = d + i * (blk + p.dstStride * 32ull);
+		npukb_cpusim::gm_check(di, blk, "DataCopy UB->GM writes", loc);
+		memcpy(di, s + i * (blk + p.srcStride * 32ull), blk);
+	}
+	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE3, blk * p.blockCount);
+}
+
+/* ---- vector arithmetic (count forms) ------------------------------------------ */
+
+namespace detail {
+
+template <class T> struct one_of_arith
+	: std::integral_constant<bool, std::is_same<T, half>::value || std::is_same<T, float>::value ||
+					       std::is_same<T, int16_t>::value || std::is_same<T, int32_t>::value> {};
+template <class T> struct one_of_float
+	: std::integral_constant<bool, std::is_same<T, half>::value || std::is_same<T, float>::value> {};
+
+/* Each element is computed exactly (double for floats, int64 for integers)
+ * and rounded once to T; integers wrap. */
+template <class T>
+using wide_t = typename std::conditional<std::is_integral<T>::value, int64_t, double>::type;
+template <class T>
+inline wide_t<T> widen(T v) { return (wide_t<T>)v; }
+inline double widen(half v) { return (double)npukb_cpusim::f16_to_f32(v.bits); }
+template <class T>
+inline T narrow(wide_t<T> v) { return (T)v; }
+
+inline void check_count(int32_t count, const char *what, SrcLoc loc)
+{
+	if (count < 0)
+		npukb_cpusim::fail("out-of-bounds", loc, "%s: negative element count %d", what, count);
+}
+
+template <class T, class F>
+inline void vbinary(const LocalTensor<T> &dst, const LocalTensor<T> &a, const LocalTensor<T> &b,
+		    int32_t count, const char *what, double per_repeat, SrcLoc loc, F f)
+{
+	check_count(count, what, loc);
+	const uint64_t bytes = (uint64_t)count * sizeof(T);
+	npukb_cpusim::ub_check(dst.addr_, bytes, dst.GetLength(), what, "destination", loc);
+	npukb_cpusim::ub_check(a.addr_, bytes, a.GetLength(), what, "first source", loc);
+	npukb_cpusim::ub_check(b.addr_, bytes, b.GetLength(), what, "second source", loc);
+	T *d = dst.addr_;
+	const T *x = a.addr_, *y = b.addr_;
+	for (int32_t i = 0; i < count; i++)
+		d[i] = narrow<T>(f(widen(x[i]), widen(y[i])));
+	npukb_cpusim::cost_vec(bytes, per_repeat);
+}
+
+template <class T, class F>
+inline void vunary(const LocalTensor<T> &dst, const LocalTensor<T> &a, int32_t count,
+		   const char *what, double per_repeat, SrcLoc loc, F f)
+{
+	check_count(count, what, loc);
+	const uint64_t bytes = (uint64_t)count * sizeof(T);
+	npukb_cpusim::ub_check(dst.addr_, bytes, dst.GetLength(), what, "destination", loc);
+	npukb_cpusim::ub_check(a.addr_, bytes, a.GetLength(), what, "source", loc);
+	T *d = dst.addr_;
+	const T *x = a.addr_;
+	for (int32_t i = 0; i < count; i++)
+		d[i] = narrow<T>(f(widen(x[i])));
+	npukb_cpusim::cost_vec(bytes, per_repeat);
+}
+
+inline double rep() { return npukb_cpusim::g.soc.vec_repeat_cycles; }
+inline double rep_mul() { return npukb_cpusim::g.soc.vec_repeat_cycles_mul; }
+inline double rep_div() { return npukb_cpusim::g.soc.vec_repeat_cycles_div; }
+inline double rep_tr() { return npukb_cpusim::g.soc.vec_repeat_cycles_transc; }
+
+} // namespace detail
+
+#define NPUKB_BINARY(NAME, TRAIT, TYPES, COST, EXPR)                                             \
+	template <class T>                                                                        \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                   \
+			 const LocalTensor<T> &src1, const int32_t &count, SrcLoc loc = NPUKB_LOC) \
+	{                                                                                         \
+		static_assert(detail::TRAIT<T>::value, #NAME ": element type not supported (" TYPES ")"); \
+		detail::vbinary(dst, src0, src1, count, #NAME, COST, loc,                         \
+				[](detail::wide_t<T> a, detail::wide_t<T> b) { return EXPR; });  \
+	}
+
+NPUKB_BINARY(Add, one_of_arith, "half, float, int16_t, int32_t", detail::rep(), a + b)
+NPUKB_BINARY(Sub, one_of_arith, "half, float, int16_t, int32_t", detail::rep(), a - b)
+NPUKB_BINARY(Mul, one_of_arith, "half, float, int16_t, int32_t", detail::rep_mul(), a * b)
+NPUKB_BINARY(Div, one_of_float, "half, float", detail::rep_div(), a / b)
+NPUKB_BINARY(Max, one_of_arith, "half, float, int16_t, int32_t", detail::rep(), a > b ? a : b)
+NPUKB_BINARY(Min, one_of_arith, "half, float, int16_t, int32_t", detail::rep(), a < b ? a : b)
+#undef NPUKB_BINARY
+
+#define NPUKB_UNARY(NAME, TRAIT, TYPES, COST, EXPR)                                              \
+	template <class T>                                                                        \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count, \
+			 SrcLoc loc = NPUKB_LOC)                                                  \
+	{                                                                                         \
+		static_assert(detail::TRAIT<T>::value, #NAME ": element type not supported (" TYPES ")"); \
+		detail::vunary(dst, src, count, #NAME, COST, loc,                                 \
+			       [](detail::wide_t<T> a) { return EXPR; });                        \
+	}
+
+NPUKB_UNARY(Exp, one_of_float, "half, float", detail::rep_tr(), exp(a))
+NPUKB_UNARY(Ln, one_of_float, "half, float", detail::rep_tr(), log(a))
+NPUKB_UNARY(Sqrt, one_of_float, "half, float", detail::rep_tr(), sqrt(a))
+NPUKB_UNARY(Rsqrt, one_of_float, "half, float", detail::rep_tr(), 1.0 / sqrt(a))
+NPUKB_UNARY(Reciprocal, one_of_float, "half, float", detail::rep_div(), 1.0 / a)
+NPUKB_UNARY(Abs, one_of_float, "half, float", detail::rep(), fabs(a))
+NPUKB_UNARY(Relu, one_of_arith, "half, float, int16_t, int32_t", detail::rep(), a > 0 ? a : detail::wide_t<T>(0))
+#undef NPUKB_UNARY
+
+/* Scalar forms: the scalar has the tensor's element type, as documented
+ * (`const T&`), so a mismatched literal is a deduction error as on the device. */
+#define NPUKB_SCALAR(NAME, COST, EXPR)                                                           \
+	template <class T>                                                                        \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalar,   \
+			 const int32_t &count, SrcLoc loc = NPUKB_LOC)                            \
+	{                                                                                         \
+		static_assert(detail::one_of_arith<T>::value,                                     \
+			      #NAME ": element type not supported (half, float, int16_t, int32_t)"); \
+		const detail::wide_t<T> s = detail::widen(scalar);                                \
+		detail::vunary(dst, src, count, #NAME, COST, loc,                                 \
+			       [s](detail::wide_t<T> a) { return EXPR; });                       \
+	}
+
+NPUKB_SCALAR(Adds, detail::rep(), a + s)
+NPUKB_SCALAR(Muls, detail::rep_mul(), a * s)
+NPUKB_SCALAR(Maxs, detail::rep(), a > s ? a : s)
+NPUKB_SCALAR(Mins, detail::rep(), a < s ? a : s)
+#undef NPUKB_SCALAR
+
+template <class T>
+inline void Duplicate(const LocalTensor<T> &dst, const T &scalar, const int32_t &count,
+		      SrcLoc loc = NPUKB_LOC)
+{
+	detail::check_count(count, "Duplicate", loc);
+	const uint64_t bytes = (uint64_t)count * sizeof(T);
+	npukb_cpusim::ub_check(dst.addr_, bytes, dst.GetLength(), "Duplicate", "destination", loc);
+	for (int32_t i = 0; i < count; i++)
+		dst.addr_[i] = scalar;
+	npukb_cpusim::cost_vec(bytes, detail::rep());
+}
+
+} // namespace AscendC
+
+/* ---- tiling ------------------------------------------------------------------- */
+
+namespace npukb_cpusim {
+inline void load_tiling(void *dst, size_t size, const void *tiling, const char *name, SrcLoc loc)
+{
+	const GmRange *r = gm_find((uintptr_t)tiling);
+	if (!r)
+		fail("out-of-bounds", loc, "GET_TILING_DATA: the tiling pointer is not a kernel argument");
+	if ((uintptr_t)tiling + size > r->hi)
+		fail("out-of-bounds", loc, "GET_TILING_DATA: %s is %zu bytes but the tiling argument holds %llu",
+		     name, size, (unsigned long long)(r->hi - (uintptr_t)tiling));
+	memcpy(dst, tiling, size);
+}
+template <class T> struct always_false : std::false_type {};
+} // namespace npukb_cpusim
+
+#define NPUKB_STR2(x) #x
+#define NPUKB_STR(x) NPUKB_STR2(x)
+#define GET_TILING_DATA_WITH_STRUCT(type, td, tiling)                                           \
+	type td;                                                                                  \
+	::npukb_cpusim::load_tiling(&td, sizeof(td), (tiling), NPUKB_STR(type), NPUKB_LOC)
+#ifdef NPUKB_TILING_STRUCT
+#define GET_TILING_DATA(td, tiling) GET_TILING_DATA_WITH_STRUCT(NPUKB_TILING_STRUCT, td, tiling)
+#else
+#define GET_TILING_DATA(td, tiling)                                                              \
+	static_assert(::npukb_cpusim::always_false<decltype(tiling)>::value,                      \
+		      "cpusim: GET_TILING_DATA needs -DNPUKB_TILING_STRUCT=<struct> (kernel-only mode)")
+#endif
+
+#endif

@@ -1,0 +1,362 @@
+/* npukb_cpusim/runtime.h - state of the simulated core and its checks.
+ *
+ * Owns: the SoC parameters, the block being run, the GM ranges the harness
+ * mapped, the unified buffer (UB) arena, the per-pipe timelines of the cycle
+ * model, and the check reporter. Header-only (inline variables) so that the
+ * kernel, the launcher and the harness share one copy without a library.
+ * Knows nothing of AscendC names; kernel_operator.h builds on it. */
+#ifndef NPUKB_CPUSIM_RUNTIME_H
+#define NPUKB_CPUSIM_RUNTIME_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+namespace npukb_cpusim {
+
+/* Where in the kernel source an API call was made. API functions take it as
+ * a last parameter defaulted to NPUKB_LOC: the constructor's own defaulted
+ * __builtin_FILE/LINE are then evaluated at the kernel's call site (GCC and
+ * Clang both do this; a braced SrcLoc{__builtin_FILE(), ...} would not). The
+ * tag keeps a stray extra argument such as 0 from converting to a SrcLoc. */
+struct SrcLocTag {};
+struct SrcLoc {
+	const char *file;
+	int line;
+	SrcLoc(SrcLocTag = SrcLocTag(), const char *f = __builtin_FILE(), int l = __builtin_LINE())
+		: file(f), line(l) {}
+};
+#define NPUKB_LOC (::npukb_cpusim::SrcLoc())
+
+enum Pipe { P_S, P_V, P_MTE2, P_MTE3, P_M, P_MTE1, P_FIX, P_COUNT };
+
+/* Cost-model and resource parameters of one SoC (soc/<family>.conf). */
+struct SocParams {
+	char name[64];
+	uint32_t ub_bytes;        /* unified buffer per vector core */
+	uint32_t cores;           /* vector cores (AIV) blocks are spread over */
+	double clock_mhz;
+	double gm_bytes_per_cycle;  /* one core's GM port */
+	double hbm_bytes_per_cycle; /* the whole chip */
+	double mte2_latency, mte3_latency;
+	double issue_cycles;        /* scalar cost of issuing any instruction */
+	double vec_latency;         /* per vector instruction */
+	double vec_repeat_cycles;   /* per 256-byte repeat, simple ops */
+	double vec_repeat_cycles_mul;
+	double vec_repeat_cycles_div;
+	double vec_repeat_cycles_transc; /* exp, sqrt, ln ... */
+	double scalar_cycles;      /* GetValue/SetValue on UB */
+	double gm_scalar_cycles;   /* GetValue/SetValue on GM */
+	double launch_cycles;      /* fixed kernel launch overhead */
+};
+
+struct GmRange {
+	uintptr_t lo, hi;
+	int arg;           /* kernel parameter index */
+	const char *role;  /* "in", "out", "ws", "tiling" */
+};
+
+/* The largest UB any supported SoC has; the SoC's own size is enforced by
+ * the InitBuffer check, the arena only has to hold it. */
+constexpr uint32_t UB_ARENA_BYTES = 512u * 1024u;
+constexpr int MAX_GM_RANGES = 64;
+constexpr int EVENT_KINDS = 32;
+constexpr int EVENT_IDS = 8;
+constexpr int PORT_SLOTS = 256;
+
+struct State {
+	SocParams soc;
+	int64_t block_idx;
+	int64_t block_num;
+	int ngm;
+	GmRange gm[MAX_GM_RANGES];
+	uint32_t ub_used;  /* bytes handed out by InitBuffer in this block */
+	uint32_t ub_peak;
+	/* Cycle model: when each pipe may start its next instruction and when
+	 * everything it was given has completed (DMA overlaps its latency). */
+	double busy[P_COUNT];
+	double done[P_COUNT];
+	/* Busy intervals of this core's GM port, sorted and disjoint. */
+	int nport;
+	double port_s[PORT_SLOTS], port_e[PORT_SLOTS];
+	double gm_rate;     /* bytes/cycle this core's GM port gets */
+	double event_at[EVENT_KINDS][EVENT_IDS];
+	uint64_t gm_bytes;  /* all blocks */
+	uint64_t vec_instrs;
+	uint64_t dma_instrs;
+};
+
+inline State g;
+alignas(4096) inline unsigned char ub_arena[UB_ARENA_BYTES];
+
+/* ---- reporting --------------------------------------------------------- */
+
+[[noreturn]] inline void fail(const char *category, SrcLoc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+[[noreturn]] inline void fail(const char *category, SrcLoc loc, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	fprintf(stderr, "npukb-cpusim: %s: %s (block %lld) at %s:%d\n", category, msg,
+		(long long)g.block_idx, loc.file ? loc.file : "?", loc.line);
+	fflush(stderr);
+	/* _exit: the kernel's own static destructors must not run after a
+	 * report, and a second report must never follow the first. */
+	_exit(3);
+}
+
+/* ---- global memory -------------------------------------------------------- */
+
+inline const GmRange *gm_find(uintptr_t p)
+{
+	for (int i = 0; i < g.ngm; i++)
+		if (p >= g.gm[i].lo && p < g.gm[i].hi)
+			return &g.gm[i];
+	return nullptr;
+}
+
+/* An access of `bytes` at p must lie inside one kernel argument. */
+inline void gm_check(const void *p, uint64_t bytes, const char *what, SrcLoc loc)
+{
+	if (bytes == 0)
+		return;
+	const uintptr_t lo = (uintptr_t)p;
+	const GmRange *r = gm_find(lo);
+	if (r && lo + bytes <= r->hi)
+		return;
+	if (r)
+		fail("out-of-bounds", loc,
+		     "%s: %llu bytes at offset %llu of argument %d (%s, %llu bytes) run %llu bytes past its end",
+		     what, (unsigned long long)bytes, (unsigned long long)(lo - r->lo), r->arg, r->role,
+		     (unsigned long long)(r->hi - r->lo), (unsigned long long)(lo + bytes - r->hi));
+	/* Name the argument just below, the usual victim of a bad offset. */
+	const GmRange *below = nullptr;
+	for (int i = 0; i < g.ngm; i++)
+		if (g.gm[i].lo <= lo && (!below || g.gm[i].lo > below->lo))
+			below = &g.gm[i];
+	if (below && lo - below->lo < (1ull << 40))
+		fail("out-of-bounds", loc,
+		     "%s: %llu bytes at offset %llu of argument %d (%s, %llu bytes), outside every kernel argument",
+		     what, (unsigned long long)bytes, (unsigned long long)(lo - below->lo), below->arg,
+		     below->role, (unsigned long long)(below->hi - below->lo));
+	fail("out-of-bounds", loc, "%s: %llu bytes at GM address %p, outside every kernel argument",
+	     what, (unsigned long long)bytes, p);
+}
+
+/* ---- unified buffer ------------------------------------------------------- */
+
+inline uint32_t ub_offset(const void *p) { return (uint32_t)((const unsigned char *)p - ub_arena); }
+
+/* Carves `bytes` (a multiple of 32) out of the UB for InitBuffer. */
+inline uint32_t ub_carve(uint32_t bytes, const char *what, SrcLoc loc)
+{
+	const uint64_t end = (uint64_t)g.ub_used + bytes;
+	if (end > g.soc.ub_bytes)
+		fail("ub-overflow", loc,
+		     "%s of %u bytes brings the unified buffer to %llu bytes, beyond the %u bytes of %s",
+		     what, bytes, (unsigned long long)end, g.soc.ub_bytes, g.soc.name);
+	const uint32_t off = g.ub_used;
+	g.ub_used = (uint32_t)end;
+	if (g.ub_used > g.ub_peak)
+		g.ub_peak = g.ub_used;
+	return off;
+}
+
+/* A UB operand of `bytes` starting at p, whose tensor holds `avail` bytes. */
+inline void ub_check(const void *p, uint64_t bytes, uint64_t avail, const char *what,
+		     const char *operand, SrcLoc loc)
+{
+	const uintptr_t a = (uintptr_t)p, base = (uintptr_t)ub_arena;
+	if (a < base || a >= base + g.soc.ub_bytes)
+		fail("out-of-bounds", loc, "%s: %s is not a unified-buffer tensor (uninitialised LocalTensor?)",
+		     what, operand);
+	const uint32_t off = (uint32_t)(a - base);
+	if (off % 32 != 0)
+		fail("misaligned", loc, "%s: %s at UB address 0x%x is not 32-byte aligned", what, operand, off);
+	if (bytes > avail)
+		fail("out-of-bounds", loc, "%s: %s: %llu bytes requested from a tensor of %llu bytes",
+		     what, operand, (unsigned long long)bytes, (unsigned long long)avail);
+	if (off + bytes > g.soc.ub_bytes)
+		fail("out-of-bounds", loc, "%s: %s runs past the end of the unified buffer", what, operand);
+}
+
+/* ---- cycle model ---------------------------------------------------------- */
+
+inline double max2(double a, double b) { return a > b ? a : b; }
+
+inline double issue()
+{
+	const double at = g.busy[P_S];
+	g.busy[P_S] += g.soc.issue_cycles;
+	g.done[P_S] = g.busy[P_S];
+	return at;
+}
+
+/* Books `dur` cycles of the GM port from time t on, filling idle gaps in time
+ * order and splitting across them: MTE2 and MTE3 run concurrently, so a
+ * transfer issued later in program order may use the port earlier. Returns
+ * when the last byte has moved. */
+inline double port_book(double t, double dur)
+{
+	/* Nothing can start before the earlier of the two MTE pipes: older
+	 * intervals no longer matter. */
+	const double horizon = g.busy[P_MTE2] < g.busy[P_MTE3] ? g.busy[P_MTE2] : g.busy[P_MTE3];
+	int keep = 0;
+	for (int i = 0; i < g.nport; i++)
+		if (g.port_e[i] > horizon) {
+			g.port_s[keep] = g.port_s[i];
+			g.port_e[keep] = g.port_e[i];
+			keep++;
+		}
+	g.nport = keep;
+
+	double ns[PORT_SLOTS + 1], ne[PORT_SLOTS + 1];
+	int n = 0;
+	double left = dur;
+	for (int i = 0; i < g.nport && left > 0; i++) {
+		if (g.port_e[i] <= t)
+			continue;
+		if (g.port_s[i] > t) {
+			const double take = g.port_s[i] - t < left ? g.port_s[i] - t : left;
+			ns[n] = t;
+			ne[n] = t + take;
+			n++;
+			left -= take;
+			t += take;
+		}
+		if (left > 0 && g.port_e[i] > t)
+			t = g.port_e[i];
+	}
+	if (left > 0) {
+		ns[n] = t;
+		ne[n] = t + left;
+		n++;
+		t += left;
+	}
+	/* Merge the new pieces in, coalescing touching intervals. */
+	double ms[2 * PORT_SLOTS + 1], me[2 * PORT_SLOTS + 1];
+	int m = 0, i = 0, j = 0;
+	while (i < g.nport || j < n) {
+		double s, e;
+		if (j >= n || (i < g.nport && g.port_s[i] <= ns[j])) {
+			s = g.port_s[i];
+			e = g.port_e[i];
+			i++;
+		} else {
+			s = ns[j];
+			e = ne[j];
+			j++;
+		}
+		if (m > 0 && s <= me[m - 1]) {
+			if (e > me[m - 1])
+				me[m - 1] = e;
+		} else {
+			ms[m] = s;
+			me[m] = e;
+			m++;
+		}
+	}
+	/* Too many gaps to track: close the earliest ones (slightly pessimistic). */
+	while (m > PORT_SLOTS) {
+		me[0] = me[1];
+		for (int k = 1; k + 1 < m; k++) {
+			ms[k] = ms[k + 1];
+			me[k] = me[k + 1];
+		}
+		m--;
+	}
+	for (int k = 0; k < m; k++) {
+		g.port_s[k] = ms[k];
+		g.port_e[k] = me[k];
+	}
+	g.nport = m;
+	return t;
+}
+
+/* GM<->UB transfer on an MTE pipe: streams through the core's GM port at its
+ * share of the bandwidth; the latency overlaps the pipe's next transfer. */
+inline void cost_dma(Pipe p, uint64_t bytes)
+{
+	const double start = max2(g.busy[p], issue());
+	const double end = port_book(start, (double)bytes / g.gm_rate);
+	const double lat = p == P_MTE3 ? g.soc.mte3_latency : g.soc.mte2_latency;
+	g.busy[p] = end;
+	g.done[p] = max2(g.done[p], end + lat);
+	g.gm_bytes += bytes;
+	g.dma_instrs++;
+}
+
+inline void cost_vec(uint64_t bytes, double per_repeat)
+{
+	const double start = max2(g.busy[P_V], issue());
+	const uint64_t repeats = (bytes + 255) / 256;
+	const double end = start + g.soc.vec_latency + (double)repeats * per_repeat;
+	g.busy[P_V] = end;
+	g.done[P_V] = end;
+	g.vec_instrs++;
+}
+
+inline void cost_scalar(double cycles)
+{
+	g.busy[P_S] += cycles;
+	g.done[P_S] = g.busy[P_S];
+}
+
+/* pipe `to` cannot start before time t (a flag, a queue hand-off). */
+inline void wait_until(Pipe to, double t)
+{
+	if (t > g.busy[to])
+		g.busy[to] = t;
+	if (g.busy[to] > g.done[to])
+		g.done[to] = g.busy[to];
+}
+
+inline double pipe_done(Pipe p) { return p == P_S ? g.busy[P_S] : g.done[p]; }
+
+inline void barrier_all()
+{
+	double t = 0;
+	for (int i = 0; i < P_COUNT; i++)
+		t = max2(t, max2(g.busy[i], g.done[i]));
+	for (int i = 0; i < P_COUNT; i++)
+		g.busy[i] = g.done[i] = t;
+}
+
+/* ---- blocks --------------------------------------------------------------- */
+
+inline void begin_block(int64_t idx, int64_t num)
+{
+	g.block_idx = idx;
+	g.block_num = num;
+	g.ub_used = 0;
+	for (int i = 0; i < P_COUNT; i++)
+		g.busy[i] = g.done[i] = 0;
+	g.nport = 0;
+	for (int k = 0; k < EVENT_KINDS; k++)
+		for (int i = 0; i < EVENT_IDS; i++)
+			g.event_at[k][i] = 0;
+	const uint64_t active = (uint64_t)num < g.soc.cores ? (uint64_t)num : g.soc.cores;
+	const double share = g.soc.hbm_bytes_per_cycle / (double)(active ? active : 1);
+	g.gm_rate = share < g.soc.gm_bytes_per_cycle ? share : g.soc.gm_bytes_per_cycle;
+}
+
+/* Cycles the block took on its core. */
+inline double end_block()
+{
+	double t = 0;
+	for (int i = 0; i < P_COUNT; i++)
+		t = max2(t, max2(g.busy[i], g.done[i]));
+	return t;
+}
+
+} // namespace npukb_cpusim
+
+#endif

@@ -1,0 +1,240 @@
+/* performance.c - the performance stage: time a correct sample on one case.
+ *
+ * Runs the kernel once more with timing requested, on inputs from a seed
+ * the correctness stage did not use, and records what the backend measured
+ * (device cycles and/or microseconds). Warm-up, repetition and the median
+ * are the backend's business; speedups against the expert answer are the
+ * core's, computed from these verdicts. */
+#include <npukb/plugin.h>
+
+#include <errno.h>
+#include <locale.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEFAULT_NSEEDS 5u
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	for (; s && *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static uint64_t splitmix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* The correctness stage's seed mixing (plugins/correctness/correctness.c),
+ * kept identical so that seed index nseeds is one it never used. */
+static uint64_t case_seed(const struct npukb_task *t, const struct npukb_case *c,
+			  uint64_t base, unsigned s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	h = fnv1a(h, t->id);
+	h = fnv1a(h, "/");
+	h = fnv1a(h, c->id);
+	return splitmix64((base + s) ^ h);
+}
+
+static int make_dir(const char *path)
+{
+	struct stat sb;
+	if (mkdir(path, 0700) == 0)
+		return 0;
+	if (errno == EEXIST && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return 0;
+	return -errno;
+}
+
+/* %.<digits>g with '.' whatever LC_NUMERIC says. */
+static const char *fmt_g(double v, char *buf, size_t len)
+{
+	const char *dp = localeconv()->decimal_point;
+	char *at;
+	snprintf(buf, len, "%.6g", v);
+	if (dp && dp[0] && strcmp(dp, ".") != 0 && (at = strstr(buf, dp)) != NULL) {
+		size_t dl = strlen(dp);
+		*at = '.';
+		memmove(at + 1, at + dl, strlen(at + dl) + 1);
+	}
+	return buf;
+}
+
+/* Is the sample correct on this case? The verdicts carry no case id; the
+ * core judges a case's correctness right before its performance, so this
+ * case's verdict is the last correctness verdict in the history. */
+static const char *why_not_correct(const struct npukb_stage_ctx *ctx)
+{
+	const struct npukb_verdict *last = NULL;
+	size_t i;
+	if (!ctx->artifact)
+		return "not correct on this case (the sample did not compile)";
+	for (i = 0; i < ctx->nprevious; i++) {
+		const struct npukb_verdict *v = &ctx->previous[i];
+		if (v->stage == NPUKB_STAGE_COMPILE && v->outcome != NPUKB_PASS)
+			return "not correct on this case (the sample did not compile)";
+		if (v->stage == NPUKB_STAGE_CORRECTNESS)
+			last = v;
+	}
+	if (!last)
+		return "not correct on this case (no correctness verdict)";
+	if (last->outcome == NPUKB_SKIPPED)
+		return "not correct on this case (correctness was skipped)";
+	if (last->outcome != NPUKB_PASS)
+		return "not correct on this case";
+	return NULL;
+}
+
+static const char *category_from_proc(const struct npukb_sandbox_result *p)
+{
+	switch (p->kind) {
+	case NPUKB_EXIT_TIMEOUT: return "timeout";
+	case NPUKB_EXIT_CPU_LIMIT: return "resource-limit";
+	default: return "crash";
+	}
+}
+
+static void drop_files(const struct npukb_case_data *d, const char *dir)
+{
+	size_t i;
+	for (i = 0; i < d->ntensors; i++)
+		if (d->tensors[i].path)
+			unlink(d->tensors[i].path);
+	if (d->tiling_path)
+		unlink(d->tiling_path);
+	rmdir(dir);
+}
+
+static int performance_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *out)
+{
+	const char *why;
+	struct npukb_case_data data;
+	struct npukb_run_request req;
+	struct npukb_run_result res;
+	char dir[4096], err[1024];
+	unsigned nseeds;
+	uint64_t seed;
+	double t0 = now_seconds();
+	int rc;
+
+	npukb_verdict_init(out, NPUKB_STAGE_PERFORMANCE);
+	if (!ctx->task || !ctx->kcase || !ctx->workdir || !ctx->backend) {
+		npukb_verdict_fail(out, "internal-error",
+				   "performance stage called without a task, case, backend or work directory");
+		return 0;
+	}
+	why = why_not_correct(ctx);
+	if (why) {
+		npukb_verdict_skip(out, "%s", why);
+		return 0;
+	}
+
+	nseeds = ctx->options && ctx->options->nseeds ? ctx->options->nseeds : DEFAULT_NSEEDS;
+	seed = case_seed(ctx->task, ctx->kcase, ctx->options ? ctx->options->base_seed : 0, nseeds);
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/perf", ctx->workdir) >= sizeof(dir)) {
+		npukb_verdict_fail(out, "internal-error", "work directory path too long");
+		return 0;
+	}
+	rc = make_dir(dir);
+	if (rc) {
+		npukb_verdict_fail(out, "internal-error", "cannot create %s: %s", dir, strerror(-rc));
+		return 0;
+	}
+	rc = npukb_case_data_prepare(ctx->task, ctx->kcase, seed, dir, &data, err, sizeof(err));
+	if (rc) {
+		npukb_verdict_fail(out, "internal-error", "cannot prepare case %s: %s",
+				   ctx->kcase->id, err);
+		return 0;
+	}
+
+	memset(&req, 0, sizeof(req));
+	memset(&res, 0, sizeof(res));
+	req.task = ctx->task;
+	req.kcase = ctx->kcase;
+	req.sample = ctx->sample;
+	req.options = ctx->options;
+	req.artifact = ctx->artifact;
+	req.workdir = dir;
+	req.data = &data;
+	req.want_timing = 1;
+	rc = npukb_backend_run(ctx->backend, &req, &res);
+	if (rc < 0) {
+		npukb_verdict_fail(out, "internal-error", "backend %s could not run the sample: %s",
+				   npukb_backend_name(ctx->backend),
+				   res.message ? res.message : strerror(-rc));
+	} else if (res.skipped) {
+		npukb_verdict_skip(out, "%s", res.message ? res.message : "backend cannot run here");
+	} else if (!res.ok) {
+		/* Correct a moment ago, failing now: flaky, or different when
+		 * timed. Either way the sample has no time to report. */
+		char what[256];
+		npukb_sandbox_describe(&res.proc, what, sizeof(what));
+		npukb_verdict_fail(out,
+				   res.category && *res.category ? res.category
+								 : category_from_proc(&res.proc),
+				   "timed run failed: %s", res.message && *res.message ? res.message : what);
+		npukb_verdict_set_details(out, res.diagnostics);
+	} else if (!res.has_cycles && !(res.time_us > 0)) {
+		npukb_verdict_skip(out, "backend reports no timing");
+	} else {
+		char c[40], us[40];
+		npukb_verdict_pass(out);
+		out->has_timing = 1;
+		out->cycles = res.has_cycles ? res.cycles : 0;
+		out->time_us = res.time_us > 0 ? res.time_us : 0;
+		free(out->message);
+		if (res.has_cycles && res.time_us > 0)
+			rc = asprintf(&out->message, "%s cycles, %s us", fmt_g(res.cycles, c, sizeof(c)),
+				      fmt_g(res.time_us, us, sizeof(us)));
+		else if (res.has_cycles)
+			rc = asprintf(&out->message, "%s cycles", fmt_g(res.cycles, c, sizeof(c)));
+		else
+			rc = asprintf(&out->message, "%s us", fmt_g(res.time_us, us, sizeof(us)));
+		if (rc < 0)
+			out->message = NULL;
+		/* Backends put their spread and repetition counts here. */
+		npukb_verdict_set_details(out, res.diagnostics);
+	}
+	out->wall_seconds = now_seconds() - t0;
+	if (!(ctx->options && ctx->options->keep_workdirs))
+		drop_files(&data, dir);
+	npukb_case_data_free(&data);
+	npukb_run_result_clear(&res);
+	return 0;
+}
+
+static const struct npukb_stage_ops performance_ops = {
+	.stage = NPUKB_STAGE_PERFORMANCE,
+	.judge = performance_judge,
+};
+
+NPUKB_PLUGIN_EXPORT const struct npukb_plugin npukb_performance_plugin = {
+	.abi = NPUKB_PLUGIN_ABI,
+	.kind = NPUKB_PLUGIN_STAGE,
+	.name = "performance",
+	.version = "1.0",
+	.description = "times correct samples per case (device cycles and microseconds)",
+	.init = NULL,
+	.fini = NULL,
+	.backend = NULL,
+	.stage = &performance_ops,
+};

@@ -1,0 +1,87 @@
+#!/bin/sh
+# test_cli.sh - the npukb command as a user meets it: help, version, exit
+# codes, plugins, list, validate. Prints "N passed, N failed".
+set -u
+npukb="${NPUKB_BUILDDIR:-.}/npukb"
+src="${NPUKB_SRCDIR:-.}"
+tmp=$(mktemp -d /tmp/npukb-cli-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+check() { # name expected-status command...
+	name=$1 want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: $name: exit $got, expected $want"
+		sed 's/^/  out: /' "$tmp/out" | head -20
+		sed 's/^/  err: /' "$tmp/err" | head -20
+	fi
+}
+
+grep_out() { # name pattern file
+	if grep -q -- "$2" "$3"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: $1: '$2' not in $3:"
+		head -20 "$3" | sed 's/^/  /'
+	fi
+}
+
+check "--help" 0 "$npukb" --help
+grep_out "--help lists run" "run " "$tmp/out"
+grep_out "--help lists exit status" "Exit status" "$tmp/out"
+check "--version" 0 "$npukb" --version
+grep_out "--version" "npukb [0-9]" "$tmp/out"
+check "no command" 2 "$npukb"
+check "unknown command" 2 "$npukb" frobnicate
+grep_out "unknown command named" "frobnicate" "$tmp/err"
+check "run --help" 0 "$npukb" run --help
+grep_out "run --help documents --sample" "--sample DIR" "$tmp/out"
+check "help run" 0 "$npukb" help run
+grep_out "help run" "--run-timeout" "$tmp/out"
+check "run bad option" 2 "$npukb" run --no-such-option
+check "run bad level" 2 "$npukb" run --level 9
+check "run bad seeds" 2 "$npukb" run --seeds abc
+
+# every plugin of the build loads; each backend says whether it is usable
+check "plugins" 0 "$npukb" plugins
+for p in compile correctness performance classify cpusim ascend-device ascend-hostdev skeleton; do
+	grep_out "plugin $p loaded" "^$p  *loaded" "$tmp/out"
+done
+grep_out "ascend backends say why they skip" "CANN" "$tmp/out"
+
+# a rejected plugin is listed with its reason and turns the status to 1
+mkdir -p "$tmp/plugins"
+cp "${NPUKB_BUILDDIR:-.}/tests/plugins/.libs/wrongabi.so" "$tmp/plugins/"
+check "plugins with a rejected one" 1 "$npukb" plugins --plugin-dir "$tmp/plugins"
+grep_out "rejection reason" "plugin ABI 99, npukb expects 1" "$tmp/out"
+
+check "list" 0 "$npukb" list --level 1
+grep_out "list shows AddCustom" "level1/Math/AddCustom" "$tmp/out"
+check "validate all" 0 "$npukb" validate
+check "validate one" 0 "$npukb" validate "$src/levels/level1/Math/AddCustom/task.xml"
+check "validate malformed" 1 "$npukb" validate "$src/tests/data/manifests/malformed_unquoted.xml"
+grep_out "validate gives file:line" "malformed_unquoted.xml:[0-9][0-9]*:" "$tmp/err"
+
+check "run on a missing sample folder" 3 "$npukb" run --task level1/Math/AddCustom \
+	--no-answer --sample "$tmp/does-not-exist" -o "$tmp/r1"
+grep_out "missing sample named" "does-not-exist" "$tmp/err"
+check "run on an unknown task" 3 "$npukb" run --task level9/Nope/Nope -o "$tmp/r2"
+check "run with an unknown backend" 4 "$npukb" run --backend nope -o "$tmp/r3"
+grep_out "unknown backend named" "backend 'nope'" "$tmp/err"
+
+# an unusable backend skips everything with its reason: exit 0, nothing passes silently
+check "run on ascend-device without CANN" 0 "$npukb" run --task level1/Math/AddCustom \
+	--backend ascend-device -o "$tmp/r4" --seeds 1
+grep_out "skipped, not passed" "0 passed, 0 failed, 5 skipped" "$tmp/out"
+grep_out "junit says skipped" "<skipped message=" "$tmp/r4/junit.xml"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,33 @@
+/* wrongabi.c - a plugin built for a future ABI: must be rejected. */
+#include <npukb/plugin.h>
+
+static int probe(char *reason, size_t len)
+{
+	(void)reason;
+	(void)len;
+	return 0;
+}
+
+static int build(const struct npukb_build_request *req, struct npukb_build_result *res)
+{
+	(void)req;
+	(void)res;
+	return 0;
+}
+
+static int run(const struct npukb_run_request *req, struct npukb_run_result *res)
+{
+	(void)req;
+	(void)res;
+	return 0;
+}
+
+static const struct npukb_backend_ops ops = { .probe = probe, .build = build, .run = run };
+
+NPUKB_PLUGIN_EXPORT const struct npukb_plugin npukb_wrongabi_plugin = {
+	.abi = NPUKB_PLUGIN_ABI + 98,
+	.kind = NPUKB_PLUGIN_BACKEND,
+	.name = "wrongabi",
+	.version = "1.0",
+	.backend = &ops,
+};

@@ -1,0 +1,207 @@
+/* test_case_data.c - seeded inputs, reference outputs, poison, tiling
+ * packing and mutation detection of one (case, seed). */
+#include <criterion/criterion.h>
+
+#include <npukb/case_data.h>
+#include "fsutil.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char n_x[] = "x", n_y[] = "y", n_z[] = "z", n_ws[] = "workspace", n_t[] = "tiling";
+static char dt_case[] = "$dtype", x_ref[] = "x", f_total[] = "totalLength",
+	    f_tiles[] = "tileNum", e_total[] = "numel(x)", e_tiles[] = "8", f_big[] = "bytes",
+	    e_big[] = "numel(x) * 2", ref_add[] = "add", id0[] = "0", path[] = "task.xml",
+	    rule[] = "default";
+
+static struct npukb_param params[] = {
+	{ n_x, NPUKB_PARAM_INPUT }, { n_y, NPUKB_PARAM_INPUT }, { n_z, NPUKB_PARAM_OUTPUT },
+	{ n_ws, NPUKB_PARAM_WORKSPACE }, { n_t, NPUKB_PARAM_TILING },
+};
+static struct npukb_tensor_decl tensors[] = {
+	{ n_x, 0, dt_case, NULL, { NPUKB_DIST_UNIFORM, -100, 100 }, 0 },
+	{ n_y, 0, dt_case, x_ref, { NPUKB_DIST_UNIFORM, -100, 100 }, 0 },
+	{ n_z, 1, dt_case, x_ref, { 0, 0, 0 }, 0 },
+};
+static struct npukb_tiling_field fields[] = {
+	{ f_total, NPUKB_DT_INT32, 1, e_total },
+	{ f_tiles, NPUKB_DT_INT32, 1, e_tiles },
+	{ f_big, NPUKB_DT_INT64, 0, e_big },
+};
+static struct npukb_named_shape shapes[] = { { x_ref, { 2, { 4, 40 } } } };
+static struct npukb_case kcase = { id0, NPUKB_DT_FLOAT16, 1, shapes, 0, NULL, 1 };
+static struct npukb_task task;
+static char workdir[] = "/tmp/npukb-casedata-XXXXXX";
+
+static void setup(void)
+{
+	memset(&task, 0, sizeof(task));
+	task.manifest_path = path;
+	task.nparams = 5;
+	task.params = params;
+	task.ntensors = 3;
+	task.tensors = tensors;
+	task.block_dim = 8;
+	task.ntiling = 3;
+	task.tiling = fields;
+	task.tolerance.rule = rule;
+	task.reference = ref_add;
+	task.ncases = 1;
+	task.cases = &kcase;
+	strcpy(workdir, "/tmp/npukb-casedata-XXXXXX");
+	cr_assert_not_null(mkdtemp(workdir));
+}
+
+static void teardown(void)
+{
+	npukb_rm_rf(workdir);
+}
+
+TestSuite(case_data, .init = setup, .fini = teardown);
+
+Test(case_data, layout_reference_and_poison)
+{
+	struct npukb_case_data d;
+	char err[256] = "";
+	size_t i;
+	uint32_t tiling[4];
+	int64_t big;
+	FILE *f;
+	int negative = 0;
+
+	cr_assert_eq(npukb_case_data_prepare(&task, &kcase, 7, workdir, &d, err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert_eq(d.ntensors, 3);
+	cr_assert_eq(d.tensors[0].numel, 160);
+	cr_assert_eq(d.tensors[0].bytes, 320);
+	cr_assert_eq(d.block_dim, 8);
+	/* x + y, rounded once to fp16; inputs signed and inside the range */
+	for (i = 0; i < 160; i++) {
+		double x = npukb_load_as_double(NPUKB_DT_FLOAT16, d.tensors[0].data, i);
+		double y = npukb_load_as_double(NPUKB_DT_FLOAT16, d.tensors[1].data, i);
+		double z = npukb_load_as_double(NPUKB_DT_FLOAT16, d.tensors[2].expected, i);
+		cr_assert(x >= -100 && x <= 100);
+		negative += x < 0;
+		cr_assert_eq(npukb_f64_to_f16(x + y), npukb_f64_to_f16(z));
+		cr_assert(npukb_is_poison(NPUKB_DT_FLOAT16, d.tensors[2].data, i),
+			  "output %zu not poisoned", i);
+	}
+	cr_assert(negative > 20 && negative < 140, "inputs should be signed: %d negative", negative);
+	/* kernel arguments in parameter order */
+	cr_assert_eq(d.nargs, 5);
+	cr_assert_str_eq(d.args[0].path, d.tensors[0].path);
+	cr_assert_str_eq(d.args[2].path, d.tensors[2].path);
+	cr_assert_eq(d.args[3].role, NPUKB_PARAM_WORKSPACE);
+	cr_assert_str_eq(d.args[4].path, d.tiling_path);
+	/* uint32, uint32, int64: natural alignment, 16 bytes */
+	cr_assert_eq(d.tiling_bytes, 16);
+	f = fopen(d.tiling_path, "rb");
+	cr_assert_not_null(f);
+	cr_assert_eq(fread(tiling, 1, 16, f), 16);
+	fclose(f);
+	cr_assert_eq(tiling[0], 160);
+	cr_assert_eq(tiling[1], 8);
+	memcpy(&big, &tiling[2], 8);
+	cr_assert_eq(big, 320);
+	npukb_case_data_free(&d);
+}
+
+Test(case_data, seeds_are_reproducible_and_distinct)
+{
+	struct npukb_case_data a, b;
+	char err[256] = "";
+	void *copy;
+	cr_assert_eq(npukb_case_data_prepare(&task, &kcase, 1, workdir, &a, err, sizeof(err)), 0);
+	copy = malloc(a.tensors[0].bytes);
+	memcpy(copy, a.tensors[0].data, a.tensors[0].bytes);
+	npukb_case_data_free(&a);
+	cr_assert_eq(npukb_case_data_prepare(&task, &kcase, 1, workdir, &b, err, sizeof(err)), 0);
+	cr_assert_eq(memcmp(copy, b.tensors[0].data, b.tensors[0].bytes), 0);
+	/* x and y are independent streams */
+	cr_assert_neq(memcmp(b.tensors[0].data, b.tensors[1].data, b.tensors[0].bytes), 0);
+	npukb_case_data_free(&b);
+	cr_assert_eq(npukb_case_data_prepare(&task, &kcase, 2, workdir, &b, err, sizeof(err)), 0);
+	cr_assert_neq(memcmp(copy, b.tensors[0].data, b.tensors[0].bytes), 0);
+	npukb_case_data_free(&b);
+	free(copy);
+}
+
+Test(case_data, mutation_and_outputs_are_seen_through_the_files)
+{
+	struct npukb_case_data d;
+	char err[256] = "";
+	FILE *f;
+	uint16_t one = 0x3C00;
+	cr_assert_eq(npukb_case_data_prepare(&task, &kcase, 3, workdir, &d, err, sizeof(err)), 0);
+	cr_assert_null(npukb_case_data_mutated_input(&d));
+	/* a backend writes through the file, as a separate process would */
+	f = fopen(d.tensors[1].path, "r+b");
+	cr_assert_not_null(f);
+	fseek(f, 10, SEEK_SET);
+	fwrite(&one, 2, 1, f);
+	fclose(f);
+	f = fopen(d.tensors[2].path, "r+b");
+	fwrite(&one, 2, 1, f);
+	fclose(f);
+	cr_assert_str_eq(npukb_case_data_mutated_input(&d), "y");
+	cr_assert_eq(npukb_case_data_load_outputs(&d, err, sizeof(err)), 0);
+	cr_assert_eq(((uint16_t *)d.tensors[2].data)[0], 0x3C00);
+	cr_assert(npukb_is_poison(NPUKB_DT_FLOAT16, d.tensors[2].data, 1));
+	npukb_case_data_free(&d);
+}
+
+Test(case_data, unknown_reference_is_an_error)
+{
+	struct npukb_case_data d;
+	char err[256] = "", bad[] = "no-such-op";
+	task.reference = bad;
+	cr_assert_lt(npukb_case_data_prepare(&task, &kcase, 3, workdir, &d, err, sizeof(err)), 0);
+	cr_assert_not_null(strstr(err, "no-such-op"), "%s", err);
+}
+
+Test(case_data, tiling_value_out_of_range_is_an_error)
+{
+	struct npukb_case_data d;
+	char err[256] = "", neg[] = "0 - numel(x)";
+	fields[0].expr = neg;
+	cr_assert_lt(npukb_case_data_prepare(&task, &kcase, 3, workdir, &d, err, sizeof(err)), 0);
+	cr_assert_not_null(strstr(err, "totalLength"), "%s", err);
+	fields[0].expr = e_total;
+}
+
+Test(case_data, poison_patterns)
+{
+	float f32[3];
+	uint8_t b[3];
+	int32_t i32[2];
+	npukb_poison_fill(NPUKB_DT_FLOAT32, f32, 3);
+	cr_assert(isnan(f32[0]));
+	cr_assert(npukb_is_poison(NPUKB_DT_FLOAT32, f32, 2));
+	f32[1] = NAN; /* a NaN the kernel computed is not the poison */
+	cr_assert_not(npukb_is_poison(NPUKB_DT_FLOAT32, f32, 1));
+	npukb_poison_fill(NPUKB_DT_BOOL, b, 3);
+	cr_assert(b[0] != 0 && b[0] != 1);
+	npukb_poison_fill(NPUKB_DT_INT32, i32, 2);
+	cr_assert(npukb_is_poison(NPUKB_DT_INT32, i32, 1));
+	i32[1] = 0;
+	cr_assert_not(npukb_is_poison(NPUKB_DT_INT32, i32, 1));
+}
+
+Test(case_data, tiling_struct_source_matches_the_packing)
+{
+	char *src = NULL, name[] = "AddCustomTilingData";
+	task.tiling_struct = name;
+	cr_assert_eq(npukb_tiling_struct_source(&task, &src), 0);
+	cr_assert_not_null(strstr(src, "struct AddCustomTilingData {\n"
+				       "    uint32_t totalLength;\n"
+				       "    uint32_t tileNum;\n"
+				       "    int64_t bytes;\n"
+				       "};"), "%s", src);
+	free(src);
+	task.tiling_struct = NULL;
+	cr_assert_eq(npukb_tiling_struct_source(&task, &src), -ENOENT);
+}

@@ -1,0 +1,463 @@
+/* test_classify.c - the classify stage against the shipped rules file
+ * (plugins/classify/rules.conf) and against small rules files of its own.
+ *
+ * The plugin source is compiled into this test (included below, so the
+ * test needs no other source than this file) and driven through its
+ * descriptor, as the core drives it. The shipped rules
+ * file is found under $srcdir (exported by automake's test harness), or
+ * under the directory given at build time as NPUKB_TEST_SRCDIR, or ".". */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+
+#include <npukb/plugin.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../plugins/classify/classify.c"
+
+#ifndef NPUKB_TEST_SRCDIR
+#define NPUKB_TEST_SRCDIR "."
+#endif
+
+static void shipped_rules_path(char *buf, size_t len)
+{
+	const char *srcdir = getenv("srcdir");
+	snprintf(buf, len, "%s/plugins/classify/rules.conf",
+		 srcdir && *srcdir ? srcdir : NPUKB_TEST_SRCDIR);
+}
+
+static void load_shipped_rules(void)
+{
+	char path[4096], err[512];
+	shipped_rules_path(path, sizeof(path));
+	cr_assert_eq(access(path, R_OK), 0, "rules file %s not readable", path);
+	setenv("NPUKB_CLASSIFY_RULES", path, 1);
+	cr_assert_eq(npukb_classify_plugin.init(err, sizeof(err)), 0, "init: %s", err);
+}
+
+/* Write text to a fresh temporary rules file; returns its path (static). */
+static const char *temp_rules(const char *text)
+{
+	static char path[64];
+	int fd;
+	FILE *f;
+	snprintf(path, sizeof(path), "/tmp/npukb-rules-XXXXXX");
+	fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	cr_assert(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* Classify one failure; out must be cleared by the caller. */
+static void classify(enum npukb_stage_id stage, const char *category, const char *message,
+		     const char *details, struct npukb_verdict *out)
+{
+	struct npukb_verdict failure;
+	struct npukb_stage_ctx ctx;
+	npukb_verdict_init(&failure, stage);
+	npukb_verdict_fail(&failure, category, "%s", message);
+	npukb_verdict_set_details(&failure, details);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.failure = &failure;
+	cr_assert_eq(npukb_classify_plugin.stage->judge(&ctx, out), 0);
+	cr_assert_eq(out->outcome, NPUKB_FAIL);
+	npukb_verdict_clear(&failure);
+}
+
+Test(classify, descriptor_is_a_stage)
+{
+	cr_expect_eq(npukb_classify_plugin.abi, NPUKB_PLUGIN_ABI);
+	cr_expect_eq(npukb_classify_plugin.kind, NPUKB_PLUGIN_STAGE);
+	cr_expect_str_eq(npukb_classify_plugin.name, "classify");
+	cr_assert_not_null(npukb_classify_plugin.stage);
+	cr_expect_eq(npukb_classify_plugin.stage->stage, NPUKB_STAGE_CLASSIFY);
+	cr_expect_not_null(npukb_classify_plugin.init);
+	cr_expect_not_null(npukb_classify_plugin.fini);
+}
+
+/* ---- realistic diagnostics -> categories ------------------------------------ */
+
+struct diag_row {
+	char line[320];
+	char category[24];
+};
+
+ParameterizedTestParameters(classify, shipped_rules)
+{
+	static struct diag_row rows[] = {
+		/* api-signature */
+		{ "add.cpp:41:9: error: no matching function for call to 'Add(AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>&, uint32_t&)'", "api-signature" },
+		{ "add.cpp:41:9: error: no matching function for call to 'DataCopy'", "api-signature" },
+		{ "add.cpp:12:14: error: no matching member function for call to 'SetValue'", "api-signature" },
+		{ "add.cpp:20:5: error: too many arguments to function 'void Compute(int32_t)'", "api-signature" },
+		{ "add.cpp:20:5: error: too many arguments to function call, expected 2, have 3", "api-signature" },
+		{ "add.cpp:20:5: error: too few arguments to function 'void Init(GM_ADDR, GM_ADDR, uint32_t)'", "api-signature" },
+		{ "add.cpp:20:5: error: too few arguments to function call, single argument 'x' was not specified", "api-signature" },
+		{ "add.cpp:20:5: note:   candidate expects 4 arguments, 3 provided", "api-signature" },
+		{ "add.cpp:20:5: note: candidate function not viable: requires 3 arguments, but 4 were provided", "api-signature" },
+		{ "add.cpp:33:5: error: call of overloaded 'Muls(AscendC::LocalTensor<float>&, AscendC::LocalTensor<float>&, double, int)' is ambiguous", "api-signature" },
+		{ "add.cpp:33:5: error: call to 'Max' is ambiguous", "api-signature" },
+		{ "add.cpp:7:30: error: macro \"ALIGN\" requires 2 arguments, but only 1 given", "api-signature" },
+		/* type */
+		{ "add.cpp:50:23: error: invalid conversion from 'int' to 'half*' [-fpermissive]", "type" },
+		{ "add.cpp:50:23: error: cannot convert 'AscendC::LocalTensor<float>' to 'AscendC::LocalTensor<half>'", "type" },
+		{ "add.cpp:50:23: error: narrowing conversion of 'n' from 'int32_t' {aka 'int'} to 'uint16_t' {aka 'short unsigned int'} [-Wnarrowing]", "type" },
+		{ "add.cpp:50:23: error: non-constant-expression cannot be narrowed from type 'int' to 'uint16_t' (aka 'unsigned short') in initializer list [-Wc++11-narrowing]", "type" },
+		{ "add.cpp:50:23: error: no viable conversion from 'LocalTensor<float>' to 'LocalTensor<half>'", "type" },
+		{ "add.c:9:7: error: incompatible types when assigning to type 'half' from type 'struct tile'", "type" },
+		{ "add.cpp:9:7: error: assigning to 'half *' from incompatible type 'float *'", "type" },
+		{ "add.cpp:9:7: error: invalid operands of types 'half*' and 'float' to binary 'operator*'", "type" },
+		{ "add.cpp:9:7: error: cannot initialize a variable of type 'half *' with an rvalue of type 'float *'", "type" },
+		{ "add.cpp:9:7: error: cannot bind non-const lvalue reference of type 'uint32_t&' to an rvalue of type 'uint32_t'", "type" },
+		{ "add.cpp:9:7: error: conversion from 'float' to non-scalar type 'AscendC::LocalTensor<float>' requested", "type" },
+		{ "add.cpp:9:7: error: void value not ignored as it ought to be", "type" },
+		{ "kernel_operator_vec_binary_impl.h:42:5: error: static assertion failed: Failed to check dtype in Add, current api support dtype combination is src and dst both: half / float", "type" },
+		{ "kernel_operator_vec_binary_impl.h:42:5: error: static assertion failed due to requirement 'SupportType<signed char, half, float>()': Failed to check dtype in Add", "type" },
+		/* scope */
+		{ "add.cpp:18:5: error: 'tileLength' was not declared in this scope", "scope" },
+		{ "add.cpp:18:5: error: 'tileLen' was not declared in this scope; did you mean 'tileLength'?", "scope" },
+		{ "add.cpp:18:5: error: use of undeclared identifier 'BUFFER_NUM'", "scope" },
+		{ "add.cpp:18:5: error: 'VecAdd' is not a member of 'AscendC'", "scope" },
+		{ "add.cpp:18:5: error: 'AscendC' has not been declared", "scope" },
+		{ "add.cpp:18:5: error: unknown type name 'half2'", "scope" },
+		{ "add.cpp:18:5: error: 'half2' does not name a type; did you mean 'half'?", "scope" },
+		{ "add.cpp:18:5: error: no member named 'VecAdd' in namespace 'AscendC'", "scope" },
+		{ "add.cpp:18:5: error: 'class KernelAdd' has no member named 'tileNum'", "scope" },
+		{ "add.cpp:18:5: error: invalid use of non-static data member 'KernelAdd::blockLength'", "scope" },
+		/* memory-object */
+		{ "add.cpp:60:12: error: no matching function for call to 'AscendC::TQue<AscendC::TPosition::VECIN, 2>::AllocTensor()'", "memory-object" },
+		{ "add.cpp:60:12: error: no matching member function for call to 'AllocTensor'", "memory-object" },
+		{ "add.cpp:60:12: error: no matching function for call to 'AscendC::TPipe::InitBuffer(AscendC::TQue<AscendC::TPosition::VECIN, 2>&, int)'", "memory-object" },
+		{ "add.cpp:60:12: error: 'TQue' was not declared in this scope", "memory-object" },
+		{ "add.cpp:60:12: error: no member named 'DeQue' in 'AscendC::TBuf<AscendC::TPosition::VECCALC>'", "memory-object" },
+		{ "add.cpp:60:12: error: 'class AscendC::LocalTensor<half>' has no member named 'Data'", "memory-object" },
+		{ "add.cpp:60:12: error: no member named 'Data' in 'AscendC::LocalTensor<half>'", "memory-object" },
+		{ "add.cpp:60:12: error: no matching constructor for initialization of 'AscendC::GlobalTensor<float>'", "memory-object" },
+		{ "add.cpp:60:12: error: no match for 'operator+' (operand types are 'AscendC::LocalTensor<half>' and 'AscendC::LocalTensor<half>')", "memory-object" },
+		{ "add.cpp:60:12: error: invalid operands to binary expression ('LocalTensor<half>' and 'LocalTensor<half>')", "memory-object" },
+		{ "add.cpp:60:12: error: request for member 'GetSize' in 'x', which is of pointer type 'AscendC::LocalTensor<half>*'", "memory-object" },
+		/* template */
+		{ "add.cpp:8:5: note:   template argument deduction/substitution failed:", "template" },
+		{ "add.cpp:8:5: error: wrong number of template arguments (1, should be 2)", "template" },
+		{ "add.cpp:8:5: error: too few template arguments for class template 'Foo'", "template" },
+		/* gcc and clang agree on a queue missing its depth argument */
+		{ "add.cpp:8:5: error: too few template arguments for class template 'TQue'", "template" },
+		{ "add.cpp:8:5: error: template argument for template type parameter must be a type", "template" },
+		{ "add.cpp:8:5: error: template argument 1 is invalid", "template" },
+		{ "add.cpp:8:5: error: type/value mismatch at argument 1 in template parameter list for 'template<class T> struct Foo'", "template" },
+		{ "add.cpp:8:5: error: no template named 'Vec' in namespace 'AscendC'", "template" },
+		{ "add.cpp:8:5: error: template-id 'Copy<half>' for 'void Copy()' does not match any template declaration", "template" },
+		{ "add.cpp:8:5: error: 'Tiling' is not a template", "template" },
+		{ "add.cpp:8:5: error: missing template arguments before '(' token", "template" },
+		/* syntax */
+		{ "add.cpp:70:1: error: expected ';' before '}' token", "syntax" },
+		{ "add.cpp:70:1: error: expected ';' after expression", "syntax" },
+		{ "add.cpp:70:1: error: expected unqualified-id before 'return'", "syntax" },
+		{ "add.cpp:70:1: error: expected unqualified-id", "syntax" },
+		{ "add.cpp:70:1: error: expected primary-expression before ')' token", "syntax" },
+		{ "add.cpp:70:1: error: expected expression", "syntax" },
+		{ "add.cpp:70:1: error: expected '}' at end of input", "syntax" },
+		{ "add.cpp:70:1: error: stray '\\342' in program", "syntax" },
+		{ "add.cpp:70:1: error: stray '`' in program", "syntax" },
+		{ "add.cpp:70:1: error: missing terminating \" character", "syntax" },
+		{ "add.cpp:70:1: error: missing terminating '\"' character", "syntax" },
+		{ "add.cpp:70:1: error: extraneous closing brace ('}')", "syntax" },
+		{ "add.cpp:70:1: error: #endif without #if", "syntax" },
+		/* link */
+		{ "add.cpp:(.text+0x2a): undefined reference to `add_custom_do(unsigned int, void*, unsigned char*)'", "link" },
+		{ "/usr/bin/ld: add.o: in function `main': add.cpp:(.text+0x1b): undefined reference to `Tiling'", "link" },
+		{ "collect2: error: ld returned 1 exit status", "link" },
+		{ "/usr/bin/ld: b.o: multiple definition of `tiling_data'; a.o:(.bss+0x0): first defined here", "link" },
+		{ "ld.lld: error: undefined symbol: add_custom", "link" },
+		{ "clang: error: linker command failed with exit code 1 (use -v to see invocation)", "link" },
+		/* other-compile, named */
+		{ "add.cpp:1:10: fatal error: kernel_operator.h: No such file or directory", "other-compile" },
+		{ "add.cpp:1:10: fatal error: 'kernel_operator.h' file not found", "other-compile" },
+	};
+	return cr_make_param_array(struct diag_row, rows, sizeof(rows) / sizeof(rows[0]));
+}
+
+ParameterizedTest(struct diag_row *row, classify, shipped_rules)
+{
+	struct npukb_verdict v;
+	load_shipped_rules();
+	classify(NPUKB_STAGE_COMPILE, "other-compile", "compile failed", row->line, &v);
+	cr_expect_str_eq(v.category, row->category, "%s\n  -> %s (rule %s)", row->line,
+			 v.category, v.rule ? v.rule : "-");
+	cr_expect_not_null(v.rule);
+	cr_expect_str_eq(v.message, "compile failed");
+	npukb_verdict_clear(&v);
+	npukb_classify_plugin.fini();
+}
+
+/* ---- whole logs: the first error line decides ----------------------------------- */
+
+Test(classify, first_error_decides_over_later_notes)
+{
+	static const char log[] =
+		"add_custom.cpp: In member function 'void KernelAdd::Compute(int32_t)':\n"
+		"add_custom.cpp:58:12: error: no matching function for call to 'Add(AscendC::LocalTensor<half>&, AscendC::LocalTensor<float>&, AscendC::LocalTensor<half>&, uint32_t&)'\n"
+		"   58 |         AscendC::Add(zLocal, xLocal, yLocal, this->tileLength);\n"
+		"kernel_operator_vec_binary_intf.h:40:13: note: candidate: 'template<class T> void AscendC::Add(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const int32_t&)'\n"
+		"kernel_operator_vec_binary_intf.h:40:13: note:   template argument deduction/substitution failed:\n"
+		"add_custom.cpp:58:12: note:   deduced conflicting types for parameter 'T' ('half' and 'float')\n"
+		"add_custom.cpp:70:5: error: 'tileNum' was not declared in this scope\n";
+	struct npukb_verdict v;
+	load_shipped_rules();
+	classify(NPUKB_STAGE_COMPILE, "other-compile", "error: no matching function", log, &v);
+	cr_expect_str_eq(v.category, "api-signature");
+	cr_expect_str_eq(v.rule, "api-no-matching-function");
+	cr_expect(v.details && strstr(v.details, "no matching function for call to 'Add"),
+		  "details: %s", v.details);
+	npukb_verdict_clear(&v);
+}
+
+Test(classify, warnings_before_the_error_do_not_decide)
+{
+	static const char log[] =
+		"add.cpp:10:20: warning: narrowing conversion of 'n' from 'int' to 'uint16_t' [-Wnarrowing]\n"
+		"add.cpp:12:5: error: use of undeclared identifier 'tileNum'\n";
+	struct npukb_verdict v;
+	load_shipped_rules();
+	classify(NPUKB_STAGE_COMPILE, "other-compile", "x", log, &v);
+	cr_expect_str_eq(v.category, "scope");
+	npukb_verdict_clear(&v);
+}
+
+Test(classify, context_lines_naming_tensors_do_not_decide)
+{
+	static const char log[] =
+		"add.cpp: In member function 'void KernelAdd::CopyIn(AscendC::TQue<AscendC::TPosition::VECIN, 2>&)':\n"
+		"add.cpp:30:9: error: expected ';' before 'AscendC'\n";
+	struct npukb_verdict v;
+	load_shipped_rules();
+	classify(NPUKB_STAGE_COMPILE, "other-compile", "x", log, &v);
+	cr_expect_str_eq(v.category, "syntax");
+	npukb_verdict_clear(&v);
+}
+
+Test(classify, link_log)
+{
+	static const char log[] =
+		"/usr/bin/ld: /tmp/ccA1.o: in function `main':\n"
+		"main.cpp:(.text+0x51): undefined reference to `add_custom_do'\n"
+		"collect2: error: ld returned 1 exit status\n";
+	struct npukb_verdict v;
+	load_shipped_rules();
+	classify(NPUKB_STAGE_COMPILE, "other-compile", "x", log, &v);
+	cr_expect_str_eq(v.category, "link");
+	cr_expect_str_eq(v.rule, "link-undefined-reference");
+	npukb_verdict_clear(&v);
+}
+
+Test(classify, utf8_quotes_and_colour_codes)
+{
+	/* gcc in a UTF-8 locale with colours forced on */
+	static const char log[] =
+		"\033[01m\033[Kadd.cpp:5:3:\033[m\033[K \033[01;31m\033[Kerror: \033[m\033[K"
+		"\xe2\x80\x98\033[01m\033[KtileNum\033[m\033[K\xe2\x80\x99 was not declared in this scope\n";
+	struct npukb_verdict v;
+	load_shipped_rules();
+	classify(NPUKB_STAGE_COMPILE, "other-compile", "x", log, &v);
+	cr_expect_str_eq(v.category, "scope");
+	cr_expect_str_eq(v.details, "add.cpp:5:3: error: 'tileNum' was not declared in this scope");
+	npukb_verdict_clear(&v);
+}
+
+Test(classify, message_is_read_after_details)
+{
+	struct npukb_verdict v;
+	load_shipped_rules();
+	classify(NPUKB_STAGE_COMPILE, "other-compile",
+		 "add.cpp:3:1: error: expected unqualified-id before '{' token", NULL, &v);
+	cr_expect_str_eq(v.category, "syntax");
+	npukb_verdict_clear(&v);
+}
+
+/* ---- fallbacks and categories that are kept ------------------------------------ */
+
+Test(classify, compile_no_match_falls_back)
+{
+	struct npukb_verdict v;
+	load_shipped_rules();
+	classify(NPUKB_STAGE_COMPILE, "other-compile", "compiler exited with 1",
+		 "something the rules have never seen\nand another line\n", &v);
+	cr_expect_str_eq(v.category, "other-compile");
+	cr_expect_str_eq(v.rule, "fallback");
+	cr_expect_str_eq(v.message, "compiler exited with 1");
+	npukb_verdict_clear(&v);
+}
+
+Test(classify, compile_timeout_is_kept)
+{
+	struct npukb_verdict v;
+	load_shipped_rules();
+	classify(NPUKB_STAGE_COMPILE, "compile-timeout", "compiler timed out after 60 s",
+		 "add.cpp:1:1: error: expected ';' before '}' token\n", &v);
+	cr_expect_str_eq(v.category, "compile-timeout");
+	cr_expect_str_eq(v.rule, "builtin:compile-timeout");
+	npukb_verdict_clear(&v);
+}
+
+Test(classify, run_categories_from_checks_are_kept)
+{
+	struct npukb_verdict v;
+	load_shipped_rules();
+	classify(NPUKB_STAGE_CORRECTNESS, "timeout", "seed 0: timed out after 10.0 s", NULL, &v);
+	cr_expect_str_eq(v.category, "timeout");
+	cr_expect_str_eq(v.rule, "builtin:timeout");
+	npukb_verdict_clear(&v);
+	classify(NPUKB_STAGE_CORRECTNESS, "ub-overflow", "UB overflow",
+		 "==1== ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6020\n", &v);
+	cr_expect_str_eq(v.category, "ub-overflow");
+	cr_expect_str_eq(v.rule, "builtin:ub-overflow");
+	npukb_verdict_clear(&v);
+	classify(NPUKB_STAGE_CORRECTNESS, "mismatch", "mismatch in z (seed 0)",
+		 "  [17] expected 1.5, got 2 (abs err 0.5)\n", &v);
+	cr_expect_str_eq(v.category, "mismatch");
+	npukb_verdict_clear(&v);
+}
+
+Test(classify, crash_is_refined_by_run_rules)
+{
+	struct npukb_verdict v;
+	load_shipped_rules();
+	classify(NPUKB_STAGE_CORRECTNESS, "crash", "seed 0: killed by SIGABRT",
+		 "==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000018\n", &v);
+	cr_expect_str_eq(v.category, "out-of-bounds");
+	cr_expect_str_eq(v.rule, "run-asan-buffer-overflow");
+	npukb_verdict_clear(&v);
+	classify(NPUKB_STAGE_CORRECTNESS, "crash", "seed 0: killed by SIGSEGV", "", &v);
+	cr_expect_str_eq(v.category, "crash");
+	cr_expect_str_eq(v.rule, "builtin:crash");
+	npukb_verdict_clear(&v);
+}
+
+Test(classify, compile_rules_do_not_apply_to_runs)
+{
+	struct npukb_verdict v;
+	load_shipped_rules();
+	classify(NPUKB_STAGE_CORRECTNESS, "crash", "crash",
+		 "add.cpp:1:1: error: 'x' was not declared in this scope\n", &v);
+	cr_expect_str_eq(v.category, "crash");
+	npukb_verdict_clear(&v);
+}
+
+/* ---- the rules file itself ------------------------------------------------------ */
+
+Test(rules_file, bad_regex_fails_init_with_file_and_line)
+{
+	char err[512], want[128];
+	const char *path = temp_rules("# comment\n"
+				      "ok-rule compile syntax error: expected\n"
+				      "\n"
+				      "broken compile type error: (unclosed\n");
+	setenv("NPUKB_CLASSIFY_RULES", path, 1);
+	cr_expect_neq(npukb_classify_plugin.init(err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "%s:4: bad regex", path);
+	cr_expect(strstr(err, want) != NULL, "err: %s", err);
+	unlink(path);
+}
+
+struct bad_file_row {
+	char text[128];
+	int line;
+	char words[48];
+};
+
+ParameterizedTestParameters(rules_file, rejected)
+{
+	static struct bad_file_row rows[] = {
+		{ "r1 compile syntax x\nr2 linker link y\n", 2, "unknown stage 'linker'" },
+		{ "r1 compile typo x\n", 1, "unknown category 'typo'" },
+		{ "r1 compile syntax\n", 1, "expected '<rule-id>" },
+		{ "r1 compile syntax a\n# c\nr1 run crash b\n", 3, "already used on line 1" },
+		{ "r1 any crash [[:nope:]]\n", 1, "bad regex" },
+	};
+	return cr_make_param_array(struct bad_file_row, rows, sizeof(rows) / sizeof(rows[0]));
+}
+
+ParameterizedTest(struct bad_file_row *row, rules_file, rejected)
+{
+	char err[512], want[128];
+	const char *path = temp_rules(row->text);
+	setenv("NPUKB_CLASSIFY_RULES", path, 1);
+	cr_expect_neq(npukb_classify_plugin.init(err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "%s:%d: ", path, row->line);
+	cr_expect(strstr(err, want) != NULL, "err: %s (want %s)", err, want);
+	cr_expect(strstr(err, row->words) != NULL, "err: %s (want %s)", err, row->words);
+	unlink(path);
+}
+
+Test(rules_file, missing_file_names_the_path)
+{
+	char err[512];
+	setenv("NPUKB_CLASSIFY_RULES", "/nonexistent/npukb/rules.conf", 1);
+	cr_expect_eq(npukb_classify_plugin.init(err, sizeof(err)), -ENOENT);
+	cr_expect(strstr(err, "/nonexistent/npukb/rules.conf") != NULL, "err: %s", err);
+}
+
+Test(rules_file, earliest_rule_wins_on_a_line_and_earliest_line_wins)
+{
+	char err[512];
+	struct npukb_verdict v;
+	const char *path = temp_rules("  # indented comment\n"
+				      "late-line   compile link   second\n"
+				      "specific    compile type   first line\n"
+				      "generic     compile syntax first\n");
+	setenv("NPUKB_CLASSIFY_RULES", path, 1);
+	cr_assert_eq(npukb_classify_plugin.init(err, sizeof(err)), 0, "init: %s", err);
+	/* both "specific" and "generic" match line 1: the earlier rule wins;
+	 * "late-line" is first in the file but its line comes later */
+	classify(NPUKB_STAGE_COMPILE, "other-compile", "m", "the first line\nthe second line\n", &v);
+	cr_expect_str_eq(v.category, "type");
+	cr_expect_str_eq(v.rule, "specific");
+	npukb_verdict_clear(&v);
+	npukb_classify_plugin.fini();
+	unlink(path);
+}
+
+Test(rules_file, any_stage_and_regex_with_spaces)
+{
+	char err[512];
+	struct npukb_verdict v;
+	const char *path = temp_rules("sync any sync-race data race on (queue|buffer) [0-9]+   \n");
+	setenv("NPUKB_CLASSIFY_RULES", path, 1);
+	cr_assert_eq(npukb_classify_plugin.init(err, sizeof(err)), 0, "init: %s", err);
+	classify(NPUKB_STAGE_CORRECTNESS, "crash", "m", "check: data race on queue 3\n", &v);
+	cr_expect_str_eq(v.category, "sync-race");
+	npukb_verdict_clear(&v);
+	classify(NPUKB_STAGE_COMPILE, "other-compile", "m", "data race on buffer 12\n", &v);
+	cr_expect_str_eq(v.category, "sync-race");
+	npukb_verdict_clear(&v);
+	npukb_classify_plugin.fini();
+	unlink(path);
+}
+
+Test(rules_file, init_again_replaces_the_rules)
+{
+	char err[512];
+	struct npukb_verdict v;
+	const char *p1 = temp_rules("one compile type alpha\n");
+	const char *p1copy;
+	char first[64];
+	snprintf(first, sizeof(first), "%s", p1);
+	p1copy = first;
+	setenv("NPUKB_CLASSIFY_RULES", p1copy, 1);
+	cr_assert_eq(npukb_classify_plugin.init(err, sizeof(err)), 0, "init: %s", err);
+	setenv("NPUKB_CLASSIFY_RULES", temp_rules("two compile scope alpha\n"), 1);
+	cr_assert_eq(npukb_classify_plugin.init(err, sizeof(err)), 0, "init: %s", err);
+	classify(NPUKB_STAGE_COMPILE, "other-compile", "m", "alpha\n", &v);
+	cr_expect_str_eq(v.rule, "two");
+	npukb_verdict_clear(&v);
+	npukb_classify_plugin.fini();
+	unlink(p1copy);
+	unlink(getenv("NPUKB_CLASSIFY_RULES"));
+}

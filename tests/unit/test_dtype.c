@@ -1,0 +1,496 @@
+/* test_dtype.c - dtype names, half/bfloat16 rounding, element access.
+ *
+ * Expected bit patterns are written out by hand from the IEEE 754 rules
+ * (round to nearest, ties to even). Where the compiler has _Float16 its
+ * conversions serve as a second, independent oracle over many values. */
+#include <criterion/criterion.h>
+
+#include <npukb/dtype.h>
+
+#include <stdint.h>
+#include <string.h>
+
+static uint32_t fbits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, sizeof u);
+	return u;
+}
+
+static float bitsf(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, sizeof f);
+	return f;
+}
+
+static int f16_is_nan(uint16_t h)
+{
+	return (h & 0x7c00) == 0x7c00 && (h & 0x3ff) != 0;
+}
+
+static int bf16_is_nan(uint16_t b)
+{
+	return (b & 0x7f80) == 0x7f80 && (b & 0x7f) != 0;
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+Test(dtype, canonical_names_round_trip)
+{
+	for (int dt = NPUKB_DT_INVALID + 1; dt < NPUKB_DT_COUNT_; dt++) {
+		const char *name = npukb_dtype_name((enum npukb_dtype)dt);
+
+		cr_assert_str_neq(name, "invalid", "dtype %d has no name", dt);
+		cr_assert_eq(npukb_dtype_from_name(name), dt, "%s", name);
+	}
+	cr_assert_str_eq(npukb_dtype_name(NPUKB_DT_FLOAT16), "float16");
+	cr_assert_str_eq(npukb_dtype_name(NPUKB_DT_BFLOAT16), "bfloat16");
+	cr_assert_str_eq(npukb_dtype_name(NPUKB_DT_FLOAT32), "float32");
+	cr_assert_str_eq(npukb_dtype_name(NPUKB_DT_FLOAT64), "float64");
+	cr_assert_str_eq(npukb_dtype_name(NPUKB_DT_INT8), "int8");
+	cr_assert_str_eq(npukb_dtype_name(NPUKB_DT_UINT8), "uint8");
+	cr_assert_str_eq(npukb_dtype_name(NPUKB_DT_INT16), "int16");
+	cr_assert_str_eq(npukb_dtype_name(NPUKB_DT_INT32), "int32");
+	cr_assert_str_eq(npukb_dtype_name(NPUKB_DT_INT64), "int64");
+	cr_assert_str_eq(npukb_dtype_name(NPUKB_DT_BOOL), "bool");
+	cr_assert_str_eq(npukb_dtype_name(NPUKB_DT_COMPLEX64), "complex64");
+	cr_assert_str_eq(npukb_dtype_name(NPUKB_DT_INVALID), "invalid");
+	cr_assert_str_eq(npukb_dtype_name(NPUKB_DT_COUNT_), "invalid");
+	cr_assert_str_eq(npukb_dtype_name((enum npukb_dtype)-3), "invalid");
+}
+
+Test(dtype, aliases)
+{
+	static const struct {
+		const char *name;
+		enum npukb_dtype dt;
+	} t[] = {
+		{ "float", NPUKB_DT_FLOAT32 },     { "fp32", NPUKB_DT_FLOAT32 },
+		{ "float32", NPUKB_DT_FLOAT32 },   { "half", NPUKB_DT_FLOAT16 },
+		{ "fp16", NPUKB_DT_FLOAT16 },      { "float16", NPUKB_DT_FLOAT16 },
+		{ "bf16", NPUKB_DT_BFLOAT16 },     { "bfloat16", NPUKB_DT_BFLOAT16 },
+		{ "int8", NPUKB_DT_INT8 },         { "i8", NPUKB_DT_INT8 },
+		{ "uint8", NPUKB_DT_UINT8 },       { "u8", NPUKB_DT_UINT8 },
+		{ "int16", NPUKB_DT_INT16 },       { "int32", NPUKB_DT_INT32 },
+		{ "i32", NPUKB_DT_INT32 },         { "int64", NPUKB_DT_INT64 },
+		{ "i64", NPUKB_DT_INT64 },         { "bool", NPUKB_DT_BOOL },
+		{ "complex64", NPUKB_DT_COMPLEX64 }, { "c64", NPUKB_DT_COMPLEX64 },
+		{ "float64", NPUKB_DT_FLOAT64 },   { "double", NPUKB_DT_FLOAT64 },
+		{ "FLOAT16", NPUKB_DT_FLOAT16 },   { "Float", NPUKB_DT_FLOAT32 },
+	};
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		cr_assert_eq(npukb_dtype_from_name(t[i].name), t[i].dt, "%s", t[i].name);
+	cr_assert_eq(npukb_dtype_from_name("float8"), NPUKB_DT_INVALID);
+	cr_assert_eq(npukb_dtype_from_name(""), NPUKB_DT_INVALID);
+	cr_assert_eq(npukb_dtype_from_name("float16 "), NPUKB_DT_INVALID);
+	cr_assert_eq(npukb_dtype_from_name("invalid"), NPUKB_DT_INVALID);
+	cr_assert_eq(npukb_dtype_from_name(NULL), NPUKB_DT_INVALID);
+}
+
+Test(dtype, sizes_and_float_flags)
+{
+	static const size_t size[NPUKB_DT_COUNT_] = {
+		[NPUKB_DT_FLOAT16] = 2, [NPUKB_DT_BFLOAT16] = 2, [NPUKB_DT_FLOAT32] = 4,
+		[NPUKB_DT_FLOAT64] = 8, [NPUKB_DT_INT8] = 1,     [NPUKB_DT_UINT8] = 1,
+		[NPUKB_DT_INT16] = 2,   [NPUKB_DT_INT32] = 4,    [NPUKB_DT_INT64] = 8,
+		[NPUKB_DT_BOOL] = 1,    [NPUKB_DT_COMPLEX64] = 8,
+	};
+
+	for (int dt = 0; dt < NPUKB_DT_COUNT_; dt++)
+		cr_assert_eq(npukb_dtype_size((enum npukb_dtype)dt), size[dt], "dtype %d", dt);
+	cr_assert_eq(npukb_dtype_size(NPUKB_DT_COUNT_), 0);
+	cr_assert(npukb_dtype_is_float(NPUKB_DT_FLOAT16));
+	cr_assert(npukb_dtype_is_float(NPUKB_DT_BFLOAT16));
+	cr_assert(npukb_dtype_is_float(NPUKB_DT_FLOAT32));
+	cr_assert(npukb_dtype_is_float(NPUKB_DT_FLOAT64));
+	cr_assert(npukb_dtype_is_float(NPUKB_DT_COMPLEX64));
+	cr_assert_not(npukb_dtype_is_float(NPUKB_DT_INT32));
+	cr_assert_not(npukb_dtype_is_float(NPUKB_DT_BOOL));
+	cr_assert_not(npukb_dtype_is_float(NPUKB_DT_UINT8));
+	cr_assert_not(npukb_dtype_is_float(NPUKB_DT_INVALID));
+}
+
+/* ---- binary16 ------------------------------------------------------------ */
+
+Test(dtype, f16_round_trip_all_patterns)
+{
+	for (uint32_t h = 0; h <= 0xffff; h++) {
+		float f = npukb_f16_to_f32((uint16_t)h);
+		uint16_t back = npukb_f32_to_f16(f);
+		uint16_t back_d = npukb_f64_to_f16((double)f);
+
+		if (f16_is_nan((uint16_t)h)) {
+			cr_assert(f != f, "0x%04x did not widen to NaN", h);
+			cr_assert(f16_is_nan(back), "NaN 0x%04x came back as 0x%04x", h, back);
+			cr_assert(f16_is_nan(back_d), "NaN 0x%04x came back as 0x%04x", h, back_d);
+			cr_assert_eq(back & 0x8000, h & 0x8000, "NaN sign lost");
+		} else {
+			cr_assert_eq(back, h, "0x%04x -> %a -> 0x%04x", h, (double)f, back);
+			cr_assert_eq(back_d, h, "0x%04x -> %a -> 0x%04x (double)", h, (double)f, back_d);
+		}
+	}
+}
+
+Test(dtype, f16_widening_values)
+{
+	cr_assert_eq(npukb_f16_to_f32(0x3c00), 1.0f);
+	cr_assert_eq(npukb_f16_to_f32(0xc000), -2.0f);
+	cr_assert_eq(npukb_f16_to_f32(0x7bff), 65504.0f);
+	cr_assert_eq(npukb_f16_to_f32(0x0001), 0x1p-24f);
+	cr_assert_eq(npukb_f16_to_f32(0x03ff), 0x3ffp-24f);
+	cr_assert_eq(npukb_f16_to_f32(0x0400), 0x1p-14f);
+	cr_assert_eq(npukb_f16_to_f32(0x3555), 0x1.554p-2f);
+	cr_assert_eq(fbits(npukb_f16_to_f32(0x8000)), 0x80000000u);
+	cr_assert_eq(fbits(npukb_f16_to_f32(0x7c00)), 0x7f800000u);
+	cr_assert_eq(fbits(npukb_f16_to_f32(0xfc00)), 0xff800000u);
+	/* A signalling half NaN widens to a quiet float NaN. */
+	cr_assert_eq(fbits(npukb_f16_to_f32(0x7c01)), 0x7fc02000u);
+}
+
+static void expect_f16(double v, uint16_t want)
+{
+	uint16_t got_d = npukb_f64_to_f16(v);
+
+	cr_expect_eq(got_d, want, "f64 %a -> 0x%04x, want 0x%04x", v, got_d, want);
+	/* Every value below is exact in float too, so both paths agree. */
+	if ((double)(float)v == v) {
+		uint16_t got_f = npukb_f32_to_f16((float)v);
+
+		cr_expect_eq(got_f, want, "f32 %a -> 0x%04x, want 0x%04x", v, got_f, want);
+	}
+}
+
+Test(dtype, f16_known_values)
+{
+	expect_f16(0.0, 0x0000);
+	expect_f16(-0.0, 0x8000);
+	expect_f16(1.0, 0x3c00);
+	expect_f16(-2.0, 0xc000);
+	expect_f16(0.1, 0x2e66);
+	expect_f16(1.0 / 3.0, 0x3555);
+	expect_f16(65504.0, 0x7bff);
+	expect_f16(65519.99, 0x7bff);
+	expect_f16(65520.0, 0x7c00);   /* tie between 65504 and 2^16: even is 2^16 = inf */
+	expect_f16(-65520.0, 0xfc00);
+	expect_f16(1e10, 0x7c00);
+	expect_f16(-1e300, 0xfc00);
+	expect_f16(0x1p-14, 0x0400);  /* smallest normal */
+	expect_f16(0x1p-24, 0x0001);  /* smallest subnormal */
+	expect_f16(0x1p-25, 0x0000);  /* tie between 0 and 2^-24: even is 0 */
+	expect_f16(-0x1p-25, 0x8000);
+	expect_f16(0x1.8p-25, 0x0001); /* above the tie */
+	expect_f16(0x1.000002p-25, 0x0001);
+	expect_f16(0x3p-25, 0x0002);   /* 1.5 * 2^-24: tie, to the even 2 */
+	expect_f16(0x5p-25, 0x0002);   /* 2.5 * 2^-24: tie, to the even 2 */
+	expect_f16(0x7fep-25, 0x03ff);
+	expect_f16(0x7ffp-25, 0x0400); /* largest subnormal + half: rounds up to normal */
+	expect_f16(0x1p-30, 0x0000);
+	expect_f16(1e-45, 0x0000);     /* float subnormal */
+	expect_f16(4.9e-324, 0x0000);  /* double subnormal */
+	expect_f16(1.0 + 0x1p-11, 0x3c00);      /* tie, to even 1 */
+	expect_f16(1.0 + 3 * 0x1p-11, 0x3c02);  /* tie, to even 1 + 2^-9 */
+	expect_f16(1.0 + 0x1p-11 + 0x1p-20, 0x3c01);
+	expect_f16(2047.0, 0x67ff);
+	expect_f16(2049.0, 0x6800);             /* tie, to even 2048 */
+	expect_f16(2051.0, 0x6802);             /* tie, to even 2052 */
+	expect_f16(0x1.ffcp15, 0x7bff);
+	expect_f16(0x1.ffep15, 0x7c00);
+}
+
+Test(dtype, f16_specials)
+{
+	uint16_t n;
+
+	cr_assert_eq(npukb_f32_to_f16(bitsf(0x7f800000)), 0x7c00);
+	cr_assert_eq(npukb_f32_to_f16(bitsf(0xff800000)), 0xfc00);
+	cr_assert_eq(npukb_f32_to_f16(bitsf(0x7f7fffff)), 0x7c00); /* FLT_MAX */
+	n = npukb_f32_to_f16(bitsf(0x7fc00000));
+	cr_assert(f16_is_nan(n) && (n & 0x0200), "0x%04x", n);
+	/* A signalling NaN whose payload sits below half precision must not
+	 * become infinity. */
+	n = npukb_f32_to_f16(bitsf(0x7f800001));
+	cr_assert(f16_is_nan(n) && (n & 0x0200), "0x%04x", n);
+	n = npukb_f32_to_f16(bitsf(0xffc00000));
+	cr_assert(f16_is_nan(n) && (n & 0x8000), "0x%04x", n);
+	n = npukb_f64_to_f16(__builtin_nan(""));
+	cr_assert(f16_is_nan(n) && (n & 0x0200), "0x%04x", n);
+	n = npukb_f64_to_f16(-__builtin_nan("1"));
+	cr_assert(f16_is_nan(n) && (n & 0x8000), "0x%04x", n);
+	cr_assert_eq(npukb_f64_to_f16(__builtin_inf()), 0x7c00);
+	cr_assert_eq(npukb_f64_to_f16(-__builtin_inf()), 0xfc00);
+}
+
+Test(dtype, double_rounds_once)
+{
+	/* As a double this lies just above the midpoint of 1 and 1 + 2^-10,
+	 * so it rounds up; as a float it is exactly the midpoint, which then
+	 * rounds to the even 1. */
+	double d = 1.0 + 0x1p-11 + 0x1p-40;
+
+	cr_assert_eq(npukb_f64_to_f16(d), 0x3c01);
+	cr_assert_eq(npukb_f32_to_f16((float)d), 0x3c00);
+
+	/* The same below the midpoint on the other side. */
+	d = 1.0 + 3 * 0x1p-11 - 0x1p-40;
+	cr_assert_eq(npukb_f64_to_f16(d), 0x3c01);
+	cr_assert_eq(npukb_f32_to_f16((float)d), 0x3c02);
+
+	/* Subnormal range. */
+	d = 0x1p-25 + 0x1p-60;
+	cr_assert_eq(npukb_f64_to_f16(d), 0x0001);
+	cr_assert_eq(npukb_f32_to_f16((float)d), 0x0000);
+
+	/* bfloat16: 1 + 2^-8 is the midpoint of 1 and 1 + 2^-7. */
+	d = 1.0 + 0x1p-8 + 0x1p-40;
+	cr_assert_eq(npukb_f64_to_bf16(d), 0x3f81);
+	cr_assert_eq(npukb_f32_to_bf16((float)d), 0x3f80);
+}
+
+#ifdef __FLT16_MAX__
+/* xorshift64*: a fixed, portable sequence of test inputs. */
+static uint64_t next_rand(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * UINT64_C(2685821657736338717);
+}
+
+Test(dtype, f16_matches_compiler_half, .timeout = 60)
+{
+	uint64_t s = UINT64_C(0x9e3779b97f4a7c15);
+
+	/* Every float whose exponent can reach binary16, fraction stepped. */
+	for (uint32_t u = 0x30000000; u < 0x47800000; u += 61) {
+		_Float16 h = (_Float16)bitsf(u);
+		uint16_t want;
+
+		memcpy(&want, &h, 2);
+		cr_assert_eq(npukb_f32_to_f16(bitsf(u)), want, "float 0x%08x", u);
+	}
+	/* Random doubles around the binary16 range, with random low bits
+	 * (these are the values where double rounding would show). */
+	for (int i = 0; i < 2000000; i++) {
+		uint64_t r = next_rand(&s);
+		uint64_t exp = 1023 - 30 + (r >> 58) % 48; /* 2^-30 .. 2^17 */
+		uint64_t bits = (r & 0x800fffffffffffffu) | (exp << 52);
+		double d;
+		_Float16 h;
+		uint16_t want, got;
+
+		if (i % 3 == 0) /* a tie in half precision plus a low-bit nudge */
+			bits = (bits & ~((UINT64_C(1) << 42) - 1)) | (UINT64_C(1) << 41) | (r & 1);
+		memcpy(&d, &bits, 8);
+		h = (_Float16)d;
+		memcpy(&want, &h, 2);
+		got = npukb_f64_to_f16(d);
+		cr_assert_eq(got, want, "double %a: got 0x%04x want 0x%04x", d, got, want);
+	}
+}
+#endif
+
+/* ---- bfloat16 ------------------------------------------------------------ */
+
+Test(dtype, bf16_round_trip_all_patterns)
+{
+	for (uint32_t b = 0; b <= 0xffff; b++) {
+		float f = npukb_bf16_to_f32((uint16_t)b);
+
+		cr_assert_eq(fbits(f), b << 16);
+		if (bf16_is_nan((uint16_t)b)) {
+			cr_assert(bf16_is_nan(npukb_f32_to_bf16(f)), "0x%04x", b);
+			cr_assert(bf16_is_nan(npukb_f64_to_bf16(f)), "0x%04x", b);
+		} else {
+			cr_assert_eq(npukb_f32_to_bf16(f), b, "0x%04x", b);
+			cr_assert_eq(npukb_f64_to_bf16(f), b, "0x%04x", b);
+		}
+	}
+}
+
+/* Reference rounding for float -> bfloat16 written the other common way
+ * (add 0x7fff plus the lowest kept bit): agreement on every finite float
+ * pattern checks the generic rounding against an independent formula. */
+static uint16_t bf16_by_addition(uint32_t u)
+{
+	return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+}
+
+Test(dtype, bf16_matches_addition_rounding, .timeout = 60)
+{
+	for (uint64_t u = 0; u <= 0xffffffffu; u += 257) {
+		uint32_t x = (uint32_t)u;
+
+		if ((x & 0x7f800000) == 0x7f800000)
+			continue;
+		cr_assert_eq(npukb_f32_to_bf16(bitsf(x)), bf16_by_addition(x), "0x%08x", x);
+	}
+}
+
+Test(dtype, bf16_known_values)
+{
+	uint16_t n;
+
+	cr_assert_eq(npukb_f32_to_bf16(1.0f), 0x3f80);
+	cr_assert_eq(npukb_f32_to_bf16(-1.0f), 0xbf80);
+	cr_assert_eq(npukb_f32_to_bf16(1.0f + 0x1p-8f), 0x3f80);     /* tie, to even */
+	cr_assert_eq(npukb_f32_to_bf16(1.0f + 3 * 0x1p-8f), 0x3f82); /* tie, to even */
+	cr_assert_eq(npukb_f32_to_bf16(1.0f + 0x1p-8f + 0x1p-20f), 0x3f81);
+	cr_assert_eq(npukb_f64_to_bf16(1.0 + 0x1p-8), 0x3f80);
+	cr_assert_eq(npukb_f64_to_bf16(3.14159265358979), 0x4049);
+	cr_assert_eq(npukb_f32_to_bf16(bitsf(0x7f7f7fff)), 0x7f7f);
+	cr_assert_eq(npukb_f32_to_bf16(bitsf(0x7f7f8000)), 0x7f80); /* tie at the top: inf */
+	cr_assert_eq(npukb_f32_to_bf16(bitsf(0x7f7fffff)), 0x7f80);
+	cr_assert_eq(npukb_f64_to_bf16(1e39), 0x7f80);
+	cr_assert_eq(npukb_f64_to_bf16(-1e39), 0xff80);
+	cr_assert_eq(npukb_f32_to_bf16(0x1p-133f), 0x0001);        /* smallest subnormal */
+	cr_assert_eq(npukb_f32_to_bf16(0x1p-134f), 0x0000);        /* tie, to even 0 */
+	cr_assert_eq(npukb_f32_to_bf16(0x1.8p-134f), 0x0001);
+	cr_assert_eq(npukb_f64_to_bf16(0x1p-134 + 0x1p-160), 0x0001);
+	cr_assert_eq(npukb_f64_to_bf16(0x1p-140), 0x0000);
+	n = npukb_f32_to_bf16(bitsf(0x7f800001));
+	cr_assert(bf16_is_nan(n), "0x%04x", n);
+	n = npukb_f64_to_bf16(-__builtin_nan(""));
+	cr_assert(bf16_is_nan(n) && (n & 0x8000), "0x%04x", n);
+	cr_assert_eq(npukb_f64_to_bf16(__builtin_inf()), 0x7f80);
+	cr_assert_eq(npukb_f32_to_bf16(-0.0f), 0x8000);
+}
+
+/* ---- element access ---------------------------------------------------------- */
+
+Test(dtype, load_store_every_dtype)
+{
+	for (int dt = NPUKB_DT_INVALID + 1; dt < NPUKB_DT_COUNT_; dt++) {
+		unsigned char buf[64];
+		const double vals[] = { 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0 };
+
+		memset(buf, 0xa5, sizeof buf);
+		for (size_t i = 0; i < 8; i++)
+			npukb_store_from_double((enum npukb_dtype)dt, buf, i, vals[i]);
+		for (size_t i = 0; i < 8; i++)
+			cr_assert_eq(npukb_load_as_double((enum npukb_dtype)dt, buf, i), vals[i],
+				     "%s element %zu", npukb_dtype_name((enum npukb_dtype)dt), i);
+		/* Nothing written past the last element. */
+		for (size_t b = 8 * npukb_dtype_size((enum npukb_dtype)dt); b < sizeof buf; b++)
+			cr_assert_eq(buf[b], 0xa5, "%s wrote past its end",
+				     npukb_dtype_name((enum npukb_dtype)dt));
+	}
+}
+
+Test(dtype, float_stores_round_to_nearest_even)
+{
+	uint16_t h[2];
+	float f;
+
+	npukb_store_from_double(NPUKB_DT_FLOAT16, h, 1, 1.0 + 0x1p-11 + 0x1p-40);
+	cr_assert_eq(h[1], 0x3c01);
+	npukb_store_from_double(NPUKB_DT_BFLOAT16, h, 0, 1.0 + 3 * 0x1p-8);
+	cr_assert_eq(h[0], 0x3f82);
+	cr_assert_eq(npukb_load_as_double(NPUKB_DT_BFLOAT16, h, 0), 1.0 + 0x1p-6);
+	npukb_store_from_double(NPUKB_DT_FLOAT32, &f, 0, 0.1);
+	cr_assert_eq(f, 0.1f);
+	npukb_store_from_double(NPUKB_DT_FLOAT16, h, 0, 70000.0);
+	cr_assert_eq(h[0], 0x7c00);
+	cr_assert_eq(npukb_load_as_double(NPUKB_DT_FLOAT16, h, 0), __builtin_inf());
+}
+
+Test(dtype, integer_stores_wrap)
+{
+	int8_t i8;
+	uint8_t u8;
+	int16_t i16;
+	int32_t i32;
+	int64_t i64;
+
+	npukb_store_from_double(NPUKB_DT_INT8, &i8, 0, 300.0);
+	cr_assert_eq(i8, 44);
+	npukb_store_from_double(NPUKB_DT_INT8, &i8, 0, 128.0);
+	cr_assert_eq(i8, -128);
+	npukb_store_from_double(NPUKB_DT_INT8, &i8, 0, -129.0);
+	cr_assert_eq(i8, 127);
+	npukb_store_from_double(NPUKB_DT_INT8, &i8, 0, -3.7);
+	cr_assert_eq(i8, -3); /* truncation toward zero */
+	npukb_store_from_double(NPUKB_DT_UINT8, &u8, 0, -1.0);
+	cr_assert_eq(u8, 255);
+	npukb_store_from_double(NPUKB_DT_UINT8, &u8, 0, 256.0 + 7.9);
+	cr_assert_eq(u8, 7);
+	npukb_store_from_double(NPUKB_DT_INT16, &i16, 0, 40000.0);
+	cr_assert_eq(i16, 40000 - 65536);
+	npukb_store_from_double(NPUKB_DT_INT32, &i32, 0, 2147483648.0);
+	cr_assert_eq(i32, INT32_MIN);
+	npukb_store_from_double(NPUKB_DT_INT32, &i32, 0, 4294967297.0);
+	cr_assert_eq(i32, 1);
+	npukb_store_from_double(NPUKB_DT_INT32, &i32, 0, -2147483649.0);
+	cr_assert_eq(i32, INT32_MAX);
+	npukb_store_from_double(NPUKB_DT_INT64, &i64, 0, -9223372036854775808.0);
+	cr_assert_eq(i64, INT64_MIN);
+	npukb_store_from_double(NPUKB_DT_INT64, &i64, 0, 123456789012.0);
+	cr_assert_eq(i64, 123456789012LL);
+	cr_assert_eq(npukb_load_as_double(NPUKB_DT_INT64, &i64, 0), 123456789012.0);
+}
+
+Test(dtype, nan_and_inf_into_integers_are_defined)
+{
+	int8_t i8;
+	uint8_t u8;
+	int32_t i32;
+	int64_t i64;
+
+	npukb_store_from_double(NPUKB_DT_INT32, &i32, 0, __builtin_nan(""));
+	cr_assert_eq(i32, 0);
+	npukb_store_from_double(NPUKB_DT_INT32, &i32, 0, __builtin_inf());
+	cr_assert_eq(i32, INT32_MAX);
+	npukb_store_from_double(NPUKB_DT_INT32, &i32, 0, -__builtin_inf());
+	cr_assert_eq(i32, INT32_MIN);
+	npukb_store_from_double(NPUKB_DT_INT8, &i8, 0, __builtin_inf());
+	cr_assert_eq(i8, INT8_MAX);
+	npukb_store_from_double(NPUKB_DT_INT8, &i8, 0, -1e300);
+	cr_assert_eq(i8, INT8_MIN);
+	npukb_store_from_double(NPUKB_DT_UINT8, &u8, 0, __builtin_inf());
+	cr_assert_eq(u8, 255);
+	npukb_store_from_double(NPUKB_DT_UINT8, &u8, 0, -__builtin_inf());
+	cr_assert_eq(u8, 0);
+	npukb_store_from_double(NPUKB_DT_INT64, &i64, 0, 1e19);
+	cr_assert_eq(i64, INT64_MAX);
+	npukb_store_from_double(NPUKB_DT_INT64, &i64, 0, __builtin_nan(""));
+	cr_assert_eq(i64, 0);
+}
+
+Test(dtype, bool_and_complex)
+{
+	uint8_t b[4] = { 0, 1, 2, 255 };
+	float c[4] = { 1.5f, -2.0f, 3.0f, 4.0f };
+
+	cr_assert_eq(npukb_load_as_double(NPUKB_DT_BOOL, b, 0), 0.0);
+	cr_assert_eq(npukb_load_as_double(NPUKB_DT_BOOL, b, 2), 1.0);
+	cr_assert_eq(npukb_load_as_double(NPUKB_DT_BOOL, b, 3), 1.0);
+	npukb_store_from_double(NPUKB_DT_BOOL, b, 0, -0.5);
+	cr_assert_eq(b[0], 1);
+	npukb_store_from_double(NPUKB_DT_BOOL, b, 1, 0.0);
+	cr_assert_eq(b[1], 0);
+	npukb_store_from_double(NPUKB_DT_BOOL, b, 1, -0.0);
+	cr_assert_eq(b[1], 0);
+
+	/* Element 1 is the pair at floats 2 and 3; load gives the real part. */
+	cr_assert_eq(npukb_load_as_double(NPUKB_DT_COMPLEX64, c, 0), 1.5);
+	cr_assert_eq(npukb_load_as_double(NPUKB_DT_COMPLEX64, c, 1), 3.0);
+	npukb_store_from_double(NPUKB_DT_COMPLEX64, c, 1, -7.25);
+	cr_assert_eq(c[2], -7.25f);
+	cr_assert_eq(c[3], 0.0f, "the imaginary part must be zeroed");
+	cr_assert_eq(c[0], 1.5f);
+	cr_assert_eq(c[1], -2.0f);
+}
+
+Test(dtype, invalid_dtype_is_harmless)
+{
+	unsigned char buf[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+
+	cr_assert_eq(npukb_load_as_double(NPUKB_DT_INVALID, buf, 0), 0.0);
+	npukb_store_from_double(NPUKB_DT_INVALID, buf, 0, 5.0);
+	npukb_store_from_double(NPUKB_DT_COUNT_, buf, 0, 5.0);
+	for (int i = 0; i < 8; i++)
+		cr_assert_eq(buf[i], i + 1);
+}

@@ -1,0 +1,155 @@
+/* test_junit.c - the JUnit writer: valid against the Ant/Jenkins schema,
+ * counts right, hostile text escaped. */
+#include <criterion/criterion.h>
+
+#include "junit.h"
+#include "results.h"
+
+#include <libxml/parser.h>
+#include <libxml/xmlschemas.h>
+#include <libxml/xpath.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *xsd_path(void)
+{
+	const char *p = getenv("NPUKB_JUNIT_XSD");
+	if (p && access(p, R_OK) == 0)
+		return p;
+	if (getenv("NPUKB_REQUIRE_JUNIT_XSD"))
+		cr_assert_fail("JUnit.xsd not found (NPUKB_JUNIT_XSD=%s)", p ? p : "");
+	return NULL;
+}
+
+static void silent(void *ctx, const char *msg, ...)
+{
+	(void)ctx;
+	(void)msg;
+}
+
+static int validate(const char *xml, const char *xsd)
+{
+	xmlSchemaParserCtxtPtr pc = xmlSchemaNewParserCtxt(xsd);
+	xmlSchemaPtr schema = xmlSchemaParse(pc);
+	xmlSchemaValidCtxtPtr vc;
+	int rc;
+	cr_assert_not_null(schema, "cannot parse %s", xsd);
+	vc = xmlSchemaNewValidCtxt(schema);
+	rc = xmlSchemaValidateFile(vc, xml, 0);
+	xmlSchemaFreeValidCtxt(vc);
+	xmlSchemaFree(schema);
+	xmlSchemaFreeParserCtxt(pc);
+	return rc;
+}
+
+static double xpath_num(xmlDocPtr doc, const char *expr)
+{
+	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
+	xmlXPathObjectPtr o = xmlXPathEvalExpression(BAD_CAST expr, ctx);
+	double v = o ? xmlXPathCastToNumber(o) : -1;
+	xmlXPathFreeObject(o);
+	xmlXPathFreeContext(ctx);
+	return v;
+}
+
+static char *xpath_str(xmlDocPtr doc, const char *expr)
+{
+	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
+	xmlXPathObjectPtr o = xmlXPathEvalExpression(BAD_CAST expr, ctx);
+	xmlChar *s = o ? xmlXPathCastToString(o) : NULL;
+	char *out = strdup(s ? (const char *)s : "");
+	xmlFree(s);
+	xmlXPathFreeObject(o);
+	xmlXPathFreeContext(ctx);
+	return out;
+}
+
+static void make_results(struct npukb_results *r)
+{
+	struct npukb_sample_result *s;
+	memset(r, 0, sizeof(*r));
+	r->run_id = strdup("test-run");
+	r->backend = strdup("cpusim");
+	r->backend_identity = strdup("g++ 12");
+	r->soc = strdup("ascend910b2");
+	r->hostname = strdup("host");
+	r->started = 1700000000;
+
+	s = npukb_results_add(r, "level1/Math/AddCustom", "answer", 2);
+	npukb_verdict_pass(&s->compile);
+	s->cases[0].case_id = strdup("0");
+	s->cases[1].case_id = strdup("1");
+	npukb_verdict_pass(&s->cases[0].correctness);
+	npukb_verdict_pass(&s->cases[1].correctness);
+
+	/* compile failure: every case fails with the classified category */
+	s = npukb_results_add(r, "level1/Math/AddCustom", "bad\"<sample>", 2);
+	npukb_verdict_fail(&s->compile, "other-compile", "error: no matching function");
+	npukb_verdict_set_details(&s->compile,
+				  "a.cpp:3: error: ]]> <tag> & \x01 \xff\xfe invalid utf-8");
+	npukb_verdict_fail(&s->compile_classify, "api-signature", "classified");
+	npukb_verdict_set_rule(&s->compile_classify, "gcc-no-matching");
+	s->cases[0].case_id = strdup("0");
+	s->cases[1].case_id = strdup("1");
+
+	s = npukb_results_add(r, "level1/Math/AddCustom", "wrong", 2);
+	npukb_verdict_pass(&s->compile);
+	s->cases[0].case_id = strdup("0");
+	s->cases[1].case_id = strdup("1");
+	npukb_verdict_fail(&s->cases[0].correctness, "mismatch", "mismatch in z");
+	npukb_verdict_skip(&s->cases[1].correctness, "backend not usable");
+}
+
+Test(junit, valid_counts_and_escaping)
+{
+	struct npukb_results r;
+	char path[] = "/tmp/npukb-junit-XXXXXX", err[256];
+	const char *xsd;
+	xmlDocPtr doc;
+	char *s;
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	make_results(&r);
+	cr_assert_eq(npukb_junit_write(&r, path, err, sizeof(err)), 0, "%s", err);
+
+	xsd = xsd_path();
+	if (xsd) {
+		xmlSetGenericErrorFunc(NULL, silent);
+		cr_assert_eq(validate(path, xsd), 0, "%s does not validate against %s", path, xsd);
+	}
+	doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+	cr_assert_not_null(doc, "not well-formed");
+	cr_assert_eq(xpath_num(doc, "count(//testsuite)"), 1);
+	cr_assert_eq(xpath_num(doc, "count(//testcase)"), 6);
+	cr_assert_eq(xpath_num(doc, "number(//testsuite/@tests)"), 6);
+	cr_assert_eq(xpath_num(doc, "number(//testsuite/@failures)"), 3);
+	cr_assert_eq(xpath_num(doc, "number(//testsuite/@skipped)"), 1);
+	cr_assert_eq(xpath_num(doc, "count(//failure[@type='api-signature'])"), 2);
+	cr_assert_eq(xpath_num(doc, "count(//failure[@type='mismatch'])"), 1);
+	s = xpath_str(doc, "string(//testsuite/@package)");
+	cr_assert_str_eq(s, "level1.Math");
+	free(s);
+	s = xpath_str(doc, "string(//failure[@type='api-signature']/text())");
+	cr_assert_not_null(strstr(s, "]]> <tag> &"), "body: %s", s);
+	cr_assert_not_null(strstr(s, "gcc-no-matching"), "rule named: %s", s);
+	free(s);
+	s = xpath_str(doc, "string(//testcase[failure[@type='api-signature']][1]/@classname)");
+	cr_assert_str_eq(s, "level1.Math.AddCustom.bad\"<sample>");
+	free(s);
+	xmlFreeDoc(doc);
+	npukb_results_free(&r);
+	unlink(path);
+}
+
+Test(junit, unwritable_path_is_an_error)
+{
+	struct npukb_results r;
+	char err[256] = "";
+	make_results(&r);
+	cr_assert_neq(npukb_junit_write(&r, "/nonexistent-dir/x/junit.xml", err, sizeof(err)), 0);
+	cr_assert_not_null(strstr(err, "junit.xml"), "%s", err);
+	npukb_results_free(&r);
+}

@@ -1,0 +1,208 @@
+/* test_slice.c - the walking skeleton end to end: AddCustom's expert
+ * answer and broken samples through every stage on cpusim, into the
+ * journal and a schema-valid JUnit file. */
+#include <criterion/criterion.h>
+
+#include "fsutil.h"
+#include "plugin_loader.h"
+#include "results.h"
+#include "run.h"
+
+#include <libxml/parser.h>
+#include <libxml/xmlschemas.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TASK "level1/Math/AddCustom"
+
+static char outdir[] = "/tmp/npukb-slice-XXXXXX";
+static struct npukb_results results;
+static struct npukb_plugin_set plugins;
+static int ran;
+
+static const struct npukb_sample_result *sample(const char *id)
+{
+	size_t i;
+	for (i = 0; i < results.n; i++)
+		if (strcmp(results.items[i].sample_id, id) == 0)
+			return &results.items[i];
+	cr_assert_fail("no result for sample %s", id);
+	return NULL;
+}
+
+/* Criterion runs each Test in its own process, so the expensive run is done
+ * once, in one test, and each check below is a function of it. */
+static void run_once(void)
+{
+	static char levels[4096], schema[4096], s1[4096], s2[4096], s3[4096], s4[4096];
+	static const char *ids[] = { TASK, NULL };
+	static const char *samples[5];
+	const char *src = getenv("NPUKB_SRCDIR");
+	struct npukb_run_config cfg;
+	char **dirs, err[8192] = "";
+	int rc;
+
+	if (ran)
+		return;
+	src = src ? src : ".";
+	snprintf(levels, sizeof(levels), "%s/levels", src);
+	snprintf(schema, sizeof(schema), "%s/levels/schema/task.rng", src);
+	snprintf(s1, sizeof(s1), "%s/tests/samples/AddCustom/compile_error", src);
+	snprintf(s2, sizeof(s2), "%s/tests/samples/AddCustom/wrong_result", src);
+	snprintf(s3, sizeof(s3), "%s/tests/samples/AddCustom/hang", src);
+	snprintf(s4, sizeof(s4), "%s/tests/samples/AddCustom/crash", src);
+	samples[0] = s1;
+	samples[1] = s2;
+	samples[2] = s3;
+	samples[3] = s4;
+	samples[4] = NULL;
+	cr_assert_not_null(mkdtemp(outdir));
+
+	cr_assert_eq(npukb_plugin_dirs(NULL, &dirs, err, sizeof(err)), 0);
+	cr_assert_eq(npukb_plugins_load(&plugins, dirs, err, sizeof(err)), 0);
+	npukb_plugin_dirs_free(dirs);
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.levels_dir = levels;
+	cfg.schema_path = schema;
+	cfg.task_ids = ids;
+	cfg.sample_dirs = samples;
+	cfg.include_answer = 1;
+	cfg.plugins = &plugins;
+	cfg.backend = "cpusim";
+	cfg.output_dir = outdir;
+	cfg.options.soc = "ascend910b2";
+	cfg.options.nseeds = 2;
+	cfg.options.base_seed = 11;
+	cfg.options.build_limits.wall_seconds = 120;
+	cfg.options.build_limits.memory_bytes = 8ull << 30;
+	cfg.options.run_limits.wall_seconds = 3;
+	cfg.options.run_limits.cpu_seconds = 10;
+	cfg.options.run_limits.memory_bytes = 8ull << 30;
+	rc = npukb_run_execute(&cfg, &results, err, sizeof(err));
+	cr_assert_eq(rc, 0, "run failed: %s", err);
+	ran = 1;
+}
+
+static void answer_passes_every_case_with_cycles(void)
+{
+	const struct npukb_sample_result *s = sample("answer");
+	size_t i;
+	cr_assert_eq(s->compile.outcome, NPUKB_PASS, "compile: %s\n%s", s->compile.message,
+		     s->compile.details);
+	cr_assert_eq(s->ncases, 5);
+	for (i = 0; i < s->ncases; i++) {
+		cr_assert_eq(s->cases[i].correctness.outcome, NPUKB_PASS, "case %s: %s",
+			     s->cases[i].case_id, s->cases[i].correctness.message);
+		cr_assert_eq(s->cases[i].performance.outcome, NPUKB_PASS);
+		cr_assert(s->cases[i].performance.has_timing);
+		cr_assert_gt(s->cases[i].performance.cycles, 0);
+	}
+}
+
+static void compile_error_has_diagnostics_and_category(void)
+{
+	const struct npukb_sample_result *s = sample("compile_error");
+	const char *cat, *rule;
+	const struct npukb_verdict *v = npukb_case_outcome(s, 0, &cat, &rule);
+	cr_assert_eq(s->compile.outcome, NPUKB_FAIL);
+	cr_assert_not_null(s->compile.details);
+	cr_assert_not_null(strstr(s->compile.details, "error"), "%s", s->compile.details);
+	cr_assert_eq(v, &s->compile);
+	cr_assert_str_eq(cat, "api-signature");
+	cr_assert_not_null(rule);
+}
+
+static void wrong_result_is_a_mismatch_with_figures(void)
+{
+	const struct npukb_sample_result *s = sample("wrong_result");
+	const struct npukb_verdict *v = &s->cases[0].correctness;
+	cr_assert_eq(s->compile.outcome, NPUKB_PASS);
+	cr_assert_eq(v->outcome, NPUKB_FAIL);
+	cr_assert_str_eq(v->category, "mismatch", "%s: %s", v->category, v->message);
+	cr_assert(v->has_error_stats);
+	cr_assert_gt(v->max_abs_err, 0);
+	cr_assert_gt(v->max_rel_err, 0);
+	cr_assert_gt(v->bad_count, 0);
+	cr_assert_geq(v->first_bad_index, 0);
+	cr_assert_eq(s->cases[0].performance.outcome, 0, "no performance for a wrong sample");
+}
+
+static void hang_is_a_timeout_and_the_run_goes_on(void)
+{
+	const struct npukb_sample_result *s = sample("hang");
+	size_t i;
+	cr_assert_eq(s->compile.outcome, NPUKB_PASS);
+	for (i = 0; i < s->ncases; i++) {
+		const char *cat, *rule;
+		npukb_case_outcome(s, i, &cat, &rule);
+		cr_assert_eq(s->cases[i].correctness.outcome, NPUKB_FAIL);
+		cr_assert_str_eq(cat, "timeout");
+	}
+	/* the sample after the hang was still judged */
+	cr_assert_eq(sample("crash")->compile.outcome, NPUKB_PASS);
+}
+
+static void crash_is_a_crash(void)
+{
+	const struct npukb_sample_result *s = sample("crash");
+	const char *cat, *rule;
+	npukb_case_outcome(s, 0, &cat, &rule);
+	cr_assert_eq(s->cases[0].correctness.outcome, NPUKB_FAIL);
+	cr_assert_str_eq(cat, "crash", "%s", s->cases[0].correctness.message);
+}
+
+static void reports_written_and_junit_valid(void)
+{
+	char path[8192], line[1 << 16];
+	const char *xsd = getenv("NPUKB_JUNIT_XSD");
+	FILE *f;
+	size_t verdicts = 0, runs = 0;
+
+	snprintf(path, sizeof(path), "%s/journal.jsonl", outdir);
+	f = fopen(path, "r");
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		runs += strncmp(line, "{\"type\":\"run\"", 13) == 0;
+		verdicts += strncmp(line, "{\"type\":\"verdict\"", 17) == 0;
+	}
+	fclose(f);
+	cr_assert_eq(runs, 1);
+	/* answer: 1 compile + 5 x (correctness + performance) = 11;
+	 * compile_error: compile + classify = 2;
+	 * wrong_result: 1 + at least case 0 correctness + classify;
+	 * hang and crash: 1 + 5 x (correctness + classify) = 11 each */
+	cr_assert_geq(verdicts, 11 + 2 + 3 + 11 + 11, "%zu verdicts", verdicts);
+
+	snprintf(path, sizeof(path), "%s/junit.xml", outdir);
+	cr_assert(npukb_is_file(path));
+	if (xsd && access(xsd, R_OK) == 0) {
+		xmlSchemaParserCtxtPtr pc = xmlSchemaNewParserCtxt(xsd);
+		xmlSchemaPtr schema = xmlSchemaParse(pc);
+		xmlSchemaValidCtxtPtr vc = xmlSchemaNewValidCtxt(schema);
+		cr_assert_eq(xmlSchemaValidateFile(vc, path, 0), 0, "%s invalid", path);
+		xmlSchemaFreeValidCtxt(vc);
+		xmlSchemaFree(schema);
+		xmlSchemaFreeParserCtxt(pc);
+	} else if (getenv("NPUKB_REQUIRE_JUNIT_XSD")) {
+		cr_assert_fail("JUnit.xsd not found");
+	}
+	snprintf(path, sizeof(path), "%s/summary.txt", outdir);
+	cr_assert(npukb_is_file(path));
+}
+
+Test(slice, end_to_end, .timeout = 1200)
+{
+	run_once();
+	answer_passes_every_case_with_cycles();
+	compile_error_has_diagnostics_and_category();
+	wrong_result_is_a_mismatch_with_figures();
+	hang_is_a_timeout_and_the_run_goes_on();
+	crash_is_a_crash();
+	reports_written_and_junit_valid();
+	npukb_results_free(&results);
+	npukb_plugins_unload(&plugins);
+	npukb_rm_rf(outdir);
+}
