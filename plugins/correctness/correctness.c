@@ -210,7 +210,8 @@ static void fail_run(struct npukb_verdict *out, const struct npukb_run_result *r
 		npukb_sandbox_describe(&r->proc, what, sizeof(what));
 	/* A check failure reported by a process that exited cleanly needs no
 	 * "exited with status 0" beside it. */
-	if (r->message && *r->message && clean_exit)
+	/* Nor does a message that already says what the sandbox said. */
+	if (r->message && *r->message && (clean_exit || strstr(r->message, what)))
 		npukb_verdict_fail(out, cat, "seed %u: %s", s, r->message);
 	else if (r->message && *r->message)
 		npukb_verdict_fail(out, cat, "seed %u: %s (%s)", s, r->message, what);

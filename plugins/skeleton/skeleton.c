@@ -107,6 +107,11 @@
  *
  * and point NPUKB_PLUGIN_PATH (or --plugin-dir) at the folder holding it.
  * `npukb plugins` shows whether it loaded and what probe() said. */
+/* strdup() and other POSIX calls; in-tree builds define it on the command
+ * line, out-of-tree ones get it here. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <npukb/plugin.h>
 
 #include <errno.h>
