@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "catalog.h"
+#include "cmd_report.h"
 #include "manifest.h"
 #include "plugin_loader.h"
 #include "run.h"
@@ -37,6 +38,7 @@ static const char usage_text[] =
 	"  list       list the tasks of the selected levels\n"
 	"  plugins    list the plugins found, loaded and rejected (with the reason)\n"
 	"  validate   check task manifests against the schema (all, or the FILEs given)\n"
+	"  report     pass@k, fast_p, speedups, categories from run journals (+ JSON)\n"
 	"  help       show this text, or `npukb help COMMAND` for a command's options\n"
 	"\n"
 	"Options for every command:\n"
@@ -202,7 +204,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		switch (c) {
 		case 'l':
 			if (parse_ulong(optarg, 1, 3, &ul))
-				return bad_value("--level", optarg, "1, 2 or 3");
+				{ rc = bad_value("--level", optarg, "1, 2 or 3"); goto out_noplugins; }
 			cfg.level = (int)ul;
 			break;
 		case 'L': cfg.level = 0; break;
@@ -214,29 +216,29 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		case 'c': cfg.options.soc = optarg; break;
 		case 'n':
 			if (parse_ulong(optarg, 1, 1000, &ul))
-				return bad_value("--seeds", optarg, "1 to 1000");
+				{ rc = bad_value("--seeds", optarg, "1 to 1000"); goto out_noplugins; }
 			cfg.options.nseeds = (unsigned)ul;
 			break;
 		case 'r':
 			if (parse_ulong(optarg, 0, (unsigned long)-1, &ul))
-				return bad_value("--seed", optarg, "a non-negative integer");
+				{ rc = bad_value("--seed", optarg, "a non-negative integer"); goto out_noplugins; }
 			cfg.options.base_seed = ul;
 			break;
 		case 'B':
 			if (parse_double(optarg, 0.1, &d))
-				return bad_value("--build-timeout", optarg, "seconds >= 0.1");
+				{ rc = bad_value("--build-timeout", optarg, "seconds >= 0.1"); goto out_noplugins; }
 			cfg.options.build_limits.wall_seconds = d;
 			cfg.options.build_limits.cpu_seconds = d;
 			break;
 		case 'R':
 			if (parse_double(optarg, 0.1, &d))
-				return bad_value("--run-timeout", optarg, "seconds >= 0.1");
+				{ rc = bad_value("--run-timeout", optarg, "seconds >= 0.1"); goto out_noplugins; }
 			cfg.options.run_limits.wall_seconds = d;
 			cfg.options.run_limits.cpu_seconds = d;
 			break;
 		case 'M':
 			if (parse_ulong(optarg, 64, 1ul << 24, &ul))
-				return bad_value("--memory-limit", optarg, "MiB, at least 64");
+				{ rc = bad_value("--memory-limit", optarg, "MiB, at least 64"); goto out_noplugins; }
 			cfg.options.build_limits.memory_bytes = (uint64_t)ul << 20;
 			cfg.options.run_limits.memory_bytes = (uint64_t)ul << 20;
 			break;
@@ -491,6 +493,8 @@ static int dispatch(const char *cmd, int argc, char **argv)
 		return cmd_validate(argc, argv, &co);
 	if (strcmp(cmd, "plugins") == 0)
 		return cmd_plugins(argc, argv, &co);
+	if (strcmp(cmd, "report") == 0)
+		return npukb_cmd_report(argc, argv);
 	fprintf(stderr, "npukb: no such command '%s'\nTry 'npukb --help'.\n", cmd);
 	return EXIT_USAGE;
 }

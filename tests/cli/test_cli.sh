@@ -83,5 +83,23 @@ check "run on ascend-device without CANN" 0 "$npukb" run --task level1/Math/AddC
 grep_out "skipped, not passed" "0 passed, 0 failed, 5 skipped" "$tmp/out"
 grep_out "junit says skipped" "<skipped message=" "$tmp/r4/junit.xml"
 
+# report: the leaderboard figures of journals; bad input names file:line
+j="$src/tests/data/journals"
+check "report" 0 "$npukb" report "$j/small.jsonl"
+grep_out "report overall row" "^overall  *4  *10 " "$tmp/out"
+grep_out "report weighted score" "missing level3" "$tmp/out"
+check "report --by task --json" 0 "$npukb" report "$j/small.jsonl" --by task --json "$tmp/report.json"
+grep_out "report task row" "^level2/Norm/RmsNorm " "$tmp/out"
+grep_out "report json n/a" '"reason": "n<k"' "$tmp/report.json"
+check "report two runs" 0 "$npukb" report "$j/small.jsonl" "$j/runB.jsonl"
+grep_out "report second run" "^run runB " "$tmp/out"
+check "report torn last line" 0 "$npukb" report "$j/torn.jsonl"
+grep_out "report warns of a torn line" "torn.jsonl:4: torn last line" "$tmp/err"
+check "report bad line" 3 "$npukb" report "$j/bad.jsonl"
+grep_out "report names file:line" "bad.jsonl:3: " "$tmp/err"
+check "report missing journal" 3 "$npukb" report "$tmp/no-such.jsonl"
+check "report no journal" 2 "$npukb" report
+check "report bad --by" 2 "$npukb" report --by week "$j/small.jsonl"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,57 @@
+/* journal_read.h - read run journals (journal.jsonl) back into memory for
+ * `npukb report` and the metrics (private).
+ *
+ * Verdicts are grouped by run id: shards of one run (same id, several
+ * files) merge into one run; different runs stay apart. A torn last line,
+ * the most a killed run can leave, is skipped with a warning; any other
+ * bad line is an error naming file:line. */
+#ifndef NPUKB_JOURNAL_READ_H
+#define NPUKB_JOURNAL_READ_H
+
+#include <stddef.h>
+#include <npukb/verdict.h>
+
+/* One verdict record, reduced to what the metrics need. */
+struct npukb_jverdict {
+	char *task;
+	char *sample;
+	char *case_id;  /* NULL for sample-wide verdicts (compile) */
+	enum npukb_stage_id stage;
+	enum npukb_outcome outcome;
+	char *category; /* NULL when none */
+	char *rule;     /* NULL when none */
+	int has_timing; /* cycles and time_us both present and finite */
+	double cycles;
+	double time_us;
+};
+
+struct npukb_jrun {
+	char *run_id;
+	/* From the run's header record; NULL when no shard carried one. */
+	char *backend;
+	char *soc;
+	char *toolchain;
+	char *started;
+	size_t nsources;
+	char **sources; /* the files that held this run, in reading order */
+	size_t n, cap;
+	struct npukb_jverdict *v; /* in file order: later records win */
+};
+
+struct npukb_jset {
+	size_t nruns;
+	struct npukb_jrun *runs; /* in order of first appearance */
+	size_t nwarnings;
+	char **warnings;         /* "file:line: ..." */
+};
+
+/* Add every record of the journal at path to set (zeroed by the caller
+ * before the first call). Returns 0, -EINVAL for an invalid line (err says
+ * file:line and why), or another negative errno (unreadable file, no
+ * memory). On error set keeps what was read before and must still be
+ * freed. */
+int npukb_journal_read(struct npukb_jset *set, const char *path, char *err,
+		       size_t errlen);
+void npukb_jset_free(struct npukb_jset *set);
+
+#endif

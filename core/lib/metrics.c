@@ -1,0 +1,917 @@
+/* metrics.c - from a run's verdicts to the published figures. The
+ * definitions are in metrics.h; this file only implements them. */
+#include "metrics.h"
+
+#include "text.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const unsigned npukb_metrics_k[NPUKB_METRICS_NK] = { 1, 5, 10 };
+const double npukb_metrics_p[NPUKB_METRICS_NFAST] = { 0, 0.5, 0.8, 1, 1.5, 2 };
+static const char *const p_names[NPUKB_METRICS_NFAST] = { "0", "0.5", "0.8", "1", "1.5", "2" };
+static const double level_weight[3] = { 0.2, 0.3, 0.5 };
+
+static const char ANSWER_ID[] = "answer";
+
+static struct npukb_figure figure(double v)
+{
+	struct npukb_figure f = { 1, v, NULL };
+	return f;
+}
+
+static struct npukb_figure not_available(const char *reason)
+{
+	struct npukb_figure f = { 0, 0, reason };
+	return f;
+}
+
+struct npukb_figure npukb_pass_at_k(unsigned long n, unsigned long c, unsigned long k)
+{
+	double fail = 1.0;
+	unsigned long i;
+	if (k == 0 || n < k)
+		return not_available("n<k");
+	if (c > n)
+		c = n;
+	if (n - c < k)
+		return figure(1.0);
+	/* C(n-c,k)/C(n,k) = prod_{i=n-c+1}^{n} (1 - k/i): every factor is in
+	 * (0,1], so nothing overflows or cancels */
+	for (i = n - c + 1; i <= n; i++)
+		fail *= 1.0 - (double)k / (double)i;
+	return figure(1.0 - fail);
+}
+
+int npukb_speedup_exceeds(double speedup, double p)
+{
+	return speedup > p * (1.0 + 1e-9);
+}
+
+struct npukb_figure npukb_geomean(const double *v, size_t n)
+{
+	double sum = 0;
+	size_t i;
+	if (n == 0)
+		return not_available("no value");
+	for (i = 0; i < n; i++) {
+		if (!(v[i] > 0) || !isfinite(v[i]))
+			return not_available("a value is not positive");
+		sum += log(v[i]);
+	}
+	if (n == 1)
+		return figure(v[0]); /* exact, as printed */
+	return figure(exp(sum / (double)n));
+}
+
+const char *npukb_task_level(const char *task_id, char *buf, size_t len)
+{
+	size_t d = 0;
+	if (strncmp(task_id, "level", 5) == 0) {
+		while (task_id[5 + d] >= '0' && task_id[5 + d] <= '9')
+			d++;
+		if (d > 0 && d < 8 && (task_id[5 + d] == '/' || task_id[5 + d] == '\0')) {
+			snprintf(buf, len, "%.*s", (int)(5 + d), task_id);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "unknown");
+	return buf;
+}
+
+/* ---- categories ---------------------------------------------------------- */
+
+static int cat_add(struct npukb_category_count **cats, size_t *n, const char *name,
+		   size_t count)
+{
+	struct npukb_category_count *grown;
+	size_t i;
+	for (i = 0; i < *n; i++)
+		if (strcmp((*cats)[i].name, name) == 0) {
+			(*cats)[i].count += count;
+			return 0;
+		}
+	grown = realloc(*cats, (*n + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	*cats = grown;
+	if (!(grown[*n].name = strdup(name)))
+		return -ENOMEM;
+	grown[*n].count = count;
+	(*n)++;
+	return 0;
+}
+
+static int cat_cmp(const void *a, const void *b)
+{
+	const struct npukb_category_count *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static void cats_free(struct npukb_category_count *cats, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		free(cats[i].name);
+	free(cats);
+}
+
+/* ---- one task ------------------------------------------------------------ */
+
+/* What the journal says about one sample of a task: the latest verdict of
+ * each kind (later records win). */
+struct sample_state {
+	const char *id;
+	const struct npukb_jverdict *compile, *compile_cls;
+	const struct npukb_jverdict **corr, **cls, **perf; /* per case */
+};
+
+struct task_scan {
+	const struct npukb_jverdict **v; /* this task's verdicts, file order */
+	size_t nv;
+	const char **cases;
+	size_t ncases;
+	struct sample_state *samples;
+	size_t nsamples;
+};
+
+static void scan_free(struct task_scan *t)
+{
+	size_t i;
+	for (i = 0; i < t->nsamples; i++) {
+		free(t->samples[i].corr);
+		free(t->samples[i].cls);
+		free(t->samples[i].perf);
+	}
+	free(t->samples);
+	free(t->cases);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int sample_cmp(const void *a, const void *b)
+{
+	const struct sample_state *x = a, *y = b;
+	return strcmp(x->id, y->id);
+}
+
+static long find_str(const char **list, size_t n, const char *s)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (strcmp(list[i], s) == 0)
+			return (long)i;
+	return -1;
+}
+
+static int scan_task(struct task_scan *t)
+{
+	size_t i, j;
+	t->cases = calloc(t->nv + 1, sizeof(*t->cases));
+	t->samples = calloc(t->nv + 1, sizeof(*t->samples));
+	if (!t->cases || !t->samples)
+		return -ENOMEM;
+	for (i = 0; i < t->nv; i++) {
+		const struct npukb_jverdict *v = t->v[i];
+		if (v->case_id && find_str(t->cases, t->ncases, v->case_id) < 0)
+			t->cases[t->ncases++] = v->case_id;
+		for (j = 0; j < t->nsamples; j++)
+			if (strcmp(t->samples[j].id, v->sample) == 0)
+				break;
+		if (j == t->nsamples)
+			t->samples[t->nsamples++].id = v->sample;
+	}
+	/* cases and samples in name order: the report must not depend on the
+	 * order the workers finished in */
+	qsort(t->cases, t->ncases, sizeof(*t->cases), cmp_str);
+	qsort(t->samples, t->nsamples, sizeof(*t->samples), sample_cmp);
+	for (j = 0; j < t->nsamples; j++) {
+		struct sample_state *s = &t->samples[j];
+		s->corr = calloc(t->ncases + 1, sizeof(*s->corr));
+		s->cls = calloc(t->ncases + 1, sizeof(*s->cls));
+		s->perf = calloc(t->ncases + 1, sizeof(*s->perf));
+		if (!s->corr || !s->cls || !s->perf)
+			return -ENOMEM;
+	}
+	for (i = 0; i < t->nv; i++) {
+		const struct npukb_jverdict *v = t->v[i];
+		struct sample_state *s = NULL;
+		long c = v->case_id ? find_str(t->cases, t->ncases, v->case_id) : -1;
+		for (j = 0; j < t->nsamples; j++)
+			if (strcmp(t->samples[j].id, v->sample) == 0)
+				s = &t->samples[j];
+		switch (v->stage) {
+		case NPUKB_STAGE_COMPILE:
+			s->compile = v;
+			break;
+		case NPUKB_STAGE_CORRECTNESS:
+			if (c >= 0)
+				s->corr[c] = v;
+			break;
+		case NPUKB_STAGE_PERFORMANCE:
+			if (c >= 0)
+				s->perf[c] = v;
+			break;
+		case NPUKB_STAGE_CLASSIFY:
+			if (c >= 0)
+				s->cls[c] = v;
+			else
+				s->compile_cls = v;
+			break;
+		}
+	}
+	return 0;
+}
+
+static int judged(const struct sample_state *s)
+{
+	return s->compile &&
+	       (s->compile->outcome == NPUKB_PASS || s->compile->outcome == NPUKB_FAIL);
+}
+
+static int is_correct(const struct sample_state *s, size_t ncases)
+{
+	size_t i;
+	if (!s->compile || s->compile->outcome != NPUKB_PASS || ncases == 0)
+		return 0;
+	for (i = 0; i < ncases; i++)
+		if (!s->corr[i] || s->corr[i]->outcome != NPUKB_PASS)
+			return 0;
+	return 1;
+}
+
+static const char *final_category(const struct npukb_jverdict *failed,
+				  const struct npukb_jverdict *cls)
+{
+	if (cls && cls->outcome == NPUKB_FAIL && cls->category)
+		return cls->category;
+	if (failed->category)
+		return failed->category;
+	return "uncategorized";
+}
+
+static const struct npukb_jverdict *timed(const struct npukb_jverdict *perf)
+{
+	return perf && perf->outcome == NPUKB_PASS && perf->has_timing ? perf : NULL;
+}
+
+/* Speedup of sample s over answer a on case i; <= 0 when not measurable
+ * on a common unit. */
+static double case_speedup(const struct npukb_jverdict *a, const struct npukb_jverdict *s)
+{
+	if (a->cycles > 0 && s->cycles > 0)
+		return a->cycles / s->cycles;
+	if (a->time_us > 0 && s->time_us > 0)
+		return a->time_us / s->time_us;
+	return 0;
+}
+
+static int task_metrics(struct task_scan *t, struct npukb_task_metrics *m)
+{
+	const struct sample_state *answer = NULL;
+	double *ratios;
+	size_t i, j, k;
+	int answer_timed = 0, rc;
+
+	m->ncases = t->ncases;
+	for (j = 0; j < t->nsamples; j++)
+		if (strcmp(t->samples[j].id, ANSWER_ID) == 0)
+			answer = &t->samples[j];
+	if (answer) {
+		m->has_answer = 1;
+		m->answer_correct = is_correct(answer, t->ncases);
+		answer_timed = t->ncases > 0;
+		for (i = 0; i < t->ncases; i++)
+			if (!timed(answer->perf[i]))
+				answer_timed = 0;
+	}
+	ratios = calloc(t->ncases + 1, sizeof(*ratios));
+	m->speedups = calloc(t->nsamples + 1, sizeof(*m->speedups));
+	m->suspects = calloc(t->nsamples + 1, sizeof(*m->suspects));
+	if (!ratios || !m->speedups || !m->suspects) {
+		free(ratios);
+		return -ENOMEM;
+	}
+	m->speedup = not_available("no correct sample");
+	for (j = 0; j < t->nsamples; j++) {
+		const struct sample_state *s = &t->samples[j];
+		struct npukb_figure sp;
+		if (s == answer)
+			continue;
+		if (!judged(s)) {
+			m->n_skipped++;
+			continue;
+		}
+		m->n++;
+		if (s->compile->outcome == NPUKB_FAIL) {
+			if ((rc = cat_add(&m->categories, &m->ncategories,
+					  final_category(s->compile, s->compile_cls), 1)) != 0)
+				goto out;
+			m->nfailures++;
+			continue;
+		}
+		m->n_compiled++;
+		for (i = 0; i < t->ncases; i++) {
+			if (!s->corr[i]) {
+				m->n_unjudged++;
+			} else if (s->corr[i]->outcome == NPUKB_FAIL) {
+				if ((rc = cat_add(&m->categories, &m->ncategories,
+						  final_category(s->corr[i], s->cls[i]), 1)) != 0)
+					goto out;
+				m->nfailures++;
+			}
+		}
+		if (!is_correct(s, t->ncases))
+			continue;
+		m->n_correct++;
+		if (!answer_timed)
+			continue;
+		for (i = 0, k = 0; i < t->ncases; i++) {
+			const struct npukb_jverdict *sv = timed(s->perf[i]);
+			double r = sv ? case_speedup(answer->perf[i], sv) : 0;
+			if (r <= 0)
+				break;
+			ratios[k++] = r;
+		}
+		if (k < t->ncases)
+			continue;
+		sp = npukb_geomean(ratios, k);
+		if (!sp.available)
+			continue;
+		m->speedups[m->n_speedups++] = sp.value;
+		if (npukb_speedup_exceeds(sp.value, NPUKB_SUSPECT_SPEEDUP) &&
+		    !(m->suspects[m->nsuspects++] = strdup(s->id))) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		if (!m->speedup.available || sp.value > m->speedup.value) {
+			m->speedup = figure(sp.value);
+			free(m->best_sample);
+			if (!(m->best_sample = strdup(s->id))) {
+				rc = -ENOMEM;
+				goto out;
+			}
+		}
+	}
+	if (m->n_correct > 0 && !m->speedup.available)
+		m->speedup = not_available(!answer ? "no answer in the run"
+					   : !answer_timed ? "no answer timing"
+							   : "no sample timing");
+	for (i = 0; i < NPUKB_METRICS_NK; i++) {
+		m->pass_compile[i] = npukb_pass_at_k(m->n, m->n_compiled, npukb_metrics_k[i]);
+		m->pass_correct[i] = npukb_pass_at_k(m->n, m->n_correct, npukb_metrics_k[i]);
+	}
+	if (m->ncategories > 1) /* qsort wants a non-null array */
+		qsort(m->categories, m->ncategories, sizeof(*m->categories), cat_cmp);
+	rc = 0;
+out:
+	free(ratios);
+	return rc;
+}
+
+static void task_free(struct npukb_task_metrics *m)
+{
+	size_t i;
+	free(m->task_id);
+	free(m->level);
+	free(m->best_sample);
+	free(m->speedups);
+	for (i = 0; i < m->nsuspects; i++)
+		free(m->suspects[i]);
+	free(m->suspects);
+	cats_free(m->categories, m->ncategories);
+}
+
+/* ---- aggregates ---------------------------------------------------------- */
+
+static int aggregate(struct npukb_agg_metrics *a, const char *name,
+		     const struct npukb_task_metrics *tasks, size_t ntasks, const char *level)
+{
+	double sum_c[NPUKB_METRICS_NK] = { 0 }, sum_k[NPUKB_METRICS_NK] = { 0 }, logs = 0;
+	size_t i, j;
+	memset(a, 0, sizeof(*a));
+	if (!(a->name = strdup(name)))
+		return -ENOMEM;
+	for (i = 0; i < ntasks; i++) {
+		const struct npukb_task_metrics *t = &tasks[i];
+		if (level && strcmp(t->level, level) != 0)
+			continue;
+		a->ntasks++;
+		a->ntasks_missing += t->missing != 0;
+		a->nsamples += t->n;
+		a->ncompiled += t->n_compiled;
+		a->ncorrect += t->n_correct;
+		for (j = 0; j < NPUKB_METRICS_NK; j++)
+			if (t->pass_correct[j].available) {
+				a->ntasks_k[j]++;
+				sum_c[j] += t->pass_compile[j].value;
+				sum_k[j] += t->pass_correct[j].value;
+			}
+		for (j = 0; j < NPUKB_METRICS_NFAST; j++)
+			if (t->n_correct > 0 &&
+			    (j == 0 || (t->speedup.available &&
+					npukb_speedup_exceeds(t->speedup.value,
+							      npukb_metrics_p[j]))))
+				a->nfast[j]++;
+		if (t->n_correct > 0 && !t->speedup.available)
+			a->ntasks_correct_untimed++;
+		for (j = 0; j < t->n_speedups; j++)
+			logs += log(t->speedups[j]);
+		a->n_speedups += t->n_speedups;
+		a->n_suspect += t->nsuspects;
+		a->nfailures += t->nfailures;
+		for (j = 0; j < t->ncategories; j++)
+			if (cat_add(&a->categories, &a->ncategories, t->categories[j].name,
+				    t->categories[j].count) != 0)
+				return -ENOMEM;
+	}
+	for (j = 0; j < NPUKB_METRICS_NK; j++) {
+		if (a->ntasks_k[j] == 0) {
+			a->pass_compile[j] = not_available("no task with n>=k");
+			a->pass_correct[j] = a->pass_compile[j];
+			continue;
+		}
+		a->pass_compile[j] = figure(sum_c[j] / (double)a->ntasks_k[j]);
+		a->pass_correct[j] = figure(sum_k[j] / (double)a->ntasks_k[j]);
+	}
+	for (j = 0; j < NPUKB_METRICS_NFAST; j++)
+		a->fast[j] = a->ntasks ? figure((double)a->nfast[j] / (double)a->ntasks)
+				       : not_available("no task");
+	a->geomean_speedup = a->n_speedups ? figure(exp(logs / (double)a->n_speedups))
+					   : not_available("no correct sample with a speedup");
+	if (a->ncategories > 1)
+		qsort(a->categories, a->ncategories, sizeof(*a->categories), cat_cmp);
+	return 0;
+}
+
+static void agg_free(struct npukb_agg_metrics *a)
+{
+	free(a->name);
+	cats_free(a->categories, a->ncategories);
+}
+
+/* "level2" < "level10" < "unknown" */
+static int level_cmp(const void *x, const void *y)
+{
+	const char *a = *(const char *const *)x, *b = *(const char *const *)y;
+	int la = strncmp(a, "level", 5) == 0, lb = strncmp(b, "level", 5) == 0;
+	if (la && lb) {
+		long na = strtol(a + 5, NULL, 10), nb = strtol(b + 5, NULL, 10);
+		if (na != nb)
+			return na < nb ? -1 : 1;
+	} else if (la != lb) {
+		return la ? -1 : 1;
+	}
+	return strcmp(a, b);
+}
+
+static int task_cmp(const void *x, const void *y)
+{
+	const struct npukb_task_metrics *a = x, *b = y;
+	return strcmp(a->task_id, b->task_id);
+}
+
+/* verdict pointers sorted by task, then file order */
+static int vptr_cmp(const void *x, const void *y)
+{
+	const struct npukb_jverdict *a = *(const struct npukb_jverdict *const *)x;
+	const struct npukb_jverdict *b = *(const struct npukb_jverdict *const *)y;
+	int c = strcmp(a->task, b->task);
+	if (c)
+		return c;
+	return a < b ? -1 : a > b;
+}
+
+static int copy_meta(struct npukb_run_metrics *m, const struct npukb_jrun *run)
+{
+	const char *src[5] = { run->run_id, run->backend, run->soc, run->toolchain,
+			       run->started };
+	char **dst[5] = { &m->run_id, &m->backend, &m->soc, &m->toolchain, &m->started };
+	size_t i;
+	for (i = 0; i < 5; i++)
+		if (src[i] && !(*dst[i] = strdup(src[i])))
+			return -ENOMEM;
+	m->sources = calloc(run->nsources + 1, sizeof(*m->sources));
+	if (!m->sources)
+		return -ENOMEM;
+	for (i = 0; i < run->nsources; i++) {
+		if (!(m->sources[i] = strdup(run->sources[i])))
+			return -ENOMEM;
+		m->nsources++;
+	}
+	return 0;
+}
+
+static int weighted_score(struct npukb_run_metrics *m)
+{
+	double sum = 0, wsum = 0;
+	size_t l, i;
+	m->levels_missing[0] = '\0';
+	for (l = 0; l < 3; l++) {
+		char name[16];
+		const struct npukb_agg_metrics *a = NULL;
+		snprintf(name, sizeof(name), "level%zu", l + 1);
+		for (i = 0; i < m->nlevels; i++)
+			if (strcmp(m->levels[i].name, name) == 0)
+				a = &m->levels[i];
+		if (a && a->fast[0].available) {
+			sum += level_weight[l] * a->fast[0].value;
+			wsum += level_weight[l];
+			continue;
+		}
+		if (m->levels_missing[0])
+			strcat(m->levels_missing, ", ");
+		strcat(m->levels_missing, name);
+	}
+	m->weighted_score = wsum > 0 ? figure(sum / wsum) : not_available("no level 1-3 task");
+	return 0;
+}
+
+int npukb_metrics_compute(const struct npukb_jrun *run, const char *const *universe,
+			  size_t nuniverse, struct npukb_run_metrics *out, char *err,
+			  size_t errlen)
+{
+	const struct npukb_jverdict **vs = NULL;
+	const char **levels = NULL;
+	size_t i, j, nlev = 0;
+	int rc = -ENOMEM;
+
+	memset(out, 0, sizeof(*out));
+	if (copy_meta(out, run) != 0)
+		goto fail;
+	vs = calloc(run->n + 1, sizeof(*vs));
+	out->tasks = calloc(run->n + nuniverse + 1, sizeof(*out->tasks));
+	if (!vs || !out->tasks)
+		goto fail;
+	for (i = 0; i < run->n; i++)
+		vs[i] = &run->v[i];
+	qsort(vs, run->n, sizeof(*vs), vptr_cmp);
+
+	for (i = 0; i < run->n; i = j) {
+		struct task_scan scan;
+		struct npukb_task_metrics *m = &out->tasks[out->ntasks];
+		char lev[32];
+		for (j = i; j < run->n && strcmp(vs[j]->task, vs[i]->task) == 0; j++)
+			;
+		memset(&scan, 0, sizeof(scan));
+		scan.v = vs + i;
+		scan.nv = j - i;
+		out->ntasks++;
+		m->task_id = strdup(vs[i]->task);
+		m->level = strdup(npukb_task_level(vs[i]->task, lev, sizeof(lev)));
+		if (!m->task_id || !m->level)
+			goto fail;
+		rc = scan_task(&scan);
+		if (rc == 0)
+			rc = task_metrics(&scan, m);
+		scan_free(&scan);
+		if (rc != 0)
+			goto fail;
+	}
+	/* tasks other runs have and this one lacks: shown, and counted as
+	 * tasks without a correct sample, so runs side by side share one
+	 * denominator */
+	for (i = 0; i < nuniverse; i++) {
+		struct npukb_task_metrics *m;
+		char lev[32];
+		int found = 0;
+		for (j = 0; j < out->ntasks && !found; j++)
+			found = strcmp(out->tasks[j].task_id, universe[i]) == 0;
+		if (found)
+			continue;
+		m = &out->tasks[out->ntasks++];
+		m->missing = 1;
+		m->task_id = strdup(universe[i]);
+		m->level = strdup(npukb_task_level(universe[i], lev, sizeof(lev)));
+		if (!m->task_id || !m->level)
+			goto fail;
+		for (j = 0; j < NPUKB_METRICS_NK; j++)
+			m->pass_compile[j] = m->pass_correct[j] = not_available("n<k");
+		m->speedup = not_available("task missing from the run");
+	}
+	qsort(out->tasks, out->ntasks, sizeof(*out->tasks), task_cmp);
+
+	levels = calloc(out->ntasks + 1, sizeof(*levels));
+	if (!levels)
+		goto fail;
+	for (i = 0; i < out->ntasks; i++)
+		if (find_str(levels, nlev, out->tasks[i].level) < 0)
+			levels[nlev++] = out->tasks[i].level;
+	qsort(levels, nlev, sizeof(*levels), level_cmp);
+	out->levels = calloc(nlev + 1, sizeof(*out->levels));
+	if (!out->levels)
+		goto fail;
+	for (i = 0; i < nlev; i++) {
+		out->nlevels++;
+		if (aggregate(&out->levels[i], levels[i], out->tasks, out->ntasks, levels[i]) != 0)
+			goto fail;
+	}
+	if (aggregate(&out->overall, "overall", out->tasks, out->ntasks, NULL) != 0)
+		goto fail;
+	weighted_score(out);
+	free(levels);
+	free(vs);
+	return 0;
+fail:
+	free(levels);
+	free(vs);
+	npukb_run_metrics_free(out);
+	snprintf(err, errlen, "out of memory");
+	return rc;
+}
+
+void npukb_run_metrics_free(struct npukb_run_metrics *m)
+{
+	size_t i;
+	for (i = 0; i < m->ntasks; i++)
+		task_free(&m->tasks[i]);
+	free(m->tasks);
+	for (i = 0; i < m->nlevels; i++)
+		agg_free(&m->levels[i]);
+	free(m->levels);
+	agg_free(&m->overall);
+	for (i = 0; i < m->nsources; i++)
+		free(m->sources[i]);
+	free(m->sources);
+	free(m->run_id);
+	free(m->backend);
+	free(m->soc);
+	free(m->toolchain);
+	free(m->started);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+/* A tiny pretty-printer: two-space indent, commas placed by jw_key. */
+struct jw {
+	FILE *f;
+	int depth;
+	int first[32];
+};
+
+static void jw_nl(struct jw *w)
+{
+	int i;
+	fputc('\n', w->f);
+	/* depth is -1 outside the root object */
+	for (i = 0; i <= w->depth; i++)
+		fputs("  ", w->f);
+}
+
+static void jw_key(struct jw *w, const char *key)
+{
+	if (!w->first[w->depth])
+		fputc(',', w->f);
+	w->first[w->depth] = 0;
+	jw_nl(w);
+	if (key) {
+		npukb_json_string(w->f, key);
+		fputs(": ", w->f);
+	}
+}
+
+static void jw_open(struct jw *w, const char *key, char c)
+{
+	if (w->depth >= 0)
+		jw_key(w, key);
+	fputc(c, w->f);
+	w->depth++;
+	w->first[w->depth] = 1;
+}
+
+static void jw_close(struct jw *w, char c)
+{
+	int empty = w->first[w->depth];
+	w->depth--;
+	if (!empty)
+		jw_nl(w);
+	fputc(c, w->f);
+}
+
+static void jw_str(struct jw *w, const char *key, const char *s)
+{
+	jw_key(w, key);
+	if (s)
+		npukb_json_string(w->f, s);
+	else
+		fputs("null", w->f);
+}
+
+static void jw_num(struct jw *w, const char *key, double v)
+{
+	char buf[64];
+	jw_key(w, key);
+	if (!isfinite(v)) {
+		fputs("null", w->f);
+		return;
+	}
+	npukb_fmt_double(buf, sizeof(buf), v, 6);
+	fputs(strcmp(buf, "-0") == 0 ? "0" : buf, w->f);
+}
+
+static void jw_uint(struct jw *w, const char *key, size_t v)
+{
+	jw_key(w, key);
+	fprintf(w->f, "%zu", v);
+}
+
+static void jw_bool(struct jw *w, const char *key, int v)
+{
+	jw_key(w, key);
+	fputs(v ? "true" : "false", w->f);
+}
+
+/* {"value": x, "reason": null} or {"value": null, "reason": "..."}, with
+ * an optional count (when count_key is not NULL). */
+static void jw_figure(struct jw *w, const char *key, struct npukb_figure fig,
+		      const char *count_key, size_t count)
+{
+	jw_open(w, key, '{');
+	if (fig.available)
+		jw_num(w, "value", fig.value);
+	else
+		jw_str(w, "value", NULL);
+	if (count_key)
+		jw_uint(w, count_key, count);
+	jw_str(w, "reason", fig.available ? NULL : fig.reason);
+	jw_close(w, '}');
+}
+
+static void jw_passk(struct jw *w, const char *key, const struct npukb_figure *f,
+		     const size_t *tasks)
+{
+	size_t i;
+	jw_open(w, key, '{');
+	for (i = 0; i < NPUKB_METRICS_NK; i++) {
+		char k[8];
+		snprintf(k, sizeof(k), "%u", npukb_metrics_k[i]);
+		jw_figure(w, k, f[i], tasks ? "tasks" : NULL, tasks ? tasks[i] : 0);
+	}
+	jw_close(w, '}');
+}
+
+static void jw_categories(struct jw *w, const struct npukb_category_count *c, size_t n,
+			  size_t total)
+{
+	size_t i;
+	jw_open(w, "categories", '[');
+	for (i = 0; i < n; i++) {
+		jw_open(w, NULL, '{');
+		jw_str(w, "category", c[i].name);
+		jw_uint(w, "count", c[i].count);
+		jw_num(w, "share", total ? (double)c[i].count / (double)total : 0);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+}
+
+static void jw_agg(struct jw *w, const char *key, const struct npukb_agg_metrics *a)
+{
+	size_t i;
+	jw_open(w, key, '{');
+	jw_str(w, "name", a->name);
+	jw_uint(w, "tasks", a->ntasks);
+	jw_uint(w, "tasks_missing", a->ntasks_missing);
+	jw_uint(w, "samples", a->nsamples);
+	jw_uint(w, "compiled", a->ncompiled);
+	jw_uint(w, "correct", a->ncorrect);
+	jw_passk(w, "compile_pass_at_k", a->pass_compile, a->ntasks_k);
+	jw_passk(w, "correct_pass_at_k", a->pass_correct, a->ntasks_k);
+	jw_open(w, "fast_p", '{');
+	for (i = 0; i < NPUKB_METRICS_NFAST; i++)
+		jw_figure(w, p_names[i], a->fast[i], "count", a->nfast[i]);
+	jw_close(w, '}');
+	jw_uint(w, "tasks_correct_untimed", a->ntasks_correct_untimed);
+	jw_figure(w, "geomean_speedup", a->geomean_speedup, NULL, 0);
+	jw_uint(w, "speedups", a->n_speedups);
+	jw_uint(w, "suspect_speedups", a->n_suspect);
+	jw_uint(w, "failures", a->nfailures);
+	jw_categories(w, a->categories, a->ncategories, a->nfailures);
+	jw_close(w, '}');
+}
+
+static void jw_task(struct jw *w, const struct npukb_task_metrics *t)
+{
+	size_t i;
+	jw_open(w, NULL, '{');
+	jw_str(w, "task", t->task_id);
+	jw_str(w, "level", t->level);
+	jw_bool(w, "missing", t->missing);
+	jw_uint(w, "samples", t->n);
+	jw_uint(w, "skipped", t->n_skipped);
+	jw_uint(w, "compiled", t->n_compiled);
+	jw_uint(w, "correct", t->n_correct);
+	jw_uint(w, "cases", t->ncases);
+	jw_uint(w, "unjudged", t->n_unjudged);
+	jw_str(w, "answer", !t->has_answer ? "absent" : t->answer_correct ? "correct" : "incorrect");
+	jw_passk(w, "compile_pass_at_k", t->pass_compile, NULL);
+	jw_passk(w, "correct_pass_at_k", t->pass_correct, NULL);
+	jw_figure(w, "speedup", t->speedup, NULL, 0);
+	jw_str(w, "best_sample", t->best_sample);
+	jw_uint(w, "speedups", t->n_speedups);
+	jw_open(w, "suspect_speedup", '[');
+	for (i = 0; i < t->nsuspects; i++)
+		jw_str(w, NULL, t->suspects[i]);
+	jw_close(w, ']');
+	jw_uint(w, "failures", t->nfailures);
+	jw_categories(w, t->categories, t->ncategories, t->nfailures);
+	jw_close(w, '}');
+}
+
+static void jw_run(struct jw *w, const struct npukb_run_metrics *m, enum npukb_report_by by)
+{
+	size_t i;
+	jw_open(w, NULL, '{');
+	jw_str(w, "run", m->run_id);
+	jw_str(w, "backend", m->backend);
+	jw_str(w, "soc", m->soc);
+	jw_str(w, "toolchain", m->toolchain);
+	jw_str(w, "started", m->started);
+	jw_open(w, "journals", '[');
+	for (i = 0; i < m->nsources; i++)
+		jw_str(w, NULL, m->sources[i]);
+	jw_close(w, ']');
+	jw_open(w, "tasks_missing", '[');
+	for (i = 0; i < m->ntasks; i++)
+		if (m->tasks[i].missing)
+			jw_str(w, NULL, m->tasks[i].task_id);
+	jw_close(w, ']');
+	jw_agg(w, "overall", &m->overall);
+	if (by != NPUKB_REPORT_BY_TASK) {
+		jw_open(w, "levels", '[');
+		for (i = 0; i < m->nlevels; i++)
+			jw_agg(w, NULL, &m->levels[i]);
+		jw_close(w, ']');
+	}
+	if (by != NPUKB_REPORT_BY_LEVEL) {
+		jw_open(w, "tasks", '[');
+		for (i = 0; i < m->ntasks; i++)
+			jw_task(w, &m->tasks[i]);
+		jw_close(w, ']');
+	}
+	jw_open(w, "weighted_score", '{');
+	if (m->weighted_score.available)
+		jw_num(w, "value", m->weighted_score.value);
+	else
+		jw_str(w, "value", NULL);
+	jw_str(w, "reason", m->weighted_score.available ? NULL : m->weighted_score.reason);
+	jw_str(w, "of", "fast_0");
+	jw_open(w, "weights", '{');
+	for (i = 0; i < 3; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "level%zu", i + 1);
+		jw_num(w, name, level_weight[i]);
+	}
+	jw_close(w, '}');
+	jw_open(w, "levels_missing", '[');
+	{
+		/* levels_missing is "level1, level3": one string per level */
+		const char *p = m->levels_missing;
+		while (*p) {
+			size_t len = strcspn(p, ",");
+			char name[16];
+			snprintf(name, sizeof(name), "%.*s", (int)len, p);
+			jw_str(w, NULL, name);
+			p += len;
+			while (*p == ',' || *p == ' ')
+				p++;
+		}
+	}
+	jw_close(w, ']');
+	jw_close(w, '}');
+	jw_close(w, '}');
+}
+
+int npukb_metrics_write_json(FILE *f, const struct npukb_run_metrics *runs, size_t nruns,
+			     const char *const *warnings, size_t nwarnings,
+			     enum npukb_report_by by)
+{
+	struct jw w;
+	size_t i;
+	memset(&w, 0, sizeof(w));
+	w.f = f;
+	w.depth = -1;
+	jw_open(&w, NULL, '{');
+	jw_str(&w, "format", "npukb-report/1");
+	jw_open(&w, "runs", '[');
+	for (i = 0; i < nruns; i++)
+		jw_run(&w, &runs[i], by);
+	jw_close(&w, ']');
+	jw_open(&w, "warnings", '[');
+	for (i = 0; i < nwarnings; i++)
+		jw_str(&w, NULL, warnings[i]);
+	jw_close(&w, ']');
+	jw_close(&w, '}');
+	fputc('\n', f);
+	if (fflush(f) != 0 || ferror(f))
+		return -EIO;
+	return 0;
+}
