@@ -40,5 +40,39 @@ const struct npukb_reference *npukb_reference_find(const char *name);
 
 /* One file per operator family declares its functions here. */
 int npukb_ref_add(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* compare.c */
+int npukb_ref_equal(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_less(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_less_equal(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* unary.c */
+int npukb_ref_is_finite(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_is_inf(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_abs(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_neg(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_sqrt(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_rsqrt(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_sin(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_cos(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_tanh(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_spence(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_cast(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_strideslice_neg_concat(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* binary.c */
+int npukb_ref_addcdiv(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_addcmul(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_lerp(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_clip_by_value(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_muls(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_complex_mul(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* blas.c */
+int npukb_ref_sasum(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_snrm2(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_iamax(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_iamin(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_ccopy(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* creation.c */
+int npukb_ref_arange(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_eye(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_fill(const struct npukb_ref_call *call, char *err, size_t errlen);
 
 #endif

@@ -215,6 +215,33 @@ static int compute_reference(const struct npukb_task *t, const struct npukb_case
 	return rc;
 }
 
+/* An input holding a case attribute becomes a constant "uniform" draw. */
+static int resolve_attr_dist(const struct npukb_case *c, const struct npukb_tensor_decl *td,
+			     struct npukb_dist *dist, char *err, size_t errlen)
+{
+	const char *v;
+	char *end;
+	double x;
+	if (td->dist.kind != NPUKB_DIST_ATTR)
+		return 0;
+	v = npukb_case_attr(c, td->dist.attr);
+	if (!v) {
+		snprintf(err, errlen, "case %s gives no value for attribute %s (input %s)",
+			 c->id, td->dist.attr ? td->dist.attr : "?", td->name);
+		return -EINVAL;
+	}
+	x = strtod(v, &end);
+	if (end == v || *end != '\0') {
+		snprintf(err, errlen, "case %s: attribute %s = '%s' is not a number (input %s)",
+			 c->id, td->dist.attr, v, td->name);
+		return -EINVAL;
+	}
+	dist->kind = NPUKB_DIST_UNIFORM;
+	dist->a = dist->b = x;
+	dist->special = 0;
+	return 0;
+}
+
 static int build_args(const struct npukb_task *t, struct npukb_case_data *d,
 		      char *err, size_t errlen)
 {
@@ -298,9 +325,12 @@ int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case 
 			npukb_poison_fill(ct->dtype, ct->data, ct->numel);
 		} else {
 			struct npukb_rng r;
+			struct npukb_dist dist = td->dist;
 			npukb_rng_seed(&r, seed, c->id, td->name);
-			rc = npukb_inputs_fill(ct->dtype, ct->data, ct->numel, &td->dist, &r,
-					       err, errlen);
+			rc = resolve_attr_dist(c, td, &dist, err, errlen);
+			if (rc == 0)
+				rc = npukb_inputs_fill(ct->dtype, ct->data, ct->numel, &dist, &r,
+						       err, errlen);
 			ct->hash = npukb_hash_bytes(ct->data, ct->bytes);
 		}
 	}

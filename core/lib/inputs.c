@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 static uint64_t splitmix64(uint64_t *x)
@@ -64,11 +65,36 @@ static double normal(struct npukb_rng *r)
 	return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }
 
+/* One of the values a float kernel must treat specially: both infinities,
+ * NaN, both zeros and a denormal of the dtype (so that flushing denormals
+ * to zero or mishandling the sign of zero shows). */
+static double special_value(enum npukb_dtype dt, struct npukb_rng *r)
+{
+	double tiny = dt == NPUKB_DT_FLOAT16 ? 0x1.0p-20 : 0x1.0p-130;
+	switch (npukb_rng_next(r) % 6) {
+	case 0: return INFINITY;
+	case 1: return -INFINITY;
+	case 2: return NAN;
+	case 3: return 0.0;
+	case 4: return -0.0;
+	default: return (npukb_rng_next(r) & 1) ? tiny : -tiny;
+	}
+}
+
 int npukb_inputs_fill(enum npukb_dtype dt, void *buf, size_t numel,
 		      const struct npukb_dist *dist, struct npukb_rng *r,
 		      char *err, size_t errlen)
 {
 	size_t i;
+	/* A complex element is two float32 values, each drawn the same way. */
+	if (dt == NPUKB_DT_COMPLEX64) {
+		if (numel > SIZE_MAX / 2) {
+			snprintf(err, errlen, "complex tensor too large");
+			return -EOVERFLOW;
+		}
+		dt = NPUKB_DT_FLOAT32;
+		numel *= 2;
+	}
 	for (i = 0; i < numel; i++) {
 		double v;
 		switch (dist->kind) {
@@ -86,10 +112,17 @@ int npukb_inputs_fill(enum npukb_dtype dt, void *buf, size_t numel,
 		case NPUKB_DIST_BOOL:
 			v = npukb_rng_uniform01(r) < dist->a ? 1.0 : 0.0;
 			break;
+		case NPUKB_DIST_ATTR:
+			snprintf(err, errlen, "attribute-valued input '%s' must be resolved by the caller",
+				 dist->attr ? dist->attr : "?");
+			return -EINVAL;
 		default:
 			snprintf(err, errlen, "unknown input distribution %d", (int)dist->kind);
 			return -EINVAL;
 		}
+		if (dist->special > 0 && npukb_dtype_is_float(dt) &&
+		    npukb_rng_uniform01(r) < dist->special)
+			v = special_value(dt, r);
 		npukb_store_from_double(dt, buf, i, v);
 	}
 	return 0;

@@ -684,6 +684,35 @@ static void build_attrs(struct loader *L, xmlNodePtr root)
 	}
 }
 
+/* kind="attr": the tensor holds the case's value of a numeric attribute. */
+static void build_attr_dist(struct loader *L, xmlNodePtr n, struct npukb_tensor_decl *td)
+{
+	const struct npukb_attr_decl *a;
+
+	td->dist.kind = NPUKB_DIST_ATTR;
+	td->dist.attr = need_attr(L, n, "attr");
+	if (!td->dist.attr)
+		return;
+	a = find_attr_decl(L->t, td->dist.attr);
+	if (!a)
+		fail(L, n, "input '%s': distribution attr '%s' names no declared attribute",
+		     td->name ? td->name : "?", td->dist.attr);
+	else if (!a->type || (strcmp(a->type, "int") != 0 && strcmp(a->type, "float") != 0))
+		fail(L, n, "input '%s': distribution attr '%s' has type %s, not int or float",
+		     td->name ? td->name : "?", td->dist.attr, a->type ? a->type : "?");
+}
+
+/* Optional special="p": share of elements replaced by inf/NaN/zero/denormal. */
+static void build_special(struct loader *L, xmlNodePtr n, struct npukb_tensor_decl *td)
+{
+	char *sp = get_attr(L, n, "special");
+
+	if (sp && (parse_double(sp, &td->dist.special) < 0 ||
+		   !(td->dist.special >= 0 && td->dist.special <= 1)))
+		fail(L, n, "distribution: special share '%s' is not in [0, 1]", sp);
+	free(sp);
+}
+
 static void build_dist(struct loader *L, xmlNodePtr in, struct npukb_tensor_decl *td)
 {
 	xmlNodePtr n = first_child(in, "distribution");
@@ -694,10 +723,16 @@ static void build_dist(struct loader *L, xmlNodePtr in, struct npukb_tensor_decl
 		return;
 	}
 	kind = need_attr(L, n, "kind");
+	if (kind && strcmp(kind, "attr") == 0) {
+		build_attr_dist(L, n, td);
+		free(kind);
+		return;
+	}
 	a = need_attr(L, n, "a");
 	b = get_attr(L, n, "b");
 	if (!kind || !a)
 		goto out;
+	build_special(L, n, td);
 	if (strcmp(kind, "uniform") == 0)
 		td->dist.kind = NPUKB_DIST_UNIFORM;
 	else if (strcmp(kind, "normal") == 0)

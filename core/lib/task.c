@@ -77,6 +77,7 @@ void npukb_task_free(struct npukb_task *t)
 		free(t->tensors[i].name);
 		free(t->tensors[i].dtype);
 		free(t->tensors[i].shape_of);
+		free(t->tensors[i].dist.attr);
 	}
 	free(t->tensors);
 	for (size_t i = 0; i < t->nattrs; i++) {

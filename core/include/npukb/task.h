@@ -41,12 +41,21 @@ enum npukb_dist_kind {
 	NPUKB_DIST_UNIFORM = 1, /* a..b */
 	NPUKB_DIST_NORMAL,      /* mean a, stddev b */
 	NPUKB_DIST_INTEGER,     /* integers a..b inclusive */
-	NPUKB_DIST_BOOL         /* true with probability a */
+	NPUKB_DIST_BOOL,        /* true with probability a */
+	NPUKB_DIST_ATTR         /* every element = the case's value of attribute `attr` */
 };
 
 struct npukb_dist {
 	enum npukb_dist_kind kind;
 	double a, b;
+	/* Uniform/normal/integer: probability that an element is replaced by a
+	 * special value (+inf, -inf, NaN, +0, -0, a denormal of the dtype);
+	 * 0 for none. Integer dtypes have no special values. */
+	double special;
+	/* NPUKB_DIST_ATTR: name of an int or float attribute (owned). Scalar
+	 * operands the kernel reads from GM (Muls' value, Arange's bounds) take
+	 * the case's published value this way. */
+	char *attr;
 };
 
 struct npukb_tensor_decl {
