@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "catalog.h"
+#include "cmd_lint.h"
 #include "cmd_report.h"
 #include "manifest.h"
 #include "plugin_loader.h"
@@ -38,6 +39,7 @@ static const char usage_text[] =
 	"  list       list the tasks of the selected levels\n"
 	"  plugins    list the plugins found, loaded and rejected (with the reason)\n"
 	"  validate   check task manifests against the schema (all, or the FILEs given)\n"
+	"  lint       flag tasks that an all-zero, copied or constant output would pass\n"
 	"  report     pass@k, fast_p, speedups, categories from run journals (+ JSON)\n"
 	"  help       show this text, or `npukb help COMMAND` for a command's options\n"
 	"\n"
@@ -62,6 +64,7 @@ static const char run_usage[] =
 	"  --level N          only level N (1-3); default: level 1\n"
 	"  --all-levels       every level\n"
 	"  --task ID          only this task (e.g. level1/Math/AddCustom); repeatable\n"
+	"  --case ID          only the case with this id (in every selected task); repeatable\n"
 	"  --sample DIR       judge the sample in DIR against every selected task; repeatable\n"
 	"  --samples ROOT     judge every folder ROOT/<task id>/<sample>/\n"
 	"  --no-answer        do not judge the expert answers\n"
@@ -78,6 +81,9 @@ static const char run_usage[] =
 	"  -o, --output DIR   reports go here (default: npukb-reports): journal.jsonl,\n"
 	"                     junit.xml, summary.txt\n"
 	"  --keep-work        keep the per-sample work folders under DIR/work\n"
+	"  --dump-tensors     for each failing (case, seed), write the inputs, expected\n"
+	"                     and actual tensors as NumPy .npy files under\n"
+	"                     DIR/dumps/<task>/<sample>/case-<id>-seed-<s>/\n"
 	"  -q, --quiet        no progress lines\n";
 
 struct common_opts {
@@ -146,6 +152,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		{ "level", required_argument, NULL, 'l' },
 		{ "all-levels", no_argument, NULL, 'L' },
 		{ "task", required_argument, NULL, 't' },
+		{ "case", required_argument, NULL, 'C' },
 		{ "sample", required_argument, NULL, 's' },
 		{ "samples", required_argument, NULL, 'S' },
 		{ "no-answer", no_argument, NULL, 'N' },
@@ -158,6 +165,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		{ "memory-limit", required_argument, NULL, 'M' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "keep-work", no_argument, NULL, 'k' },
+		{ "dump-tensors", no_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "levels", required_argument, NULL, 'D' },
 		{ "plugin-dir", required_argument, NULL, 'P' },
@@ -170,15 +178,17 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 	struct npukb_tally tally;
 	const char **tasks = calloc((size_t)argc + 1, sizeof(char *));
 	const char **samples = calloc((size_t)argc + 1, sizeof(char *));
-	size_t ntasks = 0, nsamples = 0;
+	const char **cases = calloc((size_t)argc + 1, sizeof(char *));
+	size_t ntasks = 0, nsamples = 0, ncases = 0;
 	char *levels = NULL, *schema = NULL, err[8192] = "";
 	int c, rc = EXIT_OK, quiet = 0;
 	unsigned long ul;
 	double d;
 
-	if (!tasks || !samples) {
+	if (!tasks || !samples || !cases) {
 		free(tasks);
 		free(samples);
+		free(cases);
 		return EXIT_INTERNAL;
 	}
 	memset(&cfg, 0, sizeof(cfg));
@@ -209,6 +219,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 			break;
 		case 'L': cfg.level = 0; break;
 		case 't': tasks[ntasks++] = optarg; break;
+		case 'C': cases[ncases++] = optarg; break;
 		case 's': samples[nsamples++] = optarg; break;
 		case 'S': cfg.samples_root = optarg; break;
 		case 'N': cfg.include_answer = 0; break;
@@ -244,6 +255,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 			break;
 		case 'o': cfg.output_dir = optarg; break;
 		case 'k': cfg.options.keep_workdirs = 1; break;
+		case 'T': cfg.options.dump_tensors = 1; break;
 		case 'q': quiet = 1; break;
 		case 'D': co->levels = optarg; break;
 		case 'P': co->plugin_dir = optarg; break;
@@ -251,11 +263,13 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 			fputs(run_usage, stdout);
 			free(tasks);
 			free(samples);
+			free(cases);
 			return EXIT_OK;
 		default:
 			fputs("Try 'npukb run --help'.\n", stderr);
 			free(tasks);
 			free(samples);
+			free(cases);
 			return EXIT_USAGE;
 		}
 	}
@@ -264,6 +278,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 			argv[optind]);
 		free(tasks);
 		free(samples);
+		free(cases);
 		return EXIT_USAGE;
 	}
 	/* a named task may be of any level */
@@ -279,6 +294,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 	cfg.levels_dir = levels;
 	cfg.schema_path = schema;
 	cfg.task_ids = ntasks ? tasks : NULL;
+	cfg.case_ids = ncases ? cases : NULL;
 	cfg.sample_dirs = samples;
 	cfg.progress = quiet ? NULL : stdout;
 	if (!levels || !schema || load_plugins(&plugins, co->plugin_dir) != 0) {
@@ -308,6 +324,7 @@ out_noplugins:
 	free(schema);
 	free(tasks);
 	free(samples);
+	free(cases);
 	return rc;
 }
 
@@ -495,6 +512,8 @@ static int dispatch(const char *cmd, int argc, char **argv)
 		return cmd_plugins(argc, argv, &co);
 	if (strcmp(cmd, "report") == 0)
 		return npukb_cmd_report(argc, argv);
+	if (strcmp(cmd, "lint") == 0)
+		return npukb_cmd_lint(argc, argv);
 	fprintf(stderr, "npukb: no such command '%s'\nTry 'npukb --help'.\n", cmd);
 	return EXIT_USAGE;
 }

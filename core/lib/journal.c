@@ -97,6 +97,8 @@ int npukb_journal_append(struct npukb_journal *j, const char *task, const char *
 	field_str(j->f, "category", v->category);
 	field_str(j->f, "rule", v->rule);
 	field_str(j->f, "message", v->message);
+	if (v->flags && *v->flags)
+		field_str(j->f, "flags", v->flags);
 	if (v->has_error_stats) {
 		field_num(j->f, "max_abs_err", v->max_abs_err);
 		field_num(j->f, "max_rel_err", v->max_rel_err);

@@ -120,6 +120,9 @@ static int write_case(xmlTextWriterPtr w, const struct npukb_sample_result *s, s
 			return -1;
 		if (rule && body(w, "classified by rule ") == 0 && body(w, rule) == 0)
 			body(w, "\n");
+		if (s->cases[i].correctness.flags && body(w, "flags: ") == 0 &&
+		    body(w, s->cases[i].correctness.flags) == 0)
+			body(w, "\n");
 		if (body(w, v->details) || xmlTextWriterEndElement(w) < 0)
 			return -1;
 	}
@@ -164,8 +167,25 @@ static int write_suite(xmlTextWriterPtr w, const struct npukb_results *r, const 
 	if (xmlTextWriterStartElement(w, BAD_CAST "properties") < 0 ||
 	    property(w, "npukb.task", task) || property(w, "npukb.backend", r->backend) ||
 	    property(w, "npukb.toolchain", r->backend_identity) ||
-	    property(w, "npukb.soc", r->soc) || property(w, "npukb.run", r->run_id) ||
-	    xmlTextWriterEndElement(w) < 0)
+	    property(w, "npukb.soc", r->soc) || property(w, "npukb.run", r->run_id))
+		return -1;
+	/* testcase elements have no properties in this schema: suspicion
+	 * flags (which a passing case can carry too) are listed here. */
+	for (i = 0; i < r->n; i++) {
+		const struct npukb_sample_result *s = &r->items[i];
+		if (strcmp(s->task_id, task) != 0)
+			continue;
+		for (j = 0; j < s->ncases; j++) {
+			char name[512];
+			if (!s->cases[j].correctness.flags)
+				continue;
+			snprintf(name, sizeof(name), "npukb.flags.%s.case-%s", s->sample_id,
+				 s->cases[j].case_id ? s->cases[j].case_id : "?");
+			if (property(w, name, s->cases[j].correctness.flags))
+				return -1;
+		}
+	}
+	if (xmlTextWriterEndElement(w) < 0)
 		return -1;
 	for (i = 0; i < r->n; i++)
 		if (strcmp(r->items[i].task_id, task) == 0)

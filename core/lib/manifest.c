@@ -640,6 +640,11 @@ static void build_root(struct loader *L, xmlNodePtr root)
 	n = first_child(root, "reference");
 	if (n)
 		t->reference = need_attr(L, n, "function");
+	n = first_child(root, "lint");
+	if (n) {
+		t->lint_allow = need_attr(L, n, "allow");
+		t->lint_why = need_attr(L, n, "why");
+	}
 	n = first_child(root, "tolerance");
 	t->tolerance.atol = -1.0;
 	t->tolerance.rtol = -1.0;

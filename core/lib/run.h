@@ -14,6 +14,7 @@ struct npukb_run_config {
 	const char *schema_path;
 	int level;                        /* 0: every level */
 	const char *const *task_ids;      /* NULL-terminated; NULL: all tasks */
+	const char *const *case_ids;      /* NULL-terminated; NULL: every case */
 	const char *const *sample_dirs;   /* samples judged against every selected task */
 	const char *samples_root;         /* <root>/<task id>/<sample>/ folders */
 	int include_answer;               /* judge the expert answer too */

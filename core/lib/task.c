@@ -93,6 +93,8 @@ void npukb_task_free(struct npukb_task *t)
 	free(t->tiling);
 	free(t->tolerance.rule);
 	free(t->reference);
+	free(t->lint_allow);
+	free(t->lint_why);
 	for (size_t i = 0; i < t->ncases; i++)
 		free_case(&t->cases[i]);
 	free(t->cases);

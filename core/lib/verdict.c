@@ -37,6 +37,7 @@ void npukb_verdict_clear(struct npukb_verdict *v)
 	free(v->message);
 	free(v->details);
 	free(v->rule);
+	free(v->flags);
 	npukb_verdict_init(v, v->stage);
 }
 
@@ -101,6 +102,34 @@ void npukb_verdict_set_rule(struct npukb_verdict *v, const char *rule)
 	replace(&v->rule, dup_or_null(rule));
 }
 
+int npukb_verdict_has_flag(const struct npukb_verdict *v, const char *flag)
+{
+	const char *p = v->flags;
+	size_t n = strlen(flag);
+	while (p && *p) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len == n && strncmp(p, flag, n) == 0)
+			return 1;
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+void npukb_verdict_add_flag(struct npukb_verdict *v, const char *flag)
+{
+	char *s = NULL;
+	if (!flag || !*flag || npukb_verdict_has_flag(v, flag))
+		return;
+	if (v->flags && *v->flags) {
+		if (asprintf(&s, "%s,%s", v->flags, flag) < 0)
+			return; /* a flag is a courtesy: the verdict stands without it */
+	} else if (!(s = strdup(flag))) {
+		return;
+	}
+	replace(&v->flags, s);
+}
+
 int npukb_verdict_copy(struct npukb_verdict *dst, const struct npukb_verdict *src)
 {
 	*dst = *src;
@@ -108,8 +137,10 @@ int npukb_verdict_copy(struct npukb_verdict *dst, const struct npukb_verdict *sr
 	dst->message = dup_or_null(src->message);
 	dst->details = dup_or_null(src->details);
 	dst->rule = dup_or_null(src->rule);
+	dst->flags = dup_or_null(src->flags);
 	if ((src->category && !dst->category) || (src->message && !dst->message) ||
-	    (src->details && !dst->details) || (src->rule && !dst->rule)) {
+	    (src->details && !dst->details) || (src->rule && !dst->rule) ||
+	    (src->flags && !dst->flags)) {
 		npukb_verdict_clear(dst);
 		return -ENOMEM;
 	}

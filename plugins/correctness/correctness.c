@@ -9,6 +9,7 @@
  * (nan-inf, mismatch). The first failing seed decides the verdict. The
  * arithmetic lives in compare.c. */
 #include <npukb/plugin.h>
+#include <npukb/npy.h>
 
 #include "compare.h"
 
@@ -75,6 +76,53 @@ static int make_dir(const char *path)
 	if (errno == EEXIST && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
 		return 0;
 	return -errno;
+}
+
+/* mkdir -p for the dump folders (mode 0755: they are for people to read). */
+static int make_dirs(char *path)
+{
+	char *p;
+	struct stat sb;
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+			*p = '/';
+			return -errno;
+		}
+		*p = '/';
+	}
+	if (mkdir(path, 0755) != 0 && !(errno == EEXIST && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)))
+		return -errno;
+	return 0;
+}
+
+/* Append id to buf as a tame path part: ids become folder names, and a
+ * task id keeps its slashes as subfolders, but nothing may climb out. */
+static void append_tame(char *buf, size_t len, const char *id, int keep_slash)
+{
+	size_t off = strlen(buf);
+	const char *start = id;
+	for (; *id && off + 1 < len; id++) {
+		char c = *id;
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			 c == '-' || c == '_' || (c == '.' && id != start && id[-1] != '/') ||
+			 (c == '/' && keep_slash);
+		buf[off++] = ok ? c : '_';
+	}
+	buf[off] = '\0';
+}
+
+static uint64_t hash_bytes(uint64_t h, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	size_t i;
+	for (i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
 }
 
 /* Replace a verdict string with a printf-formatted one. */
@@ -410,6 +458,7 @@ struct totals {
 	double max_abs, max_rel;
 	long long tolerated_bad; /* ratio: bad elements within the budget */
 	size_t outputs;
+	unsigned first_seed;     /* outputs are counted on this seed only */
 };
 
 /* Remove the files case_data created, so five seeds of a large case do not
@@ -425,10 +474,108 @@ static void drop_seed_files(const struct npukb_case_data *d, const char *dir)
 	rmdir(dir); /* only when nothing else is left in it */
 }
 
+/* What one seed's run produced, for the constant-output check: a hash of
+ * all inputs, of all reference outputs and of all actual outputs. */
+struct seed_hashes {
+	int valid;
+	uint64_t inputs, expected, outputs;
+};
+
+static void take_hashes(const struct npukb_case_data *d, struct seed_hashes *h)
+{
+	size_t i;
+	h->inputs = h->expected = h->outputs = 0xcbf29ce484222325ull;
+	for (i = 0; i < d->ntensors; i++) {
+		const struct npukb_case_tensor *t = &d->tensors[i];
+		if (!t->is_output) {
+			h->inputs = hash_bytes(h->inputs, &t->hash, sizeof(t->hash));
+		} else if (t->data && t->expected) {
+			h->expected = hash_bytes(h->expected, t->expected, t->bytes);
+			h->outputs = hash_bytes(h->outputs, t->data, t->bytes);
+		} else {
+			return;
+		}
+	}
+	h->valid = 1;
+}
+
+/* Write the tensors of a failing seed as .npy files: each input as
+ * <name>.npy (as it is after the run), each output as <name>.npy (what the
+ * kernel wrote) and <name>.expected.npy (the reference). Returns the
+ * folder (malloc'd) or NULL; a dump that fails leaves a note instead. */
+static char *dump_tensors(const struct npukb_stage_ctx *ctx, struct npukb_case_data *d,
+			  unsigned s, int outputs_loaded, char *note, size_t notelen)
+{
+	char dir[4096], path[4352], err[1024], tail[64];
+	size_t i;
+	int rc;
+
+	note[0] = '\0';
+	if (!outputs_loaded && npukb_case_data_load_outputs(d, err, sizeof(err)) != 0) {
+		snprintf(note, notelen, "tensors not dumped: %s", err);
+		return NULL;
+	}
+	snprintf(dir, sizeof(dir), "%s/", ctx->options->dump_dir);
+	append_tame(dir, sizeof(dir), ctx->task->id, 1);
+	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/");
+	append_tame(dir, sizeof(dir), ctx->sample->id ? ctx->sample->id : "sample", 0);
+	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/case-");
+	append_tame(dir, sizeof(dir), ctx->kcase->id, 0);
+	snprintf(tail, sizeof(tail), "-seed-%u", s);
+	if (strlen(dir) + strlen(tail) + 1 >= sizeof(dir)) {
+		snprintf(note, notelen, "tensors not dumped: path too long");
+		return NULL;
+	}
+	strcat(dir, tail);
+	rc = make_dirs(dir);
+	for (i = 0; rc == 0 && i < d->ntensors; i++) {
+		const struct npukb_case_tensor *t = &d->tensors[i];
+		snprintf(path, sizeof(path), "%s/", dir);
+		append_tame(path, sizeof(path), t->name, 0);
+		strcat(path, ".npy");
+		if (t->data)
+			rc = npukb_npy_write(path, t->dtype, &t->shape, t->data, t->numel, err,
+					     sizeof(err));
+		if (rc == 0 && t->is_output && t->expected) {
+			snprintf(path, sizeof(path), "%s/", dir);
+			append_tame(path, sizeof(path), t->name, 0);
+			strcat(path, ".expected.npy");
+			rc = npukb_npy_write(path, t->dtype, &t->shape, t->expected, t->numel, err,
+					     sizeof(err));
+		}
+		if (rc)
+			snprintf(note, notelen, "tensors not dumped: %s", err);
+	}
+	if (rc == 0 && make_dirs(dir) != 0)
+		rc = -EIO;
+	if (rc) {
+		if (!note[0])
+			snprintf(note, notelen, "tensors not dumped: cannot create %s", dir);
+		return NULL;
+	}
+	return strdup(dir);
+}
+
+/* Add "tensors dumped to DIR" (or why not) to a failing verdict. */
+static void note_dump(struct npukb_verdict *out, const char *dir, const char *note)
+{
+	struct text t = { 0 };
+	if (out->details)
+		text_add(&t, "%s%s", out->details,
+			 out->details[0] && out->details[strlen(out->details) - 1] != '\n' ? "\n" : "");
+	if (dir)
+		text_add(&t, "tensors dumped to %s\n", dir);
+	else
+		text_add(&t, "%s\n", note);
+	if (t.buf)
+		npukb_verdict_set_details(out, t.buf);
+	free(t.buf);
+}
+
 /* 0: this seed passed; 1: out holds the verdict; < 0: npukb itself failed
  * (out holds an "internal-error" verdict saying why). */
 static int judge_seed(struct npukb_stage_ctx *ctx, unsigned s, unsigned nseeds,
-		      struct totals *tot, struct npukb_verdict *out)
+		      struct totals *tot, struct seed_hashes *hashes, struct npukb_verdict *out)
 {
 	const struct npukb_task *t = ctx->task;
 	uint64_t seed = case_seed(t, ctx->kcase, ctx->options ? ctx->options->base_seed : 0, s);
@@ -437,8 +584,11 @@ static int judge_seed(struct npukb_stage_ctx *ctx, unsigned s, unsigned nseeds,
 	struct npukb_run_result res;
 	char dir[4096], err[1024];
 	const char *mutated;
-	int rc, verdict = 0, kge = -1;
+	int rc, verdict = 0, kge = -1, loaded = 0, ran = 0;
 	size_t i;
+
+	if (hashes)
+		hashes->valid = 0;
 
 	if ((size_t)snprintf(dir, sizeof(dir), "%s/seed-%u", ctx->workdir, s) >= sizeof(dir)) {
 		internal_error(out, "work directory path too long: %s", ctx->workdir);
@@ -473,6 +623,7 @@ static int judge_seed(struct npukb_stage_ctx *ctx, unsigned s, unsigned nseeds,
 		goto done;
 	}
 	rc = 0;
+	ran = 1;
 	if (res.skipped) {
 		npukb_verdict_skip(out, "%s", res.message ? res.message : "backend cannot run here");
 		verdict = 1;
@@ -494,6 +645,9 @@ static int judge_seed(struct npukb_stage_ctx *ctx, unsigned s, unsigned nseeds,
 		rc = rc < 0 ? rc : -EIO;
 		goto done;
 	}
+	loaded = 1;
+	if (hashes)
+		take_hashes(&data, hashes);
 	mutated = npukb_case_data_mutated_input(&data);
 	if (mutated) {
 		npukb_verdict_fail(out, "input-mutated",
@@ -539,11 +693,17 @@ static int judge_seed(struct npukb_stage_ctx *ctx, unsigned s, unsigned nseeds,
 		if (st.max_rel > tot->max_rel)
 			tot->max_rel = st.max_rel;
 		tot->tolerated_bad += (long long)st.bad;
-		if (s == 0)
+		if (s == tot->first_seed)
 			tot->outputs++;
 	}
 
 done:
+	if (ran && verdict && out->outcome == NPUKB_FAIL && ctx->options &&
+	    ctx->options->dump_tensors && ctx->options->dump_dir && ctx->sample) {
+		char note[1200], *where = dump_tensors(ctx, &data, s, loaded, note, sizeof(note));
+		note_dump(out, where, note);
+		free(where);
+	}
 	if (!(ctx->options && ctx->options->keep_workdirs))
 		drop_seed_files(&data, dir);
 	npukb_case_data_free(&data);
@@ -553,10 +713,35 @@ done:
 	return verdict;
 }
 
+/* An output that is the same bytes for every seed while the inputs and
+ * the reference differ between seeds: a kernel that writes a constant (or
+ * the answer to one seed) and passes only because the tolerance or the
+ * data let it. */
+static int constant_output(const struct seed_hashes *h, size_t n)
+{
+	size_t i, valid = 0;
+	int same_out = 1, same_in = 1, same_exp = 1;
+	const struct seed_hashes *first = NULL;
+	for (i = 0; i < n; i++) {
+		if (!h[i].valid)
+			continue;
+		valid++;
+		if (!first) {
+			first = &h[i];
+			continue;
+		}
+		same_out &= h[i].outputs == first->outputs;
+		same_in &= h[i].inputs == first->inputs;
+		same_exp &= h[i].expected == first->expected;
+	}
+	return valid >= 2 && same_out && !same_in && !same_exp;
+}
+
 static int correctness_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *out)
 {
-	struct totals tot = { 0, 0, 0, 0 };
-	unsigned nseeds, s;
+	struct totals tot = { 0, 0, 0, 0, 0 };
+	struct seed_hashes *hashes;
+	unsigned nseeds, s, first, last, judged = 0;
 	double t0 = now_seconds();
 	char g1[32], g2[32];
 	int rc = 0;
@@ -571,8 +756,33 @@ static int correctness_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 		return 0;
 	}
 	nseeds = ctx->options && ctx->options->nseeds ? ctx->options->nseeds : DEFAULT_NSEEDS;
-	for (s = 0; s < nseeds && rc == 0; s++)
-		rc = judge_seed(ctx, s, nseeds, &tot, out);
+	/* A re-check runs the one seed it names; seed indices are part of the
+	 * seed value, so index nseeds and up were never used by the regular
+	 * pass. */
+	first = ctx->seed_offset ? ctx->seed_offset : 0;
+	last = ctx->seed_offset ? ctx->seed_offset + 1 : nseeds;
+	tot.first_seed = first;
+	hashes = calloc(last - first + 1, sizeof(*hashes));
+	if (!hashes) {
+		internal_error(out, "out of memory");
+		return 0;
+	}
+	for (s = first; s < last && rc == 0; s++, judged++)
+		rc = judge_seed(ctx, s, nseeds, &tot, &hashes[judged], out);
+	/* A kernel that failed on its first seed is looked at on one more, so
+	 * that a constant output is named even when it does not pass. */
+	if (rc == 1 && out->outcome == NPUKB_FAIL && judged == 1 && last - first > 1 &&
+	    hashes[0].valid) {
+		struct npukb_verdict probe;
+		struct totals ptot = { 0, 0, 0, 0, first + 1 };
+		npukb_verdict_init(&probe, NPUKB_STAGE_CORRECTNESS);
+		if (judge_seed(ctx, first + 1, nseeds, &ptot, &hashes[1], &probe) >= 0)
+			judged++;
+		npukb_verdict_clear(&probe);
+	}
+	if (rc >= 0 && constant_output(hashes, judged))
+		npukb_verdict_add_flag(out, "suspect-constant-output");
+	free(hashes);
 	out->wall_seconds = now_seconds() - t0;
 	/* rc < 0: out already says "internal-error" and why; returning the
 	 * errno would make the core replace that reason with strerror(). */
@@ -585,9 +795,14 @@ static int correctness_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 	out->max_rel_err = tot.max_rel;
 	out->bad_count = tot.tolerated_bad;
 	out->first_bad_index = -1;
-	set_text(&out->message, "%u seed%s, %zu output%s within tolerance; max abs err %s, max rel err %s",
-		 nseeds, nseeds == 1 ? "" : "s", tot.outputs, tot.outputs == 1 ? "" : "s",
-		 fmt_g(tot.max_abs, g1, sizeof(g1)), fmt_g(tot.max_rel, g2, sizeof(g2)));
+	if (ctx->seed_offset)
+		set_text(&out->message, "re-check on fresh seed %u: %zu output%s within tolerance; max abs err %s, max rel err %s",
+			 ctx->seed_offset, tot.outputs, tot.outputs == 1 ? "" : "s",
+			 fmt_g(tot.max_abs, g1, sizeof(g1)), fmt_g(tot.max_rel, g2, sizeof(g2)));
+	else
+		set_text(&out->message, "%u seed%s, %zu output%s within tolerance; max abs err %s, max rel err %s",
+			 nseeds, nseeds == 1 ? "" : "s", tot.outputs, tot.outputs == 1 ? "" : "s",
+			 fmt_g(tot.max_abs, g1, sizeof(g1)), fmt_g(tot.max_rel, g2, sizeof(g2)));
 	return 0;
 }
 

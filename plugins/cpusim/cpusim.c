@@ -14,6 +14,7 @@
  * $NPUKB_CXX (one program name), else g++. */
 #include <npukb/plugin.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -314,6 +315,72 @@ static int write_text(const char *path, const char *text)
 	return 0;
 }
 
+/* The C++ type a kernel sees for a tensor dtype, or NULL. */
+static const char *kernel_ctype(enum npukb_dtype dt)
+{
+	switch (dt) {
+	case NPUKB_DT_FLOAT16: return "half";
+	case NPUKB_DT_BFLOAT16: return "bfloat16_t";
+	case NPUKB_DT_FLOAT32: return "float";
+	case NPUKB_DT_INT8: return "int8_t";
+	case NPUKB_DT_UINT8: return "uint8_t";
+	case NPUKB_DT_INT16: return "int16_t";
+	case NPUKB_DT_INT32: return "int32_t";
+	case NPUKB_DT_INT64: return "int64_t";
+	default: return NULL;
+	}
+}
+
+/* The dtype tensor i has in every case, or NPUKB_DT_INVALID when it varies
+ * (or cannot be resolved). */
+static enum npukb_dtype fixed_dtype(const struct npukb_task *t, size_t i)
+{
+	const struct npukb_tensor_decl *d = &t->tensors[i];
+	enum npukb_dtype dt = NPUKB_DT_INVALID, c_dt;
+	char err[256];
+	size_t k;
+
+	if (!d->dtype)
+		return NPUKB_DT_INVALID;
+	if (d->dtype[0] != '$')
+		return npukb_dtype_from_name(d->dtype);
+	for (k = 0; k < t->ncases; k++) {
+		if (npukb_case_tensor_dtype(t, &t->cases[k], d->name, &c_dt, err, sizeof err) != 0)
+			return NPUKB_DT_INVALID;
+		if (k > 0 && c_dt != dt)
+			return NPUKB_DT_INVALID;
+		dt = c_dt;
+	}
+	return dt;
+}
+
+/* CANN's op build defines DTYPE_<TENSOR> for each input and output; kernel-
+ * only samples compiled for one dtype get the same macros. Appended to the
+ * tiling header, which every source includes. */
+static int append_dtype_macros(const char *path, const struct npukb_task *t)
+{
+	FILE *f = fopen(path, "a");
+	size_t i, j;
+
+	if (!f)
+		return -errno;
+	for (i = 0; i < t->ntensors; i++) {
+		const char *name = t->tensors[i].name, *ct = kernel_ctype(fixed_dtype(t, i));
+		char macro[128];
+
+		if (!ct || !name || strlen(name) + 7 >= sizeof macro)
+			continue;
+		strcpy(macro, "DTYPE_");
+		for (j = 0; name[j]; j++)
+			macro[6 + j] = isalnum((unsigned char)name[j]) ? (char)toupper((unsigned char)name[j]) : '_';
+		macro[6 + j] = '\0';
+		fprintf(f, "#ifndef %s\n#define %s %s\n#endif\n", macro, macro, ct);
+	}
+	if (fclose(f) != 0)
+		return -EIO;
+	return 0;
+}
+
 static int write_launcher(const char *path, const struct npukb_task *t, char *err, size_t len)
 {
 	FILE *f = fopen(path, "w");
@@ -428,6 +495,8 @@ static int cpusim_build(const struct npukb_build_request *req, struct npukb_buil
 		rc = npukb_tiling_struct_source(t, &src);
 		if (rc == 0)
 			rc = write_text(tiling_inc, src);
+		if (rc == 0)
+			rc = append_dtype_macros(tiling_inc, t);
 		free(src);
 		if (rc < 0) {
 			res->message = format("cpusim: cannot write %s: %s", TILING_HEADER, strerror(-rc));

@@ -44,6 +44,8 @@ check "unknown command" 2 "$npukb" frobnicate
 grep_out "unknown command named" "frobnicate" "$tmp/err"
 check "run --help" 0 "$npukb" run --help
 grep_out "run --help documents --sample" "--sample DIR" "$tmp/out"
+grep_out "run --help documents --dump-tensors" "--dump-tensors" "$tmp/out"
+grep_out "run --help documents --case" "--case ID" "$tmp/out"
 check "help run" 0 "$npukb" help run
 grep_out "help run" "--run-timeout" "$tmp/out"
 check "run bad option" 2 "$npukb" run --no-such-option
@@ -61,7 +63,7 @@ grep_out "ascend backends say why they skip" "CANN" "$tmp/out"
 mkdir -p "$tmp/plugins"
 cp "${NPUKB_BUILDDIR:-.}/tests/plugins/.libs/wrongabi.so" "$tmp/plugins/"
 check "plugins with a rejected one" 1 "$npukb" plugins --plugin-dir "$tmp/plugins"
-grep_out "rejection reason" "plugin ABI 99, npukb expects 1" "$tmp/out"
+grep_out "rejection reason" "plugin ABI 100, npukb expects 2" "$tmp/out"
 
 check "list" 0 "$npukb" list --level 1
 grep_out "list shows AddCustom" "level1/Math/AddCustom" "$tmp/out"
@@ -100,6 +102,17 @@ grep_out "report names file:line" "bad.jsonl:3: " "$tmp/err"
 check "report missing journal" 3 "$npukb" report "$tmp/no-such.jsonl"
 check "report no journal" 2 "$npukb" report
 check "report bad --by" 2 "$npukb" report --by week "$j/small.jsonl"
+
+# --case narrows every selected task to the named cases
+check "run one case" 0 "$npukb" run --task level1/Math/AddCustom --case 4 \
+	--backend ascend-device -o "$tmp/r5" --seeds 1
+grep_out "one case only" "0 passed, 0 failed, 1 skipped" "$tmp/out"
+
+# lint: no Level 1 task is passed by all-zero, copied or constant outputs
+check "lint level 1" 0 "$npukb" lint --level 1
+grep_out "lint reports every task" "0 flagged, 0 invalid manifests" "$tmp/out"
+grep_out "lint names allowed trivial outputs" "Fill: ok .*allowed: constant" "$tmp/out"
+check "lint bad option" 2 "$npukb" lint --level 7
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

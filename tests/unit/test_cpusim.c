@@ -654,7 +654,8 @@ static const char snippet_head[] =
 
 /* Builds and runs a kernel made of snippet_head + body on n elements, one
  * block; returns the run result's category ("" for a clean run). */
-static void run_snippet(const char *body, size_t n, struct case_files *c, struct npukb_run_result *r)
+static void run_snippet_blocks(const char *body, size_t n, int blocks, struct case_files *c,
+			       struct npukb_run_result *r)
 {
 	struct built b;
 	char *dir = tempdir(), *file = path_in(dir, "add_custom.cpp");
@@ -665,8 +666,13 @@ static void run_snippet(const char *body, size_t n, struct case_files *c, struct
 	fclose(f);
 	build_dir(&b, dir, 30);
 	cr_assert_eq(b.res.ok, 1, "%s\n%s", b.res.message, b.res.diagnostics ? b.res.diagnostics : "");
-	make_case(c, n, 1, 11);
+	make_case(c, n, blocks, 11);
 	run_case(&b, c, r);
+}
+
+static void run_snippet(const char *body, size_t n, struct case_files *c, struct npukb_run_result *r)
+{
+	run_snippet_blocks(body, n, 1, c, r);
 }
 
 static void snippet_passes(const char *body)
@@ -871,6 +877,152 @@ Test(cpusim, api_subset_computes, .timeout = 60)
 		"    bfloat16_t bf2 = 1.0f + 3.0f / 256;\n"
 		"    CHECK((float)bf2 == 1.0f + 4.0f / 256);\n"
 		"    CHECK(GetBlockIdx() == 0 && GetBlockNum() == 1);\n");
+}
+
+/* Kernel-only mode defines DTYPE_<TENSOR> like CANN's op build, for the
+ * tensors whose dtype is the same in every case. */
+Test(cpusim, dtype_macros_for_fixed_dtypes, .timeout = 60)
+{
+	struct built b;
+	struct npukb_build_request req;
+	static char t_x[] = "x", t_z[] = "z", d_f16[] = "float16", d_var[] = "$dtype";
+	struct npukb_tensor_decl tensors[2];
+	char *dir = tempdir(), *file = path_in(dir, "add_custom.cpp");
+	FILE *f = fopen(file, "w");
+
+	cr_assert_not_null(f);
+	fputs("#include \"kernel_operator.h\"\n"
+	      "#include <type_traits>\n"
+	      "static_assert(std::is_same<DTYPE_X, half>::value, \"DTYPE_X\");\n"
+	      "#ifdef DTYPE_Z\n#error DTYPE_Z varies with the case\n#endif\n"
+	      "template <class T> struct K { AscendC::GlobalTensor<T> g; };\n"
+	      "extern \"C\" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z,\n"
+	      "    GM_ADDR workspace, GM_ADDR tiling) { K<DTYPE_X> k; k.g.SetGlobalBuffer((__gm__ DTYPE_X *)x, 1); }\n", f);
+	fclose(f);
+	setup_env();
+	memset(tensors, 0, sizeof tensors);
+	tensors[0].name = t_x;
+	tensors[0].dtype = d_f16;
+	tensors[1].name = t_z;
+	tensors[1].dtype = d_var;
+	tensors[1].is_output = 1;
+	fake_task(&b.task);
+	b.task.ntensors = 2;
+	b.task.tensors = tensors;
+	fake_options(&b.opts, 30);
+	memset(&b.sample, 0, sizeof(b.sample));
+	b.sample.id = "s";
+	b.sample.dir = dir;
+	b.sample.mode = NPUKB_MODE_KERNEL_ONLY;
+	b.sample.nfiles = 1;
+	b.sample.files = kernel_files;
+	memset(&req, 0, sizeof(req));
+	req.task = &b.task;
+	req.sample = &b.sample;
+	req.options = &b.opts;
+	req.workdir = tempdir();
+	cr_assert_eq(npukb_cpusim_plugin.backend->build(&req, &b.res), 0);
+	cr_assert_eq(b.res.ok, 1, "%s\n%s", b.res.message, b.res.diagnostics ? b.res.diagnostics : "");
+}
+
+/* ---- SyncAll: blocks run as coroutines and meet at the barrier ------------- */
+
+/* Each block publishes b+1; after the barrier block 0 sums what all blocks
+ * wrote, and after a second barrier every block copies that sum. Run one
+ * block after another, block 0 would sum before the others wrote. */
+static const char sync_body[] =
+	"    int64_t b = GetBlockIdx(), n = GetBlockNum();\n"
+	"    zGm.SetValue(b * 16, half((float)(b + 1)));\n"
+	"    TBuf<TPosition::VECCALC> t;\n"
+	"    pipe.InitBuffer(t, 64);\n"
+	"    LocalTensor<float> keep = t.Get<float>();\n"
+	"    keep.SetValue(0, (float)(b * 100));\n"
+	"    SyncAll();\n"
+	"    if (b == 0) {\n"
+	"        float s = 0;\n"
+	"        for (int64_t i = 0; i < n; i++) s += (float)zGm.GetValue(i * 16);\n"
+	"        zGm.SetValue(1, half(s));\n"
+	"    }\n"
+	"    SyncAll();\n"
+	"    zGm.SetValue(b * 16 + 2, zGm.GetValue(1));\n"
+	"    /* the block's own UB survived the other blocks' turns */\n"
+	"    zGm.SetValue(b * 16 + 3, half(keep.GetValue(0)));\n";
+
+Test(cpusim, sync_all_meets_every_block, .timeout = 60)
+{
+	struct case_files c;
+	struct npukb_run_result r;
+	uint16_t *z;
+	int b;
+
+	run_snippet_blocks(sync_body, 1024, 8, &c, &r);
+	cr_assert_eq(r.ok, 1, "%s\n%s", r.message, r.diagnostics ? r.diagnostics : "");
+	z = read_u16(c.pz, c.n);
+	cr_assert_eq(z[1], d2h(36.0), "sum %f", h2d(z[1]));
+	for (b = 0; b < 8; b++) {
+		cr_assert_eq(z[b * 16 + 2], d2h(36.0), "block %d saw %f", b, h2d(z[b * 16 + 2]));
+		cr_assert_eq(z[b * 16 + 3], d2h(b * 100.0), "block %d UB %f", b, h2d(z[b * 16 + 3]));
+	}
+	/* Two barriers of 500 cycles each (ascend910b.conf's default). */
+	cr_assert_gt(r.cycles, 1000.0);
+	free(z);
+}
+
+Test(cpusim, sync_all_block_skipping_it_trips, .timeout = 60)
+{
+	struct case_files c;
+	struct npukb_run_result r;
+
+	run_snippet_blocks("    if (GetBlockIdx() == 3) return;\n    SyncAll();\n", 1024, 8, &c, &r);
+	cr_assert_eq(r.ok, 0);
+	cr_assert_str_eq(r.category, "sync-race", "%s", r.message);
+	cr_assert(strstr(r.message, "1 of 8 blocks ended") != NULL, "%s", r.message);
+	cr_assert(strstr(r.message, "add_custom.cpp:") != NULL, "%s", r.message);
+}
+
+Test(cpusim, sync_all_more_blocks_than_cores_trips, .timeout = 60)
+{
+	struct case_files c;
+	struct npukb_run_result r;
+
+	run_snippet_blocks("    SyncAll();\n", 1024, 49, &c, &r);
+	cr_assert_eq(r.ok, 0);
+	cr_assert_str_eq(r.category, "sync-race", "%s", r.message);
+}
+
+/* The new API families end to end through the plugin: DataCopyPad with odd
+ * byte lengths, Cast half->float->half, Muls in float. */
+Test(cpusim, pad_cast_muls_end_to_end, .timeout = 60)
+{
+	struct case_files c;
+	struct npukb_run_result r;
+	uint16_t *z;
+	size_t i;
+
+	run_snippet_blocks(
+		"    TBuf<TPosition::VECCALC> a, f;\n"
+		"    pipe.InitBuffer(a, 4096);\n"
+		"    pipe.InitBuffer(f, 8192);\n"
+		"    LocalTensor<half> h = a.Get<half>();\n"
+		"    LocalTensor<float> w = f.Get<float>();\n"
+		"    for (uint32_t off = 0; off < td.totalLength; off += 1000) {\n"
+		"        uint32_t n = td.totalLength - off < 1000 ? td.totalLength - off : 1000;\n"
+		"        DataCopyPad(h, xGm[off], DataCopyExtParams(1, n * 2, 0, 0, 0), DataCopyPadExtParams<half>(false, 0, 0, half(0)));\n"
+		"        SetFlag<HardEvent::MTE2_V>(0); WaitFlag<HardEvent::MTE2_V>(0);\n"
+		"        Cast(w, h, RoundMode::CAST_NONE, n);\n"
+		"        Muls(w, w, 0.1f, n);\n"
+		"        Cast(h, w, RoundMode::CAST_RINT, n);\n"
+		"        SetFlag<HardEvent::V_MTE3>(0); WaitFlag<HardEvent::V_MTE3>(0);\n"
+		"        DataCopyPad(zGm[off], h, DataCopyExtParams(1, n * 2, 0, 0, 0));\n"
+		"        SetFlag<HardEvent::MTE3_MTE2>(0); WaitFlag<HardEvent::MTE3_MTE2>(0);\n"
+		"    }\n", 2017, 1, &c, &r);
+	cr_assert_eq(r.ok, 1, "%s\n%s", r.message, r.diagnostics ? r.diagnostics : "");
+	z = read_u16(c.pz, c.n);
+	for (i = 0; i < c.n; i++) {
+		float prod = (float)(h2d(c.x[i]) * (double)0.1f);
+		cr_assert_eq(z[i], d2h((double)prod), "element %zu: %f", i, h2d(z[i]));
+	}
+	free(z);
 }
 
 /* ---- the harness and the fp16 types --------------------------------------- */

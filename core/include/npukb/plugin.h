@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define NPUKB_PLUGIN_ABI 1
+#define NPUKB_PLUGIN_ABI 2
 
 #if defined(__GNUC__)
 #define NPUKB_PLUGIN_EXPORT __attribute__((visibility("default")))
@@ -63,6 +63,11 @@ struct npukb_options {
 	uint64_t base_seed;
 	int keep_workdirs;
 	int verbose;
+	/* When set, the correctness stage writes the inputs, expected and
+	 * actual tensors of a failing (case, seed) as .npy files under
+	 * dump_dir/<task>/<sample>/case-<id>-seed-<s>/ (see npukb/npy.h). */
+	int dump_tensors;
+	const char *dump_dir;
 };
 
 /* ---- backends ------------------------------------------------------------ */
@@ -147,6 +152,10 @@ struct npukb_stage_ctx {
 	const struct npukb_verdict *failure;
 	/* compile only: the stage stores the build artifact here (malloc'd). */
 	char *artifact_out;
+	/* correctness: 0 for the regular seeds. Non-zero asks for one check on
+	 * seed number seed_offset (a seed index never used by the regular
+	 * pass: the core's re-check after the performance stage). */
+	unsigned seed_offset;
 };
 
 struct npukb_stage_ops {

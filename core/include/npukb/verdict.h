@@ -34,6 +34,9 @@ struct npukb_verdict {
 	char *message;  /* one line: what happened (skip reason for skipped) */
 	char *details;  /* diagnostics: compiler output, first mismatches ... */
 	char *rule;     /* classify: the rule that chose the category */
+	/* Suspicion flags beside the outcome, comma-separated
+	 * ("suspect-constant-output"), or NULL. */
+	char *flags;
 
 	/* Correctness figures; valid when has_error_stats. */
 	int has_error_stats;
@@ -63,6 +66,10 @@ void npukb_verdict_pass(struct npukb_verdict *v);
 void npukb_verdict_set_details(struct npukb_verdict *v, const char *text);
 void npukb_verdict_set_category(struct npukb_verdict *v, const char *category);
 void npukb_verdict_set_rule(struct npukb_verdict *v, const char *rule);
+/* Add flag to the comma-separated flags unless already there. */
+void npukb_verdict_add_flag(struct npukb_verdict *v, const char *flag);
+/* 1 when flags holds flag. */
+int npukb_verdict_has_flag(const struct npukb_verdict *v, const char *flag);
 int npukb_verdict_copy(struct npukb_verdict *dst, const struct npukb_verdict *src);
 
 const char *npukb_stage_name(enum npukb_stage_id s);     /* "compile", ... */

@@ -2,15 +2,16 @@
  * kernel sources with the host C++ compiler (C++17).
  *
  * Owns: the AscendC vocabulary kernels use (qualifiers, GM_ADDR, TPipe, TQue,
- * TBuf, LocalTensor, GlobalTensor, DataCopy, vector arithmetic, flags) on
- * top of npukb_cpusim/runtime.h, which checks what the hardware would reject
- * and charges cycles. Written from the public API description, not from
+ * TBuf, LocalTensor, GlobalTensor, DataCopy, flags, SyncAll) on top of
+ * npukb_cpusim/runtime.h, which checks what the hardware would reject and
+ * charges cycles. The instruction families live in npukb_cpusim/vec.h
+ * (vector arithmetic, masks, Compare/Select, Duplicate, Axpy, Brcb),
+ * cast.h (Cast), copy_pad.h (DataCopyPad, atomics) and reduce.h. Written from the public API description, not from
  * CANN's sources. Every call that can fail a check takes a trailing
  * defaulted SrcLoc so that a report names the kernel's own file and line.
  *
- * Not yet here: mask/repeat forms of vector ops, DataCopyPad, Cast, reductions,
- * Compare/Select, cube (Mmad, LoadData, Fixpipe), SyncAll, TILING_KEY_IS,
- * host-side tiling macros. */
+ * Not yet here: high-level math (Sigmoid, Gelu ...), GatherMask, cube
+ * (Mmad, LoadData, Fixpipe), host-side tiling. */
 #ifndef NPUKB_CPUSIM_KERNEL_OPERATOR_H
 #define NPUKB_CPUSIM_KERNEL_OPERATOR_H
 
@@ -28,6 +29,27 @@
 #define __ubuf__
 #define GM_ADDR uint8_t *
 #define KERNEL_TASK_TYPE_DEFAULT(type)
+
+/* Kernel sources guard their device-only launch wrappers (the <<<>>> call)
+ * with #ifndef ASCENDC_CPU_DEBUG, CANN's CPU debug mode: this is one. */
+#ifndef ASCENDC_CPU_DEBUG
+#define ASCENDC_CPU_DEBUG 1
+#endif
+
+/* The device compiler's spellings of the float types. */
+using float16_t = half;
+using float32_t = float;
+
+/* ASSERT compiles to nothing in a device build: its argument is not even
+ * looked up (expert answers rely on that), so it is not evaluated here
+ * either. */
+#ifndef ASSERT
+#define ASSERT(...)
+#endif
+
+/* TILING_KEY_IS(k): the launch's tiling key (harness option --tiling-key,
+ * 0 by default) is k. */
+#define TILING_KEY_IS(k) (::npukb_cpusim::g.tiling_key == (uint64_t)(k))
 
 /* Compiler builtins on the device, hence outside the AscendC namespace. */
 enum pipe_t { PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_FIX };
@@ -95,6 +117,15 @@ inline void check_event_id(int32_t id, const char *what, SrcLoc loc)
 inline int64_t GetBlockIdx() { return npukb_cpusim::g.block_idx; }
 inline int64_t GetBlockNum() { return npukb_cpusim::g.block_num; }
 inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
+/* No system workspace is reserved: the user workspace is the whole argument. */
+inline void SetSysWorkspace(GM_ADDR) {}
+inline GM_ADDR GetSysWorkSpacePtr()
+{
+	for (int i = 0; i < npukb_cpusim::g.ngm; i++)
+		if (strcmp(npukb_cpusim::g.gm[i].role, "ws") == 0)
+			return (GM_ADDR)npukb_cpusim::g.gm[i].lo;
+	return nullptr;
+}
 
 template <pipe_t pipe>
 inline void PipeBarrier()
@@ -103,6 +134,31 @@ inline void PipeBarrier()
 	if (pipe == PIPE_ALL)
 		npukb_cpusim::barrier_all();
 }
+
+namespace detail {
+inline npukb_cpusim::Pipe pipe_of(pipe_t p, const char *what, SrcLoc loc)
+{
+	switch (p) {
+	case PIPE_S: return npukb_cpusim::P_S;
+	case PIPE_V: return npukb_cpusim::P_V;
+	case PIPE_M: return npukb_cpusim::P_M;
+	case PIPE_MTE1: return npukb_cpusim::P_MTE1;
+	case PIPE_MTE2: return npukb_cpusim::P_MTE2;
+	case PIPE_MTE3: return npukb_cpusim::P_MTE3;
+	case PIPE_FIX: return npukb_cpusim::P_FIX;
+	default: npukb_cpusim::fail("sync-race", loc, "%s: pipe %d cannot set or wait for a flag", what, (int)p);
+	}
+}
+/* The HardEvent kind of a (source pipe, destination pipe) flag. */
+inline int event_kind(pipe_t src, pipe_t dst, const char *what, SrcLoc loc)
+{
+	const npukb_cpusim::Pipe s = pipe_of(src, what, loc), d = pipe_of(dst, what, loc);
+	for (int k = 0; k < (int)(sizeof ev_pipes / sizeof ev_pipes[0]); k++)
+		if (ev_pipes[k].src == s && ev_pipes[k].dst == d)
+			return k;
+	npukb_cpusim::fail("sync-race", loc, "%s: no flag between pipes %d and %d", what, (int)src, (int)dst);
+}
+} // namespace detail
 
 template <HardEvent e>
 inline void SetFlag(int32_t id, SrcLoc loc = NPUKB_LOC)
@@ -119,6 +175,34 @@ inline void WaitFlag(int32_t id, SrcLoc loc = NPUKB_LOC)
 	const detail::EvPipes p = detail::ev_pipes[(int)e];
 	npukb_cpusim::wait_until(p.dst, npukb_cpusim::g.event_at[(int)e][id]);
 }
+
+} // namespace AscendC
+
+/* The compiler builtins behind SetFlag/WaitFlag, with pipes as arguments. */
+inline void set_flag(pipe_t src, pipe_t dst, int32_t id, AscendC::SrcLoc loc = NPUKB_LOC)
+{
+	AscendC::detail::check_event_id(id, "set_flag", loc);
+	const int k = AscendC::detail::event_kind(src, dst, "set_flag", loc);
+	npukb_cpusim::g.event_at[k][id] = npukb_cpusim::pipe_done(AscendC::detail::ev_pipes[k].src);
+}
+inline void wait_flag(pipe_t src, pipe_t dst, int32_t id, AscendC::SrcLoc loc = NPUKB_LOC)
+{
+	AscendC::detail::check_event_id(id, "wait_flag", loc);
+	const int k = AscendC::detail::event_kind(src, dst, "wait_flag", loc);
+	npukb_cpusim::wait_until(AscendC::detail::ev_pipes[k].dst, npukb_cpusim::g.event_at[k][id]);
+}
+
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
+namespace AscendC {
+
+template <class T, class U> struct IsSameType { static constexpr bool value = false; };
+template <class T> struct IsSameType<T, T> { static constexpr bool value = true; };
 
 /* ---- tensors -------------------------------------------------------------- */
 
@@ -220,6 +304,38 @@ public:
 		addr_[i] = (T)value;
 	}
 };
+
+/* Barrier across all blocks of the launch. The device needs every block
+ * resident at once, so more blocks than cores deadlock there. Blocks run
+ * as coroutines in the harness (runtime/harness.cpp), which resumes them
+ * together once all have arrived. */
+template <bool isAIVOnly = true>
+inline void SyncAll(SrcLoc loc = NPUKB_LOC)
+{
+	npukb_cpusim::State &g = npukb_cpusim::g;
+	if ((uint64_t)g.block_num > g.soc.cores)
+		npukb_cpusim::fail("sync-race", loc,
+				   "SyncAll with %lld blocks on %u cores: not all blocks can be resident, the device deadlocks",
+				   (long long)g.block_num, g.soc.cores);
+	npukb_cpusim::barrier_all();
+	if (g.sync_all)
+		g.sync_all(loc);
+	else if (g.block_num > 1)
+		npukb_cpusim::fail("sync-race", loc, "SyncAll: this runner cannot suspend blocks");
+}
+template <bool isAIVOnly = true>
+inline void SyncAll(const GlobalTensor<int32_t> &, const LocalTensor<int32_t> &, SrcLoc loc = NPUKB_LOC)
+{
+	SyncAll<isAIVOnly>(loc);
+}
+
+/* The host has no separate scalar data cache to flush: no-ops. */
+enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+template <class T, CacheLine entireType, DcciDst dst>
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T> &) {}
+template <class T, CacheLine entireType>
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T> &) {}
 
 /* ---- queues and the pipe ---------------------------------------------------- */
 
@@ -434,6 +550,15 @@ public:
 	{
 		return GetWithOffset<T>(count, 0, loc);
 	}
+	/* A TBuf is a queue without hand-offs: allocating gives the whole
+	 * buffer, freeing does nothing. */
+	template <class T>
+	LocalTensor<T> AllocTensor(SrcLoc loc = NPUKB_LOC) const
+	{
+		return Get<T>(loc);
+	}
+	template <class T>
+	void FreeTensor(const LocalTensor<T> &) const {}
 	template <class T>
 	LocalTensor<T> GetWithOffset(uint32_t count, uint32_t offset_bytes, SrcLoc loc = NPUKB_LOC) const
 	{
@@ -452,19 +577,15 @@ private:
 	}
 };
 
-class TPipe;
-namespace detail {
-inline TPipe *current_pipe = nullptr;
-}
 
 class TPipe {
 public:
-	TPipe() : base_(npukb_cpusim::g.ub_used) { detail::current_pipe = this; }
+	TPipe() : base_(npukb_cpusim::g.ub_used) { npukb_cpusim::g.cur_pipe = this; }
 	~TPipe()
 	{
 		npukb_cpusim::g.ub_used = base_;
-		if (detail::current_pipe == this)
-			detail::current_pipe = nullptr;
+		if (npukb_cpusim::g.cur_pipe == this)
+			npukb_cpusim::g.cur_pipe = nullptr;
 	}
 	TPipe(const TPipe &) = delete;
 	TPipe &operator=(const TPipe &) = delete;
@@ -500,7 +621,7 @@ private:
 	uint32_t base_;
 };
 
-inline TPipe *GetTPipePtr() { return detail::current_pipe; }
+inline TPipe *GetTPipePtr() { return (TPipe *)npukb_cpusim::g.cur_pipe; }
 
 /* ---- data movement ------------------------------------------------------------ */
 
@@ -539,7 +660,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 	const uint64_t bytes = detail::copy_bytes<T>(count);
 	npukb_cpusim::ub_check(src.addr_, bytes, src.GetLength(), "DataCopy UB->GM", "source", loc);
 	npukb_cpusim::gm_check(dst.addr_, bytes, "DataCopy UB->GM writes", loc);
-	memcpy(dst.addr_, src.addr_, bytes);
+	npukb_cpusim::gm_store(dst.addr_, src.addr_, bytes);
 	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE3, bytes);
 }
 
@@ -571,6 +692,23 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE2, blk * p.blockCount);
 }
 
+/* UB->UB with strides: blocks of blockLen x 32 bytes, gaps in 32-byte blocks. */
+template <class T>
+inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
+		     SrcLoc loc = NPUKB_LOC)
+{
+	const uint64_t blk = (uint64_t)p.blockLen * 32;
+	const uint64_t dspan = p.blockCount ? (p.blockCount - 1) * (blk + p.dstStride * 32ull) + blk : 0;
+	const uint64_t sspan = p.blockCount ? (p.blockCount - 1) * (blk + p.srcStride * 32ull) + blk : 0;
+	npukb_cpusim::ub_check(dst.addr_, dspan, dst.GetLength(), "DataCopy UB->UB", "destination", loc);
+	npukb_cpusim::ub_check(src.addr_, sspan, src.GetLength(), "DataCopy UB->UB", "source", loc);
+	unsigned char *d = (unsigned char *)dst.addr_;
+	const unsigned char *s = (const unsigned char *)src.addr_;
+	for (uint32_t i = 0; i < p.blockCount; i++)
+		memmove(d + i * (blk + p.dstStride * 32ull), s + i * (blk + p.srcStride * 32ull), blk);
+	npukb_cpusim::cost_vec(blk * p.blockCount, npukb_cpusim::g.soc.vec_repeat_cycles);
+}
+
 template <class T>
 inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
 		     SrcLoc loc = NPUKB_LOC)
@@ -583,145 +721,17 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 	for (uint32_t i = 0; i < p.blockCount; i++) {
 		unsigned char *di = d + i * (blk + p.dstStride * 32ull);
 		npukb_cpusim::gm_check(di, blk, "DataCopy UB->GM writes", loc);
-		memcpy(di, s + i * (blk + p.srcStride * 32ull), blk);
+		npukb_cpusim::gm_store(di, s + i * (blk + p.srcStride * 32ull), blk);
 	}
 	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE3, blk * p.blockCount);
 }
 
-/* ---- vector arithmetic (count forms) ------------------------------------------ */
-
-namespace detail {
-
-template <class T> struct one_of_arith
-	: std::integral_constant<bool, std::is_same<T, half>::value || std::is_same<T, float>::value ||
-					       std::is_same<T, int16_t>::value || std::is_same<T, int32_t>::value> {};
-template <class T> struct one_of_float
-	: std::integral_constant<bool, std::is_same<T, half>::value || std::is_same<T, float>::value> {};
-
-/* Each element is computed exactly (double for floats, int64 for integers)
- * and rounded once to T; integers wrap. */
-template <class T>
-using wide_t = typename std::conditional<std::is_integral<T>::value, int64_t, double>::type;
-template <class T>
-inline wide_t<T> widen(T v) { return (wide_t<T>)v; }
-inline double widen(half v) { return (double)npukb_cpusim::f16_to_f32(v.bits); }
-template <class T>
-inline T narrow(wide_t<T> v) { return (T)v; }
-
-inline void check_count(int32_t count, const char *what, SrcLoc loc)
-{
-	if (count < 0)
-		npukb_cpusim::fail("out-of-bounds", loc, "%s: negative element count %d", what, count);
-}
-
-template <class T, class F>
-inline void vbinary(const LocalTensor<T> &dst, const LocalTensor<T> &a, const LocalTensor<T> &b,
-		    int32_t count, const char *what, double per_repeat, SrcLoc loc, F f)
-{
-	check_count(count, what, loc);
-	const uint64_t bytes = (uint64_t)count * sizeof(T);
-	npukb_cpusim::ub_check(dst.addr_, bytes, dst.GetLength(), what, "destination", loc);
-	npukb_cpusim::ub_check(a.addr_, bytes, a.GetLength(), what, "first source", loc);
-	npukb_cpusim::ub_check(b.addr_, bytes, b.GetLength(), what, "second source", loc);
-	T *d = dst.addr_;
-	const T *x = a.addr_, *y = b.addr_;
-	for (int32_t i = 0; i < count; i++)
-		d[i] = narrow<T>(f(widen(x[i]), widen(y[i])));
-	npukb_cpusim::cost_vec(bytes, per_repeat);
-}
-
-template <class T, class F>
-inline void vunary(const LocalTensor<T> &dst, const LocalTensor<T> &a, int32_t count,
-		   const char *what, double per_repeat, SrcLoc loc, F f)
-{
-	check_count(count, what, loc);
-	const uint64_t bytes = (uint64_t)count * sizeof(T);
-	npukb_cpusim::ub_check(dst.addr_, bytes, dst.GetLength(), what, "destination", loc);
-	npukb_cpusim::ub_check(a.addr_, bytes, a.GetLength(), what, "source", loc);
-	T *d = dst.addr_;
-	const T *x = a.addr_;
-	for (int32_t i = 0; i < count; i++)
-		d[i] = narrow<T>(f(widen(x[i])));
-	npukb_cpusim::cost_vec(bytes, per_repeat);
-}
-
-inline double rep() { return npukb_cpusim::g.soc.vec_repeat_cycles; }
-inline double rep_mul() { return npukb_cpusim::g.soc.vec_repeat_cycles_mul; }
-inline double rep_div() { return npukb_cpusim::g.soc.vec_repeat_cycles_div; }
-inline double rep_tr() { return npukb_cpusim::g.soc.vec_repeat_cycles_transc; }
-
-} // namespace detail
-
-#define NPUKB_BINARY(NAME, TRAIT, TYPES, COST, EXPR)                                             \
-	template <class T>                                                                        \
-	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                   \
-			 const LocalTensor<T> &src1, const int32_t &count, SrcLoc loc = NPUKB_LOC) \
-	{                                                                                         \
-		static_assert(detail::TRAIT<T>::value, #NAME ": element type not supported (" TYPES ")"); \
-		detail::vbinary(dst, src0, src1, count, #NAME, COST, loc,                         \
-				[](detail::wide_t<T> a, detail::wide_t<T> b) { return EXPR; });  \
-	}
-
-NPUKB_BINARY(Add, one_of_arith, "half, float, int16_t, int32_t", detail::rep(), a + b)
-NPUKB_BINARY(Sub, one_of_arith, "half, float, int16_t, int32_t", detail::rep(), a - b)
-NPUKB_BINARY(Mul, one_of_arith, "half, float, int16_t, int32_t", detail::rep_mul(), a * b)
-NPUKB_BINARY(Div, one_of_float, "half, float", detail::rep_div(), a / b)
-NPUKB_BINARY(Max, one_of_arith, "half, float, int16_t, int32_t", detail::rep(), a > b ? a : b)
-NPUKB_BINARY(Min, one_of_arith, "half, float, int16_t, int32_t", detail::rep(), a < b ? a : b)
-#undef NPUKB_BINARY
-
-#define NPUKB_UNARY(NAME, TRAIT, TYPES, COST, EXPR)                                              \
-	template <class T>                                                                        \
-	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count, \
-			 SrcLoc loc = NPUKB_LOC)                                                  \
-	{                                                                                         \
-		static_assert(detail::TRAIT<T>::value, #NAME ": element type not supported (" TYPES ")"); \
-		detail::vunary(dst, src, count, #NAME, COST, loc,                                 \
-			       [](detail::wide_t<T> a) { return EXPR; });                        \
-	}
-
-NPUKB_UNARY(Exp, one_of_float, "half, float", detail::rep_tr(), exp(a))
-NPUKB_UNARY(Ln, one_of_float, "half, float", detail::rep_tr(), log(a))
-NPUKB_UNARY(Sqrt, one_of_float, "half, float", detail::rep_tr(), sqrt(a))
-NPUKB_UNARY(Rsqrt, one_of_float, "half, float", detail::rep_tr(), 1.0 / sqrt(a))
-NPUKB_UNARY(Reciprocal, one_of_float, "half, float", detail::rep_div(), 1.0 / a)
-NPUKB_UNARY(Abs, one_of_float, "half, float", detail::rep(), fabs(a))
-NPUKB_UNARY(Relu, one_of_arith, "half, float, int16_t, int32_t", detail::rep(), a > 0 ? a : detail::wide_t<T>(0))
-#undef NPUKB_UNARY
-
-/* Scalar forms: the scalar has the tensor's element type, as documented
- * (`const T&`), so a mismatched literal is a deduction error as on the device. */
-#define NPUKB_SCALAR(NAME, COST, EXPR)                                                           \
-	template <class T>                                                                        \
-	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalar,   \
-			 const int32_t &count, SrcLoc loc = NPUKB_LOC)                            \
-	{                                                                                         \
-		static_assert(detail::one_of_arith<T>::value,                                     \
-			      #NAME ": element type not supported (half, float, int16_t, int32_t)"); \
-		const detail::wide_t<T> s = detail::widen(scalar);                                \
-		detail::vunary(dst, src, count, #NAME, COST, loc,                                 \
-			       [s](detail::wide_t<T> a) { return EXPR; });                       \
-	}
-
-NPUKB_SCALAR(Adds, detail::rep(), a + s)
-NPUKB_SCALAR(Muls, detail::rep_mul(), a * s)
-NPUKB_SCALAR(Maxs, detail::rep(), a > s ? a : s)
-NPUKB_SCALAR(Mins, detail::rep(), a < s ? a : s)
-#undef NPUKB_SCALAR
-
-template <class T>
-inline void Duplicate(const LocalTensor<T> &dst, const T &scalar, const int32_t &count,
-		      SrcLoc loc = NPUKB_LOC)
-{
-	detail::check_count(count, "Duplicate", loc);
-	const uint64_t bytes = (uint64_t)count * sizeof(T);
-	npukb_cpusim::ub_check(dst.addr_, bytes, dst.GetLength(), "Duplicate", "destination", loc);
-	for (int32_t i = 0; i < count; i++)
-		dst.addr_[i] = scalar;
-	npukb_cpusim::cost_vec(bytes, detail::rep());
-}
-
 } // namespace AscendC
+
+#include "npukb_cpusim/vec.h"
+#include "npukb_cpusim/cast.h"
+#include "npukb_cpusim/copy_pad.h"
+#include "npukb_cpusim/reduce.h"
 
 /* ---- tiling ------------------------------------------------------------------- */
 

@@ -152,6 +152,27 @@ void check_half_arith()
 		fail("half mixed", 1.5, h.bits, 0x3e00);
 }
 
+/* `constexpr half k = 1.0;` goes through an arithmetic-only conversion:
+ * it must agree with the runtime one everywhere. */
+constexpr half CE_ONE = 1.0;
+constexpr half CE_TIE = 1.0 + 1.0 / 2048;
+static_assert(CE_ONE.bits == 0x3c00 && CE_TIE.bits == 0x3c00, "constexpr half rounds to nearest even");
+
+void check_const_conversion()
+{
+	uint64_t s = 0x2545f4914f6cdd1dull;
+	for (int i = 0; i < 1000000; i++) {
+		s ^= s << 13;
+		s ^= s >> 7;
+		s ^= s << 17;
+		const double d = ldexp((double)(s & 0xfffffffffffffull) / 4503599627370496.0 + 1.0, (int)(s >> 58) - 30) *
+				 ((s >> 57) & 1 ? -1 : 1);
+		const uint16_t c = npukb_cpusim::f64_to_f16_const(d), r = npukb_cpusim::f64_to_f16(d);
+		if (c != r)
+			fail("f64_to_f16_const", d, c, r);
+	}
+}
+
 } // namespace
 
 int main()
@@ -161,6 +182,7 @@ int main()
 	check_format(f16);
 	check_format(bf16);
 	check_half_arith();
+	check_const_conversion();
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
 		return 1;

@@ -64,6 +64,51 @@ inline uint32_t round_double(double d)
 inline uint16_t f64_to_f16(double d) { return (uint16_t)round_double<10, 15, 15, 16>(d); }
 inline uint16_t f64_to_bf16(double d) { return (uint16_t)round_double<7, 127, 127, 16>(d); }
 
+/* The same rounding with arithmetic only, for constant expressions
+ * (`constexpr half ONE = 1.0;`): no bit casts. Slow, compile time only. */
+constexpr uint16_t f64_to_f16_const(double d)
+{
+	if (d != d)
+		return 0x7e00;
+	const uint16_t sign = d < 0 ? 0x8000 : 0;
+	const double a = d < 0 ? -d : d;
+	if (a == 0)
+		return sign;
+	if (a >= 65520.0)
+		return sign | 0x7c00;
+	int e = 0;
+	double p = 1.0;
+	while (a >= 2 * p) {
+		p *= 2;
+		e++;
+	}
+	while (a < p) {
+		p /= 2;
+		e--;
+	}
+	if (e < -14)
+		e = -14;
+	double ulp = 1.0;
+	for (int k = e - 10; k < 0; k++)
+		ulp /= 2;
+	for (int k = e - 10; k > 0; k--)
+		ulp *= 2;
+	const double q = a / ulp;
+	uint32_t qi = (uint32_t)q;
+	const double frac = q - (double)qi;
+	if (frac > 0.5 || (frac == 0.5 && (qi & 1)))
+		qi++;
+	if (qi < 1024) /* subnormal */
+		return (uint16_t)(sign | qi);
+	if (qi == 2048) {
+		qi = 1024;
+		e++;
+	}
+	if (e > 15)
+		return sign | 0x7c00;
+	return (uint16_t)(sign | ((uint32_t)(e + 15) << 10) | (qi - 1024));
+}
+
 inline float f16_to_f32(uint16_t h)
 {
 	const uint32_t sign = (uint32_t)(h & 0x8000) << 16;
@@ -101,7 +146,9 @@ struct half {
 
 	half() = default;
 	template <class T, typename std::enable_if<std::is_arithmetic<T>::value, int>::type = 0>
-	half(T v) : bits(npukb_cpusim::f64_to_f16((double)v)) {}
+	constexpr half(T v)
+		: bits(__builtin_is_constant_evaluated() ? npukb_cpusim::f64_to_f16_const((double)v)
+							 : npukb_cpusim::f64_to_f16((double)v)) {}
 	operator float() const { return npukb_cpusim::f16_to_f32(bits); }
 
 	static half from_bits(uint16_t b) { half h; h.bits = b; return h; }

@@ -51,6 +51,7 @@ struct SocParams {
 	double scalar_cycles;      /* GetValue/SetValue on UB */
 	double gm_scalar_cycles;   /* GetValue/SetValue on GM */
 	double launch_cycles;      /* fixed kernel launch overhead */
+	double sync_all_cycles;    /* SyncAll: from the last arrival to the release */
 };
 
 struct GmRange {
@@ -84,6 +85,21 @@ struct State {
 	double port_s[PORT_SLOTS], port_e[PORT_SLOTS];
 	double gm_rate;     /* bytes/cycle this core's GM port gets */
 	double event_at[EVENT_KINDS][EVENT_IDS];
+	/* Vector mask register: normal mode keeps a 128-bit lane pattern,
+	 * counter mode (mask_counter) an element count in vmask[0]. */
+	uint64_t vmask[2];
+	bool mask_counter;
+	/* SetAtomicAdd & co: applied by every UB->GM copy until SetAtomicNone. */
+	void (*atomic_fn)(void *dst, const void *src, uint64_t bytes);
+	/* SyncAll: the scheduler (harness) that suspends this block until every
+	 * block has arrived; null when blocks run one after another. */
+	void (*sync_all)(SrcLoc at);
+	void *cur_pipe;     /* the block's TPipe (GetTPipePtr) */
+	uint64_t tiling_key; /* TILING_KEY_IS */
+	/* The value and index the last ReduceMax/ReduceMin found
+	 * (GetReduceMaxMinCount). */
+	double rmm_value;
+	uint64_t rmm_index;
 	uint64_t gm_bytes;  /* all blocks */
 	uint64_t vec_instrs;
 	uint64_t dma_instrs;
@@ -304,6 +320,44 @@ inline void cost_vec(uint64_t bytes, double per_repeat)
 	g.vec_instrs++;
 }
 
+/* A vector instruction of `repeats` repeats (mask/repeat forms). */
+inline void cost_vec_rep(uint64_t repeats, double per_repeat)
+{
+	const double start = max2(g.busy[P_V], issue());
+	const double end = start + g.soc.vec_latency + (double)repeats * per_repeat;
+	g.busy[P_V] = end;
+	g.done[P_V] = end;
+	g.vec_instrs++;
+}
+
+/* A UB operand that only needs element alignment (reduction results). */
+inline void ub_check_elem(const void *p, uint64_t bytes, uint64_t avail, uint32_t align,
+			  const char *what, const char *operand, SrcLoc loc)
+{
+	const uintptr_t a = (uintptr_t)p, base = (uintptr_t)ub_arena;
+	if (a < base || a >= base + g.soc.ub_bytes)
+		fail("out-of-bounds", loc, "%s: %s is not a unified-buffer tensor (uninitialised LocalTensor?)",
+		     what, operand);
+	const uint32_t off = (uint32_t)(a - base);
+	if (off % align != 0)
+		fail("misaligned", loc, "%s: %s at UB address 0x%x is not %u-byte aligned", what, operand,
+		     off, align);
+	if (bytes > avail)
+		fail("out-of-bounds", loc, "%s: %s: %llu bytes requested from a tensor of %llu bytes",
+		     what, operand, (unsigned long long)bytes, (unsigned long long)avail);
+	if (off + bytes > g.soc.ub_bytes)
+		fail("out-of-bounds", loc, "%s: %s runs past the end of the unified buffer", what, operand);
+}
+
+/* Every UB->GM copy goes through here so that SetAtomicAdd applies. */
+inline void gm_store(void *dst, const void *src, uint64_t bytes)
+{
+	if (g.atomic_fn)
+		g.atomic_fn(dst, src, bytes);
+	else
+		memcpy(dst, src, bytes);
+}
+
 inline void cost_scalar(double cycles)
 {
 	g.busy[P_S] += cycles;
@@ -340,6 +394,10 @@ inline void begin_block(int64_t idx, int64_t num)
 	for (int i = 0; i < P_COUNT; i++)
 		g.busy[i] = g.done[i] = 0;
 	g.nport = 0;
+	g.vmask[0] = g.vmask[1] = ~0ull;
+	g.mask_counter = false;
+	g.atomic_fn = nullptr;
+	g.cur_pipe = nullptr;
 	for (int k = 0; k < EVENT_KINDS; k++)
 		for (int i = 0; i < EVENT_IDS; i++)
 			g.event_at[k][i] = 0;

@@ -1,0 +1,879 @@
+/* test_cpusim_api.cpp - cpusim's AscendC vector, copy and reduction APIs,
+ * compiled directly against the emulation headers and checked against
+ * hand-computed values: masks (lane count, bit pattern, counter mode,
+ * register mask), block and repeat strides, Cast rounding modes and
+ * saturation, Compare/Select bit masks, pairwise reduction order, DataCopyPad
+ * layouts, atomic copies, the cycle model, and the checks (a failed check
+ * exits with status 3). Static-assert checks compile small snippets with
+ * $NPUKB_CXX (default g++) against $NPUKB_SRCDIR/plugins/cpusim/include. */
+#include <criterion/criterion.h>
+
+#include "kernel_operator.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string>
+
+using namespace AscendC;
+namespace rt = npukb_cpusim;
+
+/* ---- fixture: one block on a 910B-like SoC ----------------------------------- */
+
+static uint32_t ub_next;
+
+static void setup_block(void)
+{
+	rt::SocParams &p = rt::g.soc;
+	memset(&rt::g, 0, sizeof rt::g);
+	snprintf(p.name, sizeof p.name, "test");
+	p.ub_bytes = 196608;
+	p.cores = 48;
+	p.clock_mhz = 1800;
+	p.gm_bytes_per_cycle = 32;
+	p.hbm_bytes_per_cycle = 888;
+	p.mte2_latency = 200;
+	p.mte3_latency = 100;
+	p.issue_cycles = 1;
+	p.vec_latency = 10;
+	p.vec_repeat_cycles = 1;
+	p.vec_repeat_cycles_mul = 1;
+	p.vec_repeat_cycles_div = 4;
+	p.vec_repeat_cycles_transc = 4;
+	p.scalar_cycles = 2;
+	p.gm_scalar_cycles = 100;
+	rt::begin_block(0, 1);
+	ub_next = 0;
+	memset(rt::ub_arena, 0xee, 65536);
+}
+
+/* A UB tensor of n elements, 32-byte aligned, filled with 0xee bytes. */
+template <class T>
+static LocalTensor<T> ub(uint32_t n)
+{
+	LocalTensor<T> t((T *)(void *)(rt::ub_arena + ub_next), n);
+	ub_next += (uint32_t)((n * sizeof(T) + 31) & ~(size_t)31);
+	return t;
+}
+
+/* Registers host memory as kernel argument `arg` (a GM range). */
+template <class T>
+static GlobalTensor<T> gm(T *p, uint64_t n)
+{
+	rt::GmRange &r = rt::g.gm[rt::g.ngm];
+	r.lo = (uintptr_t)p;
+	r.hi = (uintptr_t)(p + n);
+	r.arg = rt::g.ngm;
+	r.role = "in";
+	rt::g.ngm++;
+	GlobalTensor<T> t;
+	t.SetGlobalBuffer(p, n);
+	return t;
+}
+
+static uint16_t hb(half h) { return h.bits; }
+static uint16_t hbits(double d) { return half(d).bits; }
+static uint32_t fbits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+static const uint16_t UNTOUCHED16 = 0xeeee;
+static uint32_t raw32(const void *p)
+{
+	uint32_t u;
+	memcpy(&u, p, 4);
+	return u;
+}
+
+TestSuite(cpusim_api, .init = setup_block);
+
+/* ---- Cast ---------------------------------------------------------------------- */
+
+static uint16_t f2h(float v, RoundMode m)
+{
+	LocalTensor<float> s = ub<float>(8);
+	LocalTensor<half> d = ub<half>(16);
+	s.addr_[0] = v;
+	Cast(d, s, m, 8);
+	return d.addr_[0].bits;
+}
+
+Test(cpusim_api, cast_float_to_half_round_modes)
+{
+	const float tie = 1.0f + 1.0f / 2048, tie_odd = 1.0f + 3.0f / 2048, below = 1.0f + 1.0f / 4096;
+	cr_expect_eq(f2h(tie, RoundMode::CAST_RINT), 0x3c00);
+	cr_expect_eq(f2h(tie_odd, RoundMode::CAST_RINT), 0x3c02);
+	cr_expect_eq(f2h(tie_odd, RoundMode::CAST_NONE), 0x3c02);
+	cr_expect_eq(f2h(tie, RoundMode::CAST_ROUND), 0x3c01);
+	cr_expect_eq(f2h(below, RoundMode::CAST_ROUND), 0x3c00);
+	cr_expect_eq(f2h(tie_odd, RoundMode::CAST_TRUNC), 0x3c01);
+	cr_expect_eq(f2h(-tie, RoundMode::CAST_FLOOR), 0xbc01);
+	cr_expect_eq(f2h(-tie, RoundMode::CAST_CEIL), 0xbc00);
+	cr_expect_eq(f2h(tie, RoundMode::CAST_CEIL), 0x3c01);
+	cr_expect_eq(f2h(below, RoundMode::CAST_ODD), 0x3c01);
+	cr_expect_eq(f2h(tie_odd, RoundMode::CAST_ODD), 0x3c01);
+	cr_expect_eq(f2h(1.0f, RoundMode::CAST_ODD), 0x3c00);
+}
+
+Test(cpusim_api, cast_float_to_half_overflow_and_subnormals)
+{
+	cr_expect_eq(f2h(70000.0f, RoundMode::CAST_RINT), 0x7c00);
+	cr_expect_eq(f2h(70000.0f, RoundMode::CAST_TRUNC), 0x7bff);
+	cr_expect_eq(f2h(70000.0f, RoundMode::CAST_ODD), 0x7bff);
+	cr_expect_eq(f2h(-70000.0f, RoundMode::CAST_FLOOR), 0xfc00);
+	cr_expect_eq(f2h(-70000.0f, RoundMode::CAST_CEIL), 0xfbff);
+	cr_expect_eq(f2h(65519.0f, RoundMode::CAST_RINT), 0x7bff);
+	cr_expect_eq(f2h(65520.0f, RoundMode::CAST_RINT), 0x7c00);
+	cr_expect_eq(f2h(ldexpf(1, -25), RoundMode::CAST_RINT), 0x0000);
+	cr_expect_eq(f2h(ldexpf(3, -26), RoundMode::CAST_RINT), 0x0001);
+	cr_expect_eq(f2h(ldexpf(1, -26), RoundMode::CAST_ODD), 0x0001);
+	cr_expect_eq(f2h(ldexpf(1, -26), RoundMode::CAST_CEIL), 0x0001);
+	cr_expect_eq(f2h(-ldexpf(1, -26), RoundMode::CAST_CEIL), 0x8000);
+	cr_expect_eq(f2h(INFINITY, RoundMode::CAST_TRUNC), 0x7c00);
+	cr_expect_eq(f2h(NAN, RoundMode::CAST_RINT) & 0x7c00, 0x7c00);
+}
+
+Test(cpusim_api, cast_float_to_int32_modes_and_saturation)
+{
+	LocalTensor<float> s = ub<float>(8);
+	LocalTensor<int32_t> d = ub<int32_t>(8);
+	const float in[8] = {2.5f, -2.5f, 3.5f, -2.7f, 3e9f, -3e9f, NAN, 0.5f};
+	memcpy(s.addr_, in, sizeof in);
+	Cast(d, s, RoundMode::CAST_RINT, 8);
+	const int32_t rint_want[8] = {2, -2, 4, -3, INT32_MAX, INT32_MIN, 0, 0};
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(d.addr_[i], rint_want[i], "rint %d: %d", i, d.addr_[i]);
+	Cast(d, s, RoundMode::CAST_ROUND, 8);
+	cr_expect_eq(d.addr_[0], 3);
+	cr_expect_eq(d.addr_[1], -3);
+	cr_expect_eq(d.addr_[7], 1);
+	Cast(d, s, RoundMode::CAST_FLOOR, 8);
+	cr_expect_eq(d.addr_[1], -3);
+	cr_expect_eq(d.addr_[3], -3);
+	Cast(d, s, RoundMode::CAST_CEIL, 8);
+	cr_expect_eq(d.addr_[1], -2);
+	cr_expect_eq(d.addr_[0], 3);
+	Cast(d, s, RoundMode::CAST_TRUNC, 8);
+	cr_expect_eq(d.addr_[3], -2);
+	cr_expect_eq(d.addr_[2], 3);
+}
+
+Test(cpusim_api, cast_half_to_int8_uint8_saturates)
+{
+	LocalTensor<half> s = ub<half>(16);
+	LocalTensor<int8_t> d8 = ub<int8_t>(32);
+	LocalTensor<uint8_t> u8 = ub<uint8_t>(32);
+	const double in[6] = {300, -300, 2.5, 255.5, -1, 254.5};
+	for (int i = 0; i < 6; i++)
+		s.addr_[i] = half(in[i]);
+	Cast(d8, s, RoundMode::CAST_RINT, 6);
+	cr_expect_eq(d8.addr_[0], 127);
+	cr_expect_eq(d8.addr_[1], -128);
+	cr_expect_eq(d8.addr_[2], 2);
+	Cast(u8, s, RoundMode::CAST_RINT, 6);
+	cr_expect_eq(u8.addr_[1], 0);
+	cr_expect_eq(u8.addr_[3], 255);
+	cr_expect_eq(u8.addr_[4], 0);
+	cr_expect_eq(u8.addr_[5], 254);
+	Cast(u8, s, RoundMode::CAST_ROUND, 6);
+	cr_expect_eq(u8.addr_[5], 255);
+	/* int8 -> half is exact */
+	LocalTensor<half> back = ub<half>(16);
+	Cast(back, d8, RoundMode::CAST_NONE, 3);
+	cr_expect_eq(hb(back.addr_[1]), hbits(-128));
+}
+
+Test(cpusim_api, cast_int32_float_half_bf16)
+{
+	LocalTensor<int32_t> s = ub<int32_t>(8);
+	LocalTensor<float> f = ub<float>(8);
+	LocalTensor<half> h = ub<half>(16);
+	const int32_t in[4] = {16777217, 16777219, 65519, 70000};
+	memcpy(s.addr_, in, sizeof in);
+	Cast(f, s, RoundMode::CAST_RINT, 4);
+	cr_expect_eq(f.addr_[0], 16777216.0f);
+	cr_expect_eq(f.addr_[1], 16777220.0f);
+	Cast(f, s, RoundMode::CAST_TRUNC, 4);
+	cr_expect_eq(f.addr_[1], 16777218.0f);
+	Cast(h, s, RoundMode::CAST_NONE, 4);
+	cr_expect_eq(hb(h.addr_[2]), 0x7bff);
+	cr_expect_eq(hb(h.addr_[3]), 0x7c00);
+
+	LocalTensor<float> a = ub<float>(8);
+	LocalTensor<bfloat16_t> b = ub<bfloat16_t>(16);
+	a.addr_[0] = 1.0f + 1.0f / 256;
+	a.addr_[1] = 1.0f + 3.0f / 256;
+	a.addr_[2] = -1.0f - 1.0f / 256;
+	Cast(b, a, RoundMode::CAST_RINT, 3);
+	cr_expect_eq(b.addr_[0].bits, 0x3f80);
+	cr_expect_eq(b.addr_[1].bits, 0x3f82);
+	Cast(b, a, RoundMode::CAST_TRUNC, 3);
+	cr_expect_eq(b.addr_[1].bits, 0x3f81);
+	Cast(b, a, RoundMode::CAST_FLOOR, 3);
+	cr_expect_eq(b.addr_[2].bits, 0xbf81);
+	Cast(f, b, RoundMode::CAST_NONE, 3);
+	cr_expect_eq(fbits(f.addr_[2]), 0xbf810000u);
+}
+
+Test(cpusim_api, cast_float_to_float_rounds_to_integral)
+{
+	LocalTensor<float> s = ub<float>(8), d = ub<float>(8);
+	s.addr_[0] = -1.5f;
+	s.addr_[1] = 2.5f;
+	Cast(d, s, RoundMode::CAST_FLOOR, 2);
+	cr_expect_eq(d.addr_[0], -2.0f);
+	Cast(d, s, RoundMode::CAST_RINT, 2);
+	cr_expect_eq(d.addr_[1], 2.0f);
+	Cast(d, s, RoundMode::CAST_NONE, 2);
+	cr_expect_eq(d.addr_[1], 2.5f);
+}
+
+Test(cpusim_api, cast_mask_form_half_to_float)
+{
+	LocalTensor<half> s = ub<half>(128);
+	LocalTensor<float> d = ub<float>(128);
+	for (int i = 0; i < 128; i++)
+		s.addr_[i] = half(i + 0.5);
+	/* 64 lanes per repeat (float side); the half source advances 4 blocks. */
+	Cast(d, s, RoundMode::CAST_NONE, 10, 2, UnaryRepeatParams(1, 1, 8, 4));
+	for (int i = 0; i < 128; i++) {
+		const bool on = (i % 64) < 10;
+		if (on)
+			cr_expect_eq(d.addr_[i], i + 0.5f, "lane %d", i);
+		else
+			cr_expect_eq(raw32(&d.addr_[i]), 0xeeeeeeeeu, "lane %d written", i);
+	}
+}
+
+/* ---- masks, repeats and strides ------------------------------------------------- */
+
+Test(cpusim_api, add_len_mask_two_repeats)
+{
+	LocalTensor<float> a = ub<float>(128), b = ub<float>(128), c = ub<float>(128);
+	for (int i = 0; i < 128; i++) {
+		a.addr_[i] = (float)i;
+		b.addr_[i] = 1000.0f;
+	}
+	Add(c, a, b, 10, 2, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+	for (int i = 0; i < 128; i++) {
+		if (i % 64 < 10)
+			cr_expect_eq(c.addr_[i], 1000.0f + i, "lane %d", i);
+		else
+			cr_expect_eq(raw32(&c.addr_[i]), 0xeeeeeeeeu, "lane %d written", i);
+	}
+}
+
+Test(cpusim_api, sub_bit_mask_half)
+{
+	LocalTensor<half> a = ub<half>(128), b = ub<half>(128), c = ub<half>(128);
+	for (int i = 0; i < 128; i++) {
+		a.addr_[i] = half(i);
+		b.addr_[i] = half(1);
+	}
+	uint64_t mask[2] = {0x5, 0x1};
+	Sub(c, a, b, mask, 1, BinaryRepeatParams());
+	for (int i = 0; i < 128; i++) {
+		if (i == 0 || i == 2 || i == 64)
+			cr_expect_eq(hb(c.addr_[i]), hbits(i - 1.0), "lane %d", i);
+		else
+			cr_expect_eq(hb(c.addr_[i]), UNTOUCHED16, "lane %d written", i);
+	}
+}
+
+Test(cpusim_api, block_and_repeat_strides)
+{
+	LocalTensor<float> a = ub<float>(256), c = ub<float>(256);
+	for (int i = 0; i < 256; i++)
+		a.addr_[i] = (float)i;
+	/* Source repeat stride 0: both repeats read elements 0..63. Destination
+	 * block stride 2: lane l goes to block 2*(l/8). */
+	Muls(c, a, 2.0f, 64, 2, UnaryRepeatParams(2, 1, 16, 0));
+	for (int r = 0; r < 2; r++)
+		for (int l = 0; l < 64; l++) {
+			const int at = r * 128 + (l / 8) * 16 + l % 8;
+			cr_expect_eq(c.addr_[at], 2.0f * l, "repeat %d lane %d", r, l);
+		}
+	cr_expect_eq(raw32(&c.addr_[8]), 0xeeeeeeeeu, "gap block written");
+}
+
+Test(cpusim_api, counter_mode_and_register_mask)
+{
+	LocalTensor<float> a = ub<float>(256), b = ub<float>(256), c = ub<float>(256);
+	for (int i = 0; i < 256; i++) {
+		a.addr_[i] = (float)i;
+		b.addr_[i] = 2.0f;
+	}
+	SetMaskCount();
+	SetVectorMask<float, MaskMode::COUNTER>(0, 100);
+	Mul<float, false>(c, a, b, MASK_PLACEHOLDER, 1, BinaryRepeatParams());
+	SetMaskNorm();
+	ResetMask();
+	for (int i = 0; i < 128; i++) {
+		if (i < 100)
+			cr_expect_eq(c.addr_[i], 2.0f * i, "element %d", i);
+		else
+			cr_expect_eq(raw32(&c.addr_[i]), 0xeeeeeeeeu, "element %d written", i);
+	}
+	/* Normal mode, register mask: lanes 0..3 and 64 of the half pattern. */
+	LocalTensor<half> h = ub<half>(128), hd = ub<half>(128);
+	for (int i = 0; i < 128; i++)
+		h.addr_[i] = half(-i);
+	SetVectorMask<half>(0x1, 0xf);
+	Abs<half, false>(hd, h, MASK_PLACEHOLDER, 1, UnaryRepeatParams());
+	ResetMask();
+	for (int i = 0; i < 128; i++) {
+		if (i < 4 || i == 64)
+			cr_expect_eq(hb(hd.addr_[i]), hbits(i), "lane %d", i);
+		else
+			cr_expect_eq(hb(hd.addr_[i]), UNTOUCHED16, "lane %d written", i);
+	}
+}
+
+Test(cpusim_api, scalar_and_unary_mask_forms)
+{
+	LocalTensor<float> a = ub<float>(64), c = ub<float>(64);
+	for (int i = 0; i < 64; i++)
+		a.addr_[i] = (float)(i - 32);
+	Adds(c, a, 0.5f, 64, 1, UnaryRepeatParams());
+	cr_expect_eq(c.addr_[0], -31.5f);
+	Maxs(c, a, 3.0f, 64, 1, UnaryRepeatParams());
+	cr_expect_eq(c.addr_[0], 3.0f);
+	cr_expect_eq(c.addr_[63], 31.0f);
+	Mins(c, a, 3.0f, 64, 1, UnaryRepeatParams());
+	cr_expect_eq(c.addr_[63], 3.0f);
+	Relu(c, a, 64, 1, UnaryRepeatParams());
+	cr_expect_eq(c.addr_[0], 0.0f);
+	cr_expect_eq(c.addr_[40], 8.0f);
+	Div(c, a, a, 64, 1, BinaryRepeatParams());
+	cr_expect_eq(c.addr_[1], 1.0f);
+	Reciprocal(c, a, 64, 1, UnaryRepeatParams());
+	cr_expect_eq(c.addr_[34], 0.5f);
+	Sqrt(c, a, 64, 1, UnaryRepeatParams());
+	cr_expect_eq(c.addr_[36], 2.0f);
+	Rsqrt(c, a, 64, 1, UnaryRepeatParams());
+	cr_expect_eq(c.addr_[36], 0.5f);
+	Ln(c, a, 64, 1, UnaryRepeatParams());
+	cr_expect_eq(c.addr_[33], 0.0f);
+	Exp(c, a, 64, 1, UnaryRepeatParams());
+	cr_expect_eq(c.addr_[32], 1.0f);
+	Max(c, a, a, 64, 1, BinaryRepeatParams());
+	Min(c, a, a, 64, 1, BinaryRepeatParams());
+	cr_expect_eq(c.addr_[5], -27.0f);
+	/* half: Muls rounds once (1025 * 3 = 3075 -> 3076 in half). */
+	LocalTensor<half> h = ub<half>(128);
+	h.addr_[0] = half(1025);
+	Muls(h, h, half(3), 1, 1, UnaryRepeatParams());
+	cr_expect_eq(hb(h.addr_[0]), hbits(3076));
+}
+
+Test(cpusim_api, duplicate_mask_and_strides)
+{
+	LocalTensor<half> d = ub<half>(128);
+	Duplicate(d, half(2), 32, 1, 2, 8);
+	for (int i = 0; i < 64; i++) {
+		const bool on = i < 16 || (i >= 32 && i < 48);
+		cr_expect_eq(hb(d.addr_[i]), on ? hbits(2) : UNTOUCHED16, "element %d", i);
+	}
+	LocalTensor<int32_t> n = ub<int32_t>(64);
+	Duplicate(n, (int32_t)-7, 64);
+	cr_expect_eq(n.addr_[63], -7);
+}
+
+Test(cpusim_api, in_place_repeat_reads_before_writing)
+{
+	/* Source block stride 0 reads block 0 eight times; in place, the
+	 * destination's block 0 is written only after the repeat's reads. */
+	LocalTensor<float> a = ub<float>(64);
+	for (int i = 0; i < 64; i++)
+		a.addr_[i] = (float)i;
+	Adds(a, a, 100.0f, 64, 1, UnaryRepeatParams(1, 0, 8, 8));
+	for (int i = 0; i < 64; i++)
+		cr_expect_eq(a.addr_[i], 100.0f + (i % 8), "element %d", i);
+}
+
+Test(cpusim_api, repeat_256_trips, .exit_code = 3)
+{
+	LocalTensor<float> a = ub<float>(64);
+	Adds(a, a, 1.0f, 64, 256, UnaryRepeatParams(1, 1, 0, 0));
+}
+
+Test(cpusim_api, mask_beyond_lanes_trips, .exit_code = 3)
+{
+	LocalTensor<float> a = ub<float>(64);
+	Adds(a, a, 1.0f, 65, 1, UnaryRepeatParams());
+}
+
+Test(cpusim_api, strided_extent_beyond_tensor_trips, .exit_code = 3)
+{
+	LocalTensor<float> a = ub<float>(64), c = ub<float>(64);
+	Adds(c, a, 1.0f, 64, 2, UnaryRepeatParams());
+}
+
+Test(cpusim_api, strided_extent_exactly_fits)
+{
+	LocalTensor<float> a = ub<float>(128), c = ub<float>(72);
+	/* dst rep stride 1 block: repeat 1 ends at 8 + 64 floats = 72. */
+	Adds(c, a, 1.0f, 64, 2, UnaryRepeatParams(1, 1, 1, 8));
+	cr_expect(true);
+}
+
+Test(cpusim_api, cycle_model_charges_repeats)
+{
+	LocalTensor<float> a = ub<float>(512);
+	const double before = rt::g.busy[rt::P_V];
+	Adds(a, a, 1.0f, 64, 4, UnaryRepeatParams());
+	const double one = rt::g.busy[rt::P_V] - before;
+	Exp(a, a, 64, 4, UnaryRepeatParams());
+	const double two = rt::g.busy[rt::P_V] - before - one;
+	cr_expect_eq(one, 10 + 4 * 1.0, "adds: %f", one);
+	cr_expect_eq(two, 10 + 4 * 4.0, "exp: %f", two);
+	SetMaskCount();
+	SetVectorMask<float, MaskMode::COUNTER>(0, 130);
+	const double b2 = rt::g.busy[rt::P_V];
+	Adds<float, false>(a, a, 1.0f, MASK_PLACEHOLDER, 1, UnaryRepeatParams());
+	cr_expect_eq(rt::g.busy[rt::P_V] - b2, 10 + 3 * 1.0, "counter mode: 3 repeats");
+}
+
+Test(cpusim_api, set_flag_builtins_order_pipes)
+{
+	LocalTensor<float> a = ub<float>(512);
+	Exp(a, a, 64, 8, UnaryRepeatParams());
+	const double v_done = rt::g.done[rt::P_V];
+	cr_expect_gt(v_done, rt::g.busy[rt::P_S]);
+	set_flag(PIPE_V, PIPE_S, EVENT_ID1);
+	wait_flag(PIPE_V, PIPE_S, EVENT_ID1);
+	cr_expect_geq(rt::g.busy[rt::P_S], v_done, "scalar pipe waited for V");
+	static_assert(IsSameType<half, half>::value && !IsSameType<half, float>::value, "IsSameType");
+	cr_expect(likely(1) && !unlikely(0));
+}
+
+Test(cpusim_api, set_flag_between_unrelated_pipes_trips, .exit_code = 3)
+{
+	set_flag(PIPE_ALL, PIPE_S, EVENT_ID0);
+}
+
+/* ---- bitwise ---------------------------------------------------------------------- */
+
+Test(cpusim_api, and_or_not_shifts)
+{
+	LocalTensor<uint16_t> a = ub<uint16_t>(16), b = ub<uint16_t>(16), c = ub<uint16_t>(16);
+	a.addr_[0] = 0xf0f0;
+	b.addr_[0] = 0x3c3c;
+	a.addr_[1] = 0x8000;
+	And(c, a, b, 2);
+	cr_expect_eq(c.addr_[0], 0x3030);
+	Or(c, a, b, 2);
+	cr_expect_eq(c.addr_[0], 0xfcfc);
+	Not(c, a, 2);
+	cr_expect_eq(c.addr_[0], 0x0f0f);
+	ShiftRight(c, a, (uint16_t)15, 2);
+	cr_expect_eq(c.addr_[1], 1);
+	LocalTensor<int16_t> s = ub<int16_t>(128), t = ub<int16_t>(128);
+	s.addr_[0] = -8;
+	s.addr_[1] = 0x4000;
+	ShiftRight(t, s, (int16_t)1, 2);
+	cr_expect_eq(t.addr_[0], -4);
+	ShiftLeft(t, s, (int16_t)1, 2);
+	cr_expect_eq(t.addr_[1], (int16_t)-32768);
+	And(t, s, s, 128, 1, BinaryRepeatParams());
+	cr_expect_eq(t.addr_[0], -8);
+}
+
+/* ---- Compare and Select ----------------------------------------------------------- */
+
+Test(cpusim_api, compare_and_select)
+{
+	LocalTensor<float> a = ub<float>(64), b = ub<float>(64), d = ub<float>(64);
+	LocalTensor<uint8_t> m = ub<uint8_t>(32);
+	for (int i = 0; i < 64; i++) {
+		a.addr_[i] = (float)i;
+		b.addr_[i] = 10.0f;
+	}
+	Compare(m, a, b, CMPMODE::LT, 64);
+	cr_expect_eq(m.addr_[0], 0xff);
+	cr_expect_eq(m.addr_[1], 0x03);
+	cr_expect_eq(m.addr_[2], 0x00);
+	Compare(m, a, b, CMPMODE::EQ, 64);
+	cr_expect_eq(m.addr_[1], 0x04);
+	CompareScalar(m, a, 60.0f, CMPMODE::GE, 64);
+	cr_expect_eq(m.addr_[7], 0xf0);
+	cr_expect_eq(m.addr_[6], 0x00);
+	Compare(m, a, b, CMPMODE::GT, 64);
+	Select(d, m, a, b, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64);
+	cr_expect_eq(d.addr_[5], 10.0f);
+	cr_expect_eq(d.addr_[11], 11.0f);
+	Select(d, m, a, -1.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, 64);
+	cr_expect_eq(d.addr_[5], -1.0f);
+	cr_expect_eq(d.addr_[63], 63.0f);
+	/* Mask form, two repeats packed: bits of repeat 1 start at bit 64. */
+	LocalTensor<float> a2 = ub<float>(128), b2 = ub<float>(128);
+	for (int i = 0; i < 128; i++) {
+		a2.addr_[i] = (float)i;
+		b2.addr_[i] = 70.0f;
+	}
+	memset(m.addr_, 0, 32);
+	Compare(m, a2, b2, CMPMODE::GT, 64, 2, BinaryRepeatParams());
+	cr_expect_eq(m.addr_[8], 0x80);
+	cr_expect_eq(m.addr_[9], 0xff);
+	cr_expect_eq(m.addr_[7], 0x00);
+}
+
+Test(cpusim_api, select_mode0_reuses_first_mask)
+{
+	LocalTensor<half> a = ub<half>(256), b = ub<half>(256), d = ub<half>(256);
+	LocalTensor<uint8_t> m = ub<uint8_t>(32);
+	for (int i = 0; i < 256; i++) {
+		a.addr_[i] = half(1);
+		b.addr_[i] = half(2);
+	}
+	memset(m.addr_, 0, 32);
+	m.addr_[0] = 0x01; /* lane 0 of every repeat */
+	Select(d, m, a, b, SELMODE::VSEL_CMPMASK_SPR, 256);
+	cr_expect_eq(hb(d.addr_[0]), hbits(1));
+	cr_expect_eq(hb(d.addr_[128]), hbits(1));
+	cr_expect_eq(hb(d.addr_[129]), hbits(2));
+}
+
+Test(cpusim_api, compare_count_not_256_bytes_trips, .exit_code = 3)
+{
+	LocalTensor<float> a = ub<float>(64);
+	LocalTensor<uint8_t> m = ub<uint8_t>(32);
+	Compare(m, a, a, CMPMODE::LT, 32);
+}
+
+/* ---- reductions ------------------------------------------------------------------- */
+
+Test(cpusim_api, reduce_sum_half_saturates_pairwise)
+{
+	LocalTensor<half> s = ub<half>(16), d = ub<half>(16), w = ub<half>(16);
+	const double in[4] = {60000, 60000, -30000, 100};
+	for (int i = 0; i < 4; i++)
+		s.addr_[i] = half(in[i]);
+	/* 60000 + 60000 saturates to 65504 (not inf); -30000 + 100 = -29900
+	 * rounds to -29904; 65504 - 29904 = 35600 is a tie between 35584 and
+	 * 35616 and goes to the even 35584. */
+	ReduceSum(d, s, w, 4);
+	cr_expect_eq(hb(d.addr_[0]), hbits(35584), "got %f", (double)(float)d.addr_[0]);
+	WholeReduceSum(d, s, 4, 1, 1, 1, 8);
+	cr_expect_eq(hb(d.addr_[0]), hbits(35584), "got %f", (double)(float)d.addr_[0]);
+}
+
+Test(cpusim_api, reduce_sum_float_tree_order_and_repeats)
+{
+	LocalTensor<float> s = ub<float>(256), d = ub<float>(8), w = ub<float>(256);
+	s.addr_[0] = 16777216.0f;
+	s.addr_[1] = s.addr_[2] = s.addr_[3] = 1.0f;
+	/* (2^24 + 1) rounds to 2^24, (1 + 1) = 2: the tree gives 2^24 + 2, a
+	 * left-to-right sum 2^24. */
+	ReduceSum(d, s, w, 4);
+	cr_expect_eq(d.addr_[0], 16777218.0f);
+	for (int i = 0; i < 130; i++)
+		s.addr_[i] = 1.0f;
+	ReduceSum(d, s, w, 130);
+	cr_expect_eq(d.addr_[0], 130.0f);
+}
+
+Test(cpusim_api, reduce_max_min_with_index)
+{
+	LocalTensor<float> s = ub<float>(200), d = ub<float>(8), w = ub<float>(256);
+	for (int i = 0; i < 200; i++)
+		s.addr_[i] = (float)(i % 50);
+	ReduceMax(d, s, w, 200, true);
+	cr_expect_eq(d.addr_[0], 49.0f);
+	cr_expect_eq(raw32(&d.addr_[1]), 49u);
+	ReduceMin(d, s, w, 200, true);
+	cr_expect_eq(d.addr_[0], 0.0f);
+	cr_expect_eq(raw32(&d.addr_[1]), 0u);
+	LocalTensor<half> h = ub<half>(64), hd = ub<half>(16), hw = ub<half>(64);
+	for (int i = 0; i < 64; i++)
+		h.addr_[i] = half(100 - i);
+	h.addr_[40] = half(-5);
+	ReduceMin(hd, h, hw, 64, true);
+	cr_expect_eq(hb(hd.addr_[0]), hbits(-5));
+	cr_expect_eq(hd.addr_[1].bits, 40);
+	ReduceMax(hd, h, hw, 64);
+	cr_expect_eq(hb(hd.addr_[0]), hbits(100));
+}
+
+Test(cpusim_api, reduce_mask_forms)
+{
+	LocalTensor<float> s = ub<float>(256), d = ub<float>(8), w = ub<float>(256);
+	for (int i = 0; i < 256; i++)
+		s.addr_[i] = (float)i;
+	/* 3 repeats, first 4 lanes each, repeats 16 floats apart. */
+	ReduceSum(d, s, w, 4, 3, 2);
+	cr_expect_eq(d.addr_[0], (0 + 1 + 2 + 3) + (16 + 17 + 18 + 19) + (32 + 33 + 34 + 35.0f));
+	ReduceMax(d, s, w, 4, 3, 2, true);
+	cr_expect_eq(d.addr_[0], 35.0f);
+	cr_expect_eq(raw32(&d.addr_[1]), 35u);
+	uint64_t m[2] = {0x2, 0};
+	ReduceMin(d, s, w, m, 2, 8, true);
+	cr_expect_eq(d.addr_[0], 1.0f);
+	cr_expect_eq(raw32(&d.addr_[1]), 1u);
+}
+
+Test(cpusim_api, reduce_max_min_register)
+{
+	LocalTensor<float> s = ub<float>(64), d = ub<float>(8), w = ub<float>(64);
+	for (int i = 0; i < 64; i++)
+		s.addr_[i] = (float)((i * 7) % 64);
+	ReduceMax(d, s, w, 64);
+	float v = 0, idx = 0;
+	GetReduceMaxMinCount<float>(v, idx);
+	cr_expect_eq(v, 63.0f);
+	cr_expect_eq(raw32(&idx), 9u); /* 9 * 7 = 63 */
+}
+
+Test(cpusim_api, copy_mask_strides)
+{
+	LocalTensor<int32_t> s = ub<int32_t>(64), d = ub<int32_t>(64);
+	for (int i = 0; i < 64; i++)
+		s.addr_[i] = i;
+	Copy(d, s, 16, 1, CopyRepeatParams(2, 1, 8, 8)); /* lanes 0..15: blocks 0, 1 -> 0, 2 */
+	cr_expect_eq(d.addr_[0], 0);
+	cr_expect_eq(d.addr_[16], 8);
+	cr_expect_eq(raw32(&d.addr_[8]), 0xeeeeeeeeu);
+	cr_expect_eq(raw32(&d.addr_[24]), 0xeeeeeeeeu);
+}
+
+Test(cpusim_api, whole_reduce_forms)
+{
+	LocalTensor<float> s = ub<float>(128), d = ub<float>(8);
+	for (int i = 0; i < 128; i++)
+		s.addr_[i] = (float)i;
+	WholeReduceSum(d, s, 64, 2, 1, 1, 8);
+	cr_expect_eq(d.addr_[0], 2016.0f);
+	cr_expect_eq(d.addr_[1], 6112.0f);
+	WholeReduceSum(d, s, 3, 2, 2, 1, 8);
+	cr_expect_eq(d.addr_[0], 3.0f);
+	cr_expect_eq(d.addr_[2], 64.0f + 65 + 66);
+	LocalTensor<half> h = ub<half>(256), hd = ub<half>(16);
+	for (int i = 0; i < 256; i++)
+		h.addr_[i] = half(i % 100);
+	WholeReduceMax(hd, h, 128, 2, 1, 1, 8);
+	cr_expect_eq(hb(hd.addr_[0]), hbits(99));
+	cr_expect_eq(hd.addr_[1].bits, 99);
+	cr_expect_eq(hb(hd.addr_[2]), hbits(99));
+	cr_expect_eq(hd.addr_[3].bits, 199 - 128);
+	WholeReduceMin(hd, h, 128, 2, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE);
+	cr_expect_eq(hb(hd.addr_[0]), hbits(0));
+	cr_expect_eq(hb(hd.addr_[1]), hbits(0));
+}
+
+Test(cpusim_api, pair_reduce_sum_in_place)
+{
+	LocalTensor<float> s = ub<float>(128);
+	for (int i = 0; i < 128; i++)
+		s.addr_[i] = (float)i;
+	/* In place, results of repeat r at 32*r: repeat 1 reads 64..127 after
+	 * repeat 0 wrote 0..31. */
+	PairReduceSum(s, s, 2, 64, 1, 1, 8);
+	for (int k = 0; k < 64; k++)
+		cr_expect_eq(s.addr_[k], (float)(4 * k + 1), "result %d", k);
+	cr_expect_eq(s.addr_[64], 64.0f);
+}
+
+Test(cpusim_api, block_reduce_sum)
+{
+	LocalTensor<float> s = ub<float>(64), d = ub<float>(8);
+	for (int i = 0; i < 64; i++)
+		s.addr_[i] = (float)i;
+	BlockReduceSum(d, s, 1, 64, 1, 1, 8);
+	for (int j = 0; j < 8; j++)
+		cr_expect_eq(d.addr_[j], (float)(64 * j + 28), "block %d", j);
+	BlockReduceMax(d, s, 1, 64, 1, 1, 8);
+	cr_expect_eq(d.addr_[3], 31.0f);
+}
+
+/* ---- Axpy, Brcb ----------------------------------------------------------------------- */
+
+Test(cpusim_api, axpy_and_brcb)
+{
+	LocalTensor<float> d = ub<float>(64);
+	LocalTensor<half> s = ub<half>(64);
+	for (int i = 0; i < 64; i++) {
+		d.addr_[i] = 1.0f;
+		s.addr_[i] = half(i);
+	}
+	Axpy(d, s, half(0.5), 64);
+	cr_expect_eq(d.addr_[10], 6.0f);
+	LocalTensor<float> src = ub<float>(16), dst = ub<float>(128);
+	for (int i = 0; i < 16; i++)
+		src.addr_[i] = (float)(i + 1);
+	Brcb(dst, src, 2, BrcbRepeatParams(1, 8));
+	for (int i = 0; i < 128; i++)
+		cr_expect_eq(dst.addr_[i], (float)(i / 8 + 1), "element %d", i);
+}
+
+Test(cpusim_api, gather_by_byte_offsets)
+{
+	LocalTensor<float> s = ub<float>(16), d = ub<float>(8);
+	LocalTensor<uint32_t> off = ub<uint32_t>(8);
+	for (int i = 0; i < 16; i++)
+		s.addr_[i] = (float)(i * 10);
+	for (int i = 0; i < 8; i++)
+		off.addr_[i] = (uint32_t)((7 - i) * 4);
+	Gather(d, s, off, 32, 8); /* base 32 bytes = element 8 */
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(d.addr_[i], (float)((15 - i) * 10), "element %d", i);
+}
+
+Test(cpusim_api, gather_past_source_trips, .exit_code = 3)
+{
+	LocalTensor<float> s = ub<float>(16), d = ub<float>(8);
+	LocalTensor<uint32_t> off = ub<uint32_t>(8);
+	for (int i = 0; i < 8; i++)
+		off.addr_[i] = 64;
+	Gather(d, s, off, 0, 8);
+}
+
+Test(cpusim_api, data_copy_ub_to_ub_strides)
+{
+	LocalTensor<float> s = ub<float>(64), d = ub<float>(64);
+	for (int i = 0; i < 64; i++)
+		s.addr_[i] = (float)i;
+	DataCopy(d, s, DataCopyParams(2, 1, 1, 2)); /* src blocks 0, 2 -> dst blocks 0, 3 */
+	cr_expect_eq(d.addr_[0], 0.0f);
+	cr_expect_eq(d.addr_[24], 16.0f);
+	cr_expect_eq(raw32(&d.addr_[8]), 0xeeeeeeeeu);
+}
+
+/* ---- copies --------------------------------------------------------------------------- */
+
+Test(cpusim_api, data_copy_pad_in_and_out)
+{
+	static half src[100], out[40];
+	for (int i = 0; i < 100; i++)
+		src[i] = half(i);
+	for (int i = 0; i < 40; i++)
+		out[i] = half(-1);
+	GlobalTensor<half> g = gm(src, 100), o = gm(out, 40);
+	LocalTensor<half> u = ub<half>(64);
+	/* Two blocks of 10 halves, 5 halves apart in GM; each padded in UB to
+	 * 16 halves with 7s, with one empty block between them. */
+	DataCopyPad(u, g, DataCopyExtParams(2, 20, 10, 1, 0), DataCopyPadExtParams<half>(true, 0, 6, half(7)));
+	for (int i = 0; i < 10; i++) {
+		cr_expect_eq(hb(u.addr_[i]), hbits(i));
+		cr_expect_eq(hb(u.addr_[32 + i]), hbits(15 + i));
+	}
+	for (int i = 10; i < 16; i++) {
+		cr_expect_eq(hb(u.addr_[i]), hbits(7), "pad %d", i);
+		cr_expect_eq(hb(u.addr_[32 + i]), hbits(7), "pad %d", 32 + i);
+	}
+	cr_expect_eq(hb(u.addr_[16]), UNTOUCHED16, "dstStride gap written");
+	/* Back out: UB blocks 32 bytes + 1 block apart, GM blocks 2 halves apart. */
+	DataCopyPad(o, u, DataCopyExtParams(2, 20, 1, 4, 0));
+	for (int i = 0; i < 10; i++) {
+		cr_expect_eq(hb(out[i]), hbits(i));
+		cr_expect_eq(hb(out[12 + i]), hbits(15 + i));
+	}
+	cr_expect_eq(hb(out[10]), hbits(-1));
+	cr_expect_eq(hb(out[22]), hbits(-1));
+}
+
+Test(cpusim_api, data_copy_pad_gm_overrun_trips, .exit_code = 3)
+{
+	/* The host array is larger than the argument: only the check stops it. */
+	static float src[32];
+	GlobalTensor<float> g = gm(src, 10);
+	LocalTensor<float> u = ub<float>(64);
+	DataCopyPad(u, g, DataCopyExtParams(2, 20, 4, 0, 0), DataCopyPadExtParams<float>());
+}
+
+Test(cpusim_api, data_copy_params_strides)
+{
+	static float src[64], out[64];
+	for (int i = 0; i < 64; i++) {
+		src[i] = (float)i;
+		out[i] = -1.0f;
+	}
+	GlobalTensor<float> g = gm(src, 64), o = gm(out, 64);
+	LocalTensor<float> u = ub<float>(64);
+	DataCopy(u, g, DataCopyParams(2, 1, 1, 0)); /* GM blocks 0 and 2 -> UB 0, 1 */
+	cr_expect_eq(u.addr_[8], 16.0f);
+	DataCopy(o, u, DataCopyParams(2, 1, 0, 2)); /* UB 0, 1 -> GM blocks 0 and 3 */
+	cr_expect_eq(out[24], 16.0f);
+	cr_expect_eq(out[8], -1.0f);
+}
+
+Test(cpusim_api, atomic_add_on_copies)
+{
+	static float out[16];
+	for (int i = 0; i < 16; i++)
+		out[i] = 1.5f;
+	GlobalTensor<float> o = gm(out, 16);
+	LocalTensor<float> u = ub<float>(16);
+	for (int i = 0; i < 16; i++)
+		u.addr_[i] = (float)i;
+	SetAtomicAdd<float>();
+	DataCopy(o, u, 16);
+	DataCopyPad(o, u, DataCopyExtParams(1, 8, 0, 0, 0));
+	SetAtomicNone();
+	cr_expect_eq(out[1], 1.5f + 1 + 1);
+	cr_expect_eq(out[2], 1.5f + 2);
+	DataCopy(o, u, 8);
+	cr_expect_eq(out[3], 3.0f);
+}
+
+Test(cpusim_api, tensor_helpers)
+{
+	static int32_t buf[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+	GlobalTensor<int32_t> g = gm(buf, 8);
+	cr_expect_eq(g.GetValue(3), 4);
+	g.SetValue(3, 40);
+	cr_expect_eq(buf[3], 40);
+	LocalTensor<float> f = ub<float>(8);
+	f.addr_[0] = 1.0f;
+	LocalTensor<uint32_t> u = f.ReinterpretCast<uint32_t>();
+	cr_expect_eq(u.GetValue(0), 0x3f800000u);
+	LocalTensor<half> h = f.ReinterpretCast<half>();
+	cr_expect_eq(h.GetSize(), 16u);
+	DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(g);
+	cr_expect_eq(GetSysWorkSpacePtr(), (GM_ADDR) nullptr);
+	cr_expect(TILING_KEY_IS(0));
+	rt::g.tiling_key = 3;
+	cr_expect(TILING_KEY_IS(3) && !TILING_KEY_IS(0));
+	float32_t f32 = 1.0f;
+	float16_t f16 = half(2.0);
+	cr_expect_eq((float)f16 + f32, 3.0f);
+}
+
+/* ---- static checks: wrong dtype for an API is a compile error ------------------- */
+
+static void expect_compile_error(const char *body, const char *needle)
+{
+	const char *cxx = getenv("NPUKB_CXX") ? getenv("NPUKB_CXX") : "g++";
+	const char *src = getenv("NPUKB_SRCDIR") ? getenv("NPUKB_SRCDIR") : ".";
+	char tmpl[] = "/tmp/npukb-api-XXXXXX";
+	int fd = mkstemp(tmpl);
+	cr_assert(fd >= 0);
+	std::string text = std::string("#include \"kernel_operator.h\"\nusing namespace AscendC;\nvoid f() {\n") + body + "\n}\n";
+	cr_assert_eq(write(fd, text.data(), text.size()), (ssize_t)text.size());
+	close(fd);
+	std::string cmd = std::string(cxx) + " -std=c++17 -fsyntax-only -x c++ -I" + src + "/plugins/cpusim/include " +
+			  tmpl + " 2>&1";
+	FILE *p = popen(cmd.c_str(), "r");
+	cr_assert_not_null(p);
+	std::string out;
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+		out.append(buf, n);
+	const int status = pclose(p);
+	unlink(tmpl);
+	cr_expect_neq(status, 0, "compiled: %s", body);
+	cr_expect(out.find(needle) != std::string::npos, "want '%s' in:\n%s", needle, out.c_str());
+}
+
+Test(cpusim_api, wrong_dtype_is_a_compile_error, .timeout = 120)
+{
+	expect_compile_error("LocalTensor<float> a; LocalTensor<int8_t> b; Cast(b, a, RoundMode::CAST_RINT, 8);",
+			     "Cast: this source/destination type pair is not supported");
+	expect_compile_error("LocalTensor<int32_t> a; Exp(a, a, 8);", "Exp: element type not supported");
+	expect_compile_error("LocalTensor<float> a; And(a, a, a, 8);", "And: element type not supported");
+	expect_compile_error("LocalTensor<int32_t> a; ReduceSum(a, a, a, 8);", "ReduceSum: element type not supported");
+	expect_compile_error("LocalTensor<bfloat16_t> a; Add(a, a, a, 8);", "Add: element type not supported");
+	expect_compile_error("LocalTensor<int16_t> a; Adds(a, a, (int16_t)1, 8, 1, UnaryRepeatParams()); Div(a, a, a, 8);",
+			     "Div: element type not supported");
+}

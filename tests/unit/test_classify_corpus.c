@@ -1,0 +1,215 @@
+/* test_classify_corpus.c - the classify stage against a labelled corpus of
+ * broken AddCustom kernels (tests/corpus/classify/<category>/<name>/, each
+ * with a `label` file whose first line is the expected category).
+ *
+ * Every sample goes through the real pipeline on cpusim (compile,
+ * correctness on case 4 with one seed, classify), and the category a report
+ * would show is held against the label. Prints the confusion table (label x
+ * predicted) and fails below 95% or with fewer than 60 samples. */
+#include <criterion/criterion.h>
+
+#include "fsutil.h"
+#include "plugin_loader.h"
+#include "results.h"
+#include "run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TASK "level1/Math/AddCustom"
+#define MIN_SAMPLES 60
+#define MIN_ACCURACY 0.95
+#define MAX_CATS 40
+
+struct labelled {
+	char *dir;
+	char *id;
+	char label[64];
+};
+
+static int read_label(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	int ok = 0;
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *e;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '#' || *p == '\n' || !*p)
+			continue;
+		e = p + strcspn(p, " \t\r\n");
+		*e = '\0';
+		if (strlen(p) < len) {
+			memcpy(out, p, strlen(p) + 1);
+			ok = 1;
+		}
+		break;
+	}
+	fclose(f);
+	return ok;
+}
+
+/* Every <root>/<category>/<name>/ with a label. */
+static size_t collect(const char *root, struct labelled **out)
+{
+	char **cats = NULL, **names = NULL;
+	size_t ncats = 0, nnames = 0, i, j, n = 0, cap = 0;
+	struct labelled *list = NULL;
+	cr_assert_eq(npukb_list_subdirs(root, &cats, &ncats), 0, "cannot list %s", root);
+	for (i = 0; i < ncats; i++) {
+		char *cdir;
+		cr_assert_geq(asprintf(&cdir, "%s/%s", root, cats[i]), 0);
+		cr_assert_eq(npukb_list_subdirs(cdir, &names, &nnames), 0);
+		for (j = 0; j < nnames; j++) {
+			char *lpath;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				list = realloc(list, cap * sizeof(*list));
+				cr_assert_not_null(list);
+			}
+			cr_assert_geq(asprintf(&list[n].dir, "%s/%s", cdir, names[j]), 0);
+			list[n].id = strdup(names[j]);
+			cr_assert_geq(asprintf(&lpath, "%s/label", list[n].dir), 0);
+			cr_assert(read_label(lpath, list[n].label, sizeof(list[n].label)),
+				  "%s: no label", lpath);
+			cr_assert_str_eq(list[n].label, cats[i],
+					 "%s: label %s does not match its folder", lpath, list[n].label);
+			free(lpath);
+			n++;
+		}
+		npukb_free_names(names, nnames);
+		free(cdir);
+	}
+	npukb_free_names(cats, ncats);
+	*out = list;
+	return n;
+}
+
+static int index_of(const char **names, size_t *n, const char *name)
+{
+	size_t i;
+	for (i = 0; i < *n; i++)
+		if (strcmp(names[i], name) == 0)
+			return (int)i;
+	cr_assert_lt(*n, MAX_CATS);
+	names[*n] = name;
+	return (int)(*n)++;
+}
+
+Test(classify_corpus, accuracy_floor, .timeout = 1800)
+{
+	static const char *ids[] = { TASK, NULL };
+	static const char *cases[] = { "4", NULL };
+	const char *src = getenv("NPUKB_SRCDIR");
+	char levels[4096], schema[4096], root[4096], outdir[] = "/tmp/npukb-corpus-XXXXXX";
+	char **dirs, err[8192] = "";
+	struct npukb_plugin_set plugins;
+	struct npukb_results results;
+	struct npukb_run_config cfg;
+	struct labelled *list;
+	const char **sample_dirs;
+	const char *labels[MAX_CATS], *preds[MAX_CATS];
+	size_t nlabels = 0, npreds = 0, n, i, j, correct = 0;
+	unsigned table[MAX_CATS][MAX_CATS];
+	double accuracy;
+
+	src = src ? src : ".";
+	snprintf(levels, sizeof(levels), "%s/levels", src);
+	snprintf(schema, sizeof(schema), "%s/levels/schema/task.rng", src);
+	snprintf(root, sizeof(root), "%s/tests/corpus/classify", src);
+	n = collect(root, &list);
+	cr_assert_geq(n, MIN_SAMPLES, "the corpus has %zu samples, at least %d wanted", n,
+		      MIN_SAMPLES);
+	sample_dirs = calloc(n + 1, sizeof(*sample_dirs));
+	cr_assert_not_null(sample_dirs);
+	for (i = 0; i < n; i++)
+		sample_dirs[i] = list[i].dir;
+
+	cr_assert_not_null(mkdtemp(outdir));
+	cr_assert_eq(npukb_plugin_dirs(NULL, &dirs, err, sizeof(err)), 0);
+	cr_assert_eq(npukb_plugins_load(&plugins, dirs, err, sizeof(err)), 0);
+	npukb_plugin_dirs_free(dirs);
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.levels_dir = levels;
+	cfg.schema_path = schema;
+	cfg.task_ids = ids;
+	cfg.case_ids = cases;
+	cfg.sample_dirs = sample_dirs;
+	cfg.include_answer = 0;
+	cfg.plugins = &plugins;
+	cfg.backend = "cpusim";
+	cfg.output_dir = outdir;
+	cfg.options.soc = "ascend910b2";
+	cfg.options.nseeds = 1;
+	cfg.options.base_seed = 1;
+	cfg.options.build_limits.wall_seconds = 60;
+	cfg.options.build_limits.cpu_seconds = 60;
+	cfg.options.build_limits.memory_bytes = 8ull << 30;
+	/* case 4 runs in well under a second: 2 s catch the hang fast */
+	cfg.options.run_limits.wall_seconds = 2;
+	cfg.options.run_limits.cpu_seconds = 4;
+	cfg.options.run_limits.memory_bytes = 8ull << 30;
+	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
+	cr_assert_eq(results.n, n);
+
+	memset(table, 0, sizeof(table));
+	for (i = 0; i < n; i++) {
+		const struct npukb_sample_result *s = &results.items[i];
+		const struct npukb_verdict *v;
+		const char *cat = NULL, *rule = NULL, *pred;
+		int li, pi;
+		cr_assert_str_eq(s->sample_id, list[i].id);
+		cr_assert_eq(s->ncases, 1);
+		v = npukb_case_outcome(s, 0, &cat, &rule);
+		pred = v->outcome == NPUKB_PASS ? "pass" : v->outcome == NPUKB_SKIPPED ? "skipped"
+										 : cat ? cat : "?";
+		li = index_of(labels, &nlabels, list[i].label);
+		pi = index_of(preds, &npreds, pred);
+		table[li][pi]++;
+		if (strcmp(pred, list[i].label) == 0) {
+			correct++;
+		} else {
+			const struct npukb_verdict *cls = s->compile.outcome == NPUKB_PASS
+								  ? &s->cases[0].classify
+								  : &s->compile_classify;
+			fprintf(stderr, "MISCLASSIFIED %s/%s as %s (rule %s): %s\n  matched: %s\n",
+				list[i].label, list[i].id, pred, rule ? rule : "-",
+				v->message ? v->message : "", cls->details ? cls->details : "-");
+		}
+	}
+
+	fprintf(stderr, "\nclassify corpus: confusion table (rows: label, columns: predicted)\n%-17s",
+		"");
+	for (j = 0; j < npreds; j++)
+		fprintf(stderr, " %5.5s", preds[j]);
+	fputc('\n', stderr);
+	for (i = 0; i < nlabels; i++) {
+		fprintf(stderr, "%-17s", labels[i]);
+		for (j = 0; j < npreds; j++) {
+			if (table[i][j])
+				fprintf(stderr, " %5u", table[i][j]);
+			else
+				fprintf(stderr, " %5s", ".");
+		}
+		fputc('\n', stderr);
+	}
+	accuracy = (double)correct / (double)n;
+	fprintf(stderr, "%zu of %zu classified into their label: %.1f%% (floor %.0f%%)\n", correct,
+		n, 100.0 * accuracy, 100.0 * MIN_ACCURACY);
+
+	npukb_results_free(&results);
+	npukb_plugins_unload(&plugins);
+	npukb_rm_rf(outdir);
+	for (i = 0; i < n; i++) {
+		free(list[i].dir);
+		free(list[i].id);
+	}
+	free(list);
+	free(sample_dirs);
+	cr_assert_geq(accuracy, MIN_ACCURACY, "accuracy %.3f below %.2f", accuracy, MIN_ACCURACY);
+}
