@@ -272,6 +272,33 @@ static int build_args(const struct npukb_task *t, struct npukb_case_data *d,
 	return 0;
 }
 
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	for (; s && *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static uint64_t splitmix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+uint64_t npukb_case_seed(const struct npukb_task *t, const struct npukb_case *c,
+			 uint64_t base, unsigned s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	h = fnv1a(h, t->id);
+	h = fnv1a(h, "/");
+	h = fnv1a(h, c->id);
+	return splitmix64((base + s) ^ h);
+}
+
 int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case *c,
 			    uint64_t seed, const char *workdir,
 			    struct npukb_case_data *d, char *err, size_t errlen)

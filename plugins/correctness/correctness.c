@@ -38,36 +38,6 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static uint64_t fnv1a(uint64_t h, const char *s)
-{
-	for (; s && *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-static uint64_t splitmix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
-/* Seed s of a case: base_seed + s, mixed with the task and case ids so
- * that cases (and tasks) never share inputs by accident. splitmix64 is a
- * bijection, so distinct seeds of one case stay distinct. */
-static uint64_t case_seed(const struct npukb_task *t, const struct npukb_case *c,
-			  uint64_t base, unsigned s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	h = fnv1a(h, t->id);
-	h = fnv1a(h, "/");
-	h = fnv1a(h, c->id);
-	return splitmix64((base + s) ^ h);
-}
-
 static int make_dir(const char *path)
 {
 	struct stat sb;
@@ -578,7 +548,7 @@ static int judge_seed(struct npukb_stage_ctx *ctx, unsigned s, unsigned nseeds,
 		      struct totals *tot, struct seed_hashes *hashes, struct npukb_verdict *out)
 {
 	const struct npukb_task *t = ctx->task;
-	uint64_t seed = case_seed(t, ctx->kcase, ctx->options ? ctx->options->base_seed : 0, s);
+	uint64_t seed = npukb_case_seed(t, ctx->kcase, ctx->options ? ctx->options->base_seed : 0, s);
 	struct npukb_case_data data;
 	struct npukb_run_request req;
 	struct npukb_run_result res;

@@ -26,35 +26,6 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static uint64_t fnv1a(uint64_t h, const char *s)
-{
-	for (; s && *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-static uint64_t splitmix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
-/* The correctness stage's seed mixing (plugins/correctness/correctness.c),
- * kept identical so that seed index nseeds is one it never used. */
-static uint64_t case_seed(const struct npukb_task *t, const struct npukb_case *c,
-			  uint64_t base, unsigned s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	h = fnv1a(h, t->id);
-	h = fnv1a(h, "/");
-	h = fnv1a(h, c->id);
-	return splitmix64((base + s) ^ h);
-}
-
 static int make_dir(const char *path)
 {
 	struct stat sb;
@@ -149,7 +120,7 @@ static int performance_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 	}
 
 	nseeds = ctx->options && ctx->options->nseeds ? ctx->options->nseeds : DEFAULT_NSEEDS;
-	seed = case_seed(ctx->task, ctx->kcase, ctx->options ? ctx->options->base_seed : 0, nseeds);
+	seed = npukb_case_seed(ctx->task, ctx->kcase, ctx->options ? ctx->options->base_seed : 0, nseeds);
 	if ((size_t)snprintf(dir, sizeof(dir), "%s/perf", ctx->workdir) >= sizeof(dir)) {
 		npukb_verdict_fail(out, "internal-error", "work directory path too long");
 		return 0;

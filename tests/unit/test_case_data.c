@@ -205,3 +205,15 @@ Test(case_data, tiling_struct_source_matches_the_packing)
 	task.tiling_struct = NULL;
 	cr_assert_eq(npukb_tiling_struct_source(&task, &src), -ENOENT);
 }
+
+Test(case_data, case_seeds_are_stable_and_distinct)
+{
+	static char id1[] = "1";
+	struct npukb_case other = kcase;
+	task.id = id1;
+	cr_assert_eq(npukb_case_seed(&task, &kcase, 1, 0), npukb_case_seed(&task, &kcase, 1, 0));
+	cr_assert_neq(npukb_case_seed(&task, &kcase, 1, 0), npukb_case_seed(&task, &kcase, 1, 1));
+	other.id = id1;
+	cr_assert_neq(npukb_case_seed(&task, &kcase, 1, 0), npukb_case_seed(&task, &other, 1, 0));
+	cr_assert_neq(npukb_case_seed(&task, &kcase, 2, 0), npukb_case_seed(&task, &kcase, 1, 0));
+}

@@ -50,6 +50,13 @@ struct npukb_case_data {
 	uint64_t seed;
 };
 
+/* The seed of run index s (0, 1, ...) of case c: base + s mixed with the task
+ * and case ids, so cases never share inputs by accident, and distinct
+ * indices of one case stay distinct (the mix is a bijection). Every stage
+ * derives its seeds here, so an index is the same seed in each of them. */
+uint64_t npukb_case_seed(const struct npukb_task *t, const struct npukb_case *c,
+			 uint64_t base, unsigned s);
+
 int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case *c,
 			    uint64_t seed, const char *workdir,
 			    struct npukb_case_data *out, char *err, size_t errlen);
