@@ -79,12 +79,13 @@ static const char run_usage[] =
 	"  --memory-limit MiB address-space limit per build or run (default 16384)\n"
 	"Output:\n"
 	"  -o, --output DIR   reports go here (default: npukb-reports): journal.jsonl,\n"
-	"                     junit.xml, summary.txt\n"
+	"                     junit.xml, results.xml, summary.txt, report/index.html\n"
 	"  --keep-work        keep the per-sample work folders under DIR/work\n"
 	"  --dump-tensors     for each failing (case, seed), write the inputs, expected\n"
 	"                     and actual tensors as NumPy .npy files under\n"
 	"                     DIR/dumps/<task>/<sample>/case-<id>-seed-<s>/\n"
-	"  -q, --quiet        no progress lines\n";
+	"  -q, --quiet        no progress: on a terminal a live status line, otherwise\n"
+	"                     a line per finished task (NO_COLOR turns colour off)\n";
 
 struct common_opts {
 	const char *levels;
@@ -180,7 +181,8 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 	const char **samples = calloc((size_t)argc + 1, sizeof(char *));
 	const char **cases = calloc((size_t)argc + 1, sizeof(char *));
 	size_t ntasks = 0, nsamples = 0, ncases = 0;
-	char *levels = NULL, *schema = NULL, err[8192] = "";
+	char *levels = NULL, *schema = NULL, *reports = NULL, err[8192] = "";
+	struct npukb_progress *progress = NULL;
 	int c, rc = EXIT_OK, quiet = 0;
 	unsigned long ul;
 	double d;
@@ -285,6 +287,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 	if (ntasks)
 		cfg.level = 0;
 	levels = co->levels ? strdup(co->levels) : data_path("levels");
+	reports = data_path("reports");
 	schema = data_path("levels/schema/task.rng");
 	if (co->levels && !getenv("NPUKB_DATADIR")) {
 		free(schema);
@@ -296,8 +299,14 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 	cfg.task_ids = ntasks ? tasks : NULL;
 	cfg.case_ids = ncases ? cases : NULL;
 	cfg.sample_dirs = samples;
-	cfg.progress = quiet ? NULL : stdout;
-	if (!levels || !schema || load_plugins(&plugins, co->plugin_dir) != 0) {
+	cfg.reports_dir = reports;
+	{
+		int colour;
+		enum npukb_progress_mode mode = npukb_progress_mode_for(STDOUT_FILENO, quiet, &colour);
+		progress = npukb_progress_new(stdout, mode, colour);
+		cfg.progress = progress;
+	}
+	if (!levels || !schema || !reports || load_plugins(&plugins, co->plugin_dir) != 0) {
 		rc = EXIT_INTERNAL;
 		goto out_noplugins;
 	}
@@ -312,7 +321,8 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 	} else {
 		npukb_results_tally(&results, &tally);
 		if (!quiet)
-			printf("reports in %s: journal.jsonl junit.xml summary.txt\n"
+			printf("reports in %s: journal.jsonl junit.xml results.xml summary.txt "
+			       "report/index.html\n"
 			       "%zu passed, %zu failed, %zu skipped\n",
 			       cfg.output_dir, tally.passed, tally.failed, tally.skipped);
 		rc = tally.failed ? EXIT_FAILED : EXIT_OK;
@@ -320,6 +330,8 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 	npukb_results_free(&results);
 	npukb_plugins_unload(&plugins);
 out_noplugins:
+	npukb_progress_free(progress);
+	free(reports);
 	free(levels);
 	free(schema);
 	free(tasks);

@@ -9,6 +9,8 @@
 #include "fsutil.h"
 #include "journal.h"
 #include "junit.h"
+#include "report_html.h"
+#include "results_xml.h"
 #include "samples.h"
 
 #include <errno.h>
@@ -71,10 +73,9 @@ static void judge(struct run_state *st, enum npukb_stage_id id, struct npukb_sta
 static void journal(struct run_state *st, const char *task, const char *sample,
 		    const char *case_id, const struct npukb_verdict *v)
 {
-	if (npukb_journal_append(&st->journal, task, sample, case_id, v) != 0 &&
-	    st->cfg->progress)
-		fprintf(st->cfg->progress, "npukb: warning: could not append to %s\n",
-			st->journal.path);
+	if (npukb_journal_append(&st->journal, task, sample, case_id, v) != 0)
+		npukb_progress_note(st->cfg->progress, "npukb: warning: could not append to %s",
+				    st->journal.path);
 }
 
 static void classify(struct run_state *st, struct npukb_stage_ctx *base,
@@ -143,6 +144,17 @@ static int recheck(struct run_state *st, const struct npukb_task *t,
 	return 0;
 }
 
+/* Case i of r is decided: tell the progress display. */
+static void report_unit(const struct run_state *st, const struct npukb_sample_result *r,
+			size_t i)
+{
+	const char *cat, *rule;
+	const struct npukb_verdict *v = npukb_case_outcome(r, i, &cat, &rule);
+	npukb_progress_unit(st->cfg->progress, v->outcome, cat);
+	if (r->cases[i].correctness.flags)
+		npukb_progress_flagged(st->cfg->progress);
+}
+
 static int judge_sample(struct run_state *st, const struct npukb_task *t,
 			const struct npukb_sample_entry *s)
 {
@@ -161,6 +173,7 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 		goto out;
 	}
 	r->is_answer = s->is_answer;
+	npukb_progress_sample(cfg->progress, t->id, s->id);
 	tame(tid);
 	tame(sid);
 	if (asprintf(&sdir, "%s/%s/%s", st->workroot, tid, sid) < 0) {
@@ -205,7 +218,9 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 		tame(cid);
 		if (r->compile.outcome != NPUKB_PASS) {
 			free(cid);
-			continue; /* the compile verdict decides every case */
+			if (i > 0)
+				report_unit(st, r, i); /* the compile verdict decides every case */
+			continue;
 		}
 		if (asprintf(&cdir, "%s/case-%s", sdir, cid) < 0) {
 			free(cid);
@@ -233,27 +248,15 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 		if (!cfg->options.keep_workdirs)
 			npukb_rm_rf(cdir);
 		free(cdir);
+		/* case 0 is reported last: the re-check below may still fail it */
+		if (i > 0)
+			report_unit(st, r, i);
 	}
 	if (rc == 0 && r->compile.outcome == NPUKB_PASS && t->ncases && passed == t->ncases)
 		rc = recheck(st, t, r, &ctx, sdir, history, &nhist);
+	if (rc == 0 && t->ncases)
+		report_unit(st, r, 0);
 
-	if (cfg->progress) {
-		const char *cat, *rule;
-		const struct npukb_verdict *v = t->ncases ? npukb_case_outcome(r, 0, &cat, &rule) : NULL;
-		if (r->compile.outcome == NPUKB_PASS) {
-			size_t k, flagged = 0;
-			for (k = 0; k < t->ncases; k++)
-				flagged += r->cases[k].correctness.flags != NULL;
-			for (k = 0, passed = 0; k < t->ncases; k++)
-				passed += r->cases[k].correctness.outcome == NPUKB_PASS;
-			fprintf(cfg->progress, "%s %s: %zu/%zu cases pass%s\n", t->id, s->id, passed,
-				t->ncases, flagged ? " (flagged: see the journal)" : "");
-		}
-		else
-			fprintf(cfg->progress, "%s %s: compile %s%s%s\n", t->id, s->id,
-				npukb_outcome_name(r->compile.outcome), cat ? ": " : "",
-				v && cat ? cat : "");
-	}
 out:
 	if (ctx.artifact_out && st->backend.desc->backend->cleanup)
 		st->backend.desc->backend->cleanup(ctx.artifact_out);
@@ -358,6 +361,14 @@ static int case_selected(const struct npukb_run_config *cfg, const char *id)
 
 /* Move the selected cases of t to the front, in order, and hide the rest
  * behind ncases; returns the real count for restore_cases(). */
+static size_t count_selected(const struct npukb_run_config *cfg, const struct npukb_task *t)
+{
+	size_t i, n = 0;
+	for (i = 0; i < t->ncases; i++)
+		n += case_selected(cfg, t->cases[i].id) != 0;
+	return n;
+}
+
 static size_t select_cases(const struct npukb_run_config *cfg, struct npukb_task *t)
 {
 	size_t i, n = 0, all = t->ncases;
@@ -449,8 +460,10 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 {
 	struct run_state st;
 	struct npukb_catalog cat;
+	struct sample_list *lists = NULL;
+	struct npukb_run_info info;
 	char *path = NULL, host[256] = "localhost", ident[256] = "";
-	size_t i, j;
+	size_t i, j, units = 0;
 	double t0 = now_seconds();
 	int rc;
 
@@ -513,26 +526,42 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 			    cfg->options.soc, cfg->options.nseeds,
 			    (unsigned long long)cfg->options.base_seed, host);
 
+	/* every task's samples first: bad sample folders are reported before
+	 * any work, and the progress display knows the total */
+	lists = calloc(cat.ntasks, sizeof(*lists));
+	if (!lists) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
 	for (i = 0; i < cat.ntasks && rc == 0; i++) {
-		struct sample_list samples;
+		rc = collect_samples(cfg, cat.tasks[i], &lists[i], err, errlen);
+		if (rc == -ENOMEM)
+			snprintf(err, errlen, "out of memory");
+		else if (rc)
+			rc = NPUKB_RUN_EBADINPUT;
+		else
+			units += lists[i].n * count_selected(cfg, cat.tasks[i]);
+	}
+	if (rc)
+		goto out;
+	npukb_progress_start(cfg->progress, units);
+	for (i = 0; i < cat.ntasks && rc == 0; i++) {
 		size_t all_cases = select_cases(cfg, cat.tasks[i]);
-		rc = collect_samples(cfg, cat.tasks[i], &samples, err, errlen);
-		if (rc) {
-			cat.tasks[i]->ncases = all_cases;
-			if (rc != -ENOMEM)
-				rc = NPUKB_RUN_EBADINPUT;
-			break;
-		}
-		for (j = 0; j < samples.n && rc == 0; j++)
-			rc = judge_sample(&st, cat.tasks[i], &samples.items[j]);
+		for (j = 0; j < lists[i].n && rc == 0; j++)
+			rc = judge_sample(&st, cat.tasks[i], &lists[i].items[j]);
 		cat.tasks[i]->ncases = all_cases; /* the catalog frees them all */
-		free_samples(&samples);
 		if (rc == -ENOMEM)
 			snprintf(err, errlen, "out of memory");
 		else if (rc)
 			snprintf(err, errlen, "%s: %s", cat.tasks[i]->id, strerror(-rc));
 	}
+	npukb_progress_finish(cfg->progress);
 	results->seconds = now_seconds() - t0;
+	memset(&info, 0, sizeof(info));
+	info.nseeds = cfg->options.nseeds;
+	info.base_seed = (unsigned long long)cfg->options.base_seed;
+	info.level = cfg->level;
 	if (rc == 0) {
 		free(path);
 		if (asprintf(&path, "%s/junit.xml", cfg->output_dir) < 0)
@@ -540,6 +569,15 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 		else
 			rc = npukb_junit_write(results, path, err, errlen);
 	}
+	if (rc == 0) {
+		free(path);
+		if (asprintf(&path, "%s/results.xml", cfg->output_dir) < 0)
+			path = NULL, rc = -ENOMEM;
+		else
+			rc = npukb_results_xml_write(results, &info, path, err, errlen);
+	}
+	if (rc == 0 && cfg->reports_dir)
+		rc = npukb_report_html_render(path, cfg->reports_dir, cfg->output_dir, err, errlen);
 	if (rc == 0) {
 		free(path);
 		if (asprintf(&path, "%s/summary.txt", cfg->output_dir) < 0)
@@ -551,6 +589,9 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 		npukb_rm_rf(st.workroot);
 out:
 	npukb_journal_close(&st.journal);
+	for (i = 0; lists && i < cat.ntasks; i++)
+		free_samples(&lists[i]);
+	free(lists);
 	npukb_catalog_free(&cat);
 	free(st.workroot);
 	free(st.dump_dir);

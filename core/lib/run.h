@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <npukb/plugin.h>
 #include "plugin_loader.h"
+#include "progress.h"
 #include "results.h"
 
 struct npukb_run_config {
@@ -22,7 +23,8 @@ struct npukb_run_config {
 	const char *output_dir;
 	struct npukb_options options;
 	const struct npukb_plugin_set *plugins;
-	FILE *progress;                   /* a line per finished sample; NULL: silent */
+	const char *reports_dir;          /* templates: <dir>/html/run.xsl ...; NULL: no HTML */
+	struct npukb_progress *progress;  /* borrowed; NULL: silent */
 };
 
 /* Return 0 when the run completed (whatever the verdicts), or a negative

@@ -1,0 +1,77 @@
+/* progress.h - what `npukb run` shows while it works (private).
+ *
+ * A unit is one (task, sample, case): the thing a verdict is about. On a
+ * terminal one status line is rewritten in place; in a log (CI) one plain
+ * line is printed per finished task; quiet prints nothing. The formatters
+ * are pure functions so tests can pin the text down. */
+#ifndef NPUKB_PROGRESS_H
+#define NPUKB_PROGRESS_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <npukb/verdict.h>
+
+enum npukb_progress_mode {
+	NPUKB_PROGRESS_OFF = 0,
+	NPUKB_PROGRESS_LINES, /* a line per finished task */
+	NPUKB_PROGRESS_TTY    /* one status line rewritten with \r */
+};
+
+struct npukb_progress_counts {
+	size_t done, total; /* units */
+	size_t passed, failed, skipped;
+	size_t flagged; /* units with a suspicion flag (the task line shows it) */
+};
+
+/* The terminal status line, without the leading \r or the clear-to-end
+ * escape: "[ 12/40] 10 pass 2 fail | level1/Math/AddCustom answer |
+ * 0:03 elapsed, ~0:07 left". At most width-1 visible characters (the last
+ * column is left free so the terminal never wraps); colour adds SGR codes
+ * around the counts that do not count towards the width. ETA is shown
+ * once at least one unit is done. Returns strlen of buf. */
+size_t npukb_progress_format_status(char *buf, size_t len,
+				    const struct npukb_progress_counts *c,
+				    const char *current, double elapsed, int width,
+				    int colour);
+
+/* The log line for one finished task: "[ 12/40] level1/Math/AddCustom:
+ * 2 samples, 10 cases: 8 pass, 2 fail (mismatch 2), 0 skipped, 0:03",
+ * with ", 1 flagged (see the journal)" before the time when units carry
+ * suspicion flags. fail_summary may be NULL or "". Returns strlen of buf. */
+size_t npukb_progress_format_task(char *buf, size_t len,
+				  const struct npukb_progress_counts *overall,
+				  const char *task, size_t nsamples,
+				  const struct npukb_progress_counts *task_counts,
+				  const char *fail_summary, double elapsed);
+
+/* "0:07", "12:05", "1:02:03". Negative or NaN: "?". */
+void npukb_progress_format_duration(char *buf, size_t len, double seconds);
+
+/* What mode and colour fit an output stream: OFF when quiet; TTY when fd
+ * is a terminal whose TERM is not "dumb"; LINES otherwise. Colour only on
+ * a TTY and only when NO_COLOR is unset or empty (no-color.org). */
+enum npukb_progress_mode npukb_progress_mode_for(int fd, int quiet, int *colour);
+
+struct npukb_progress;
+
+/* out is borrowed. Returns NULL on out of memory (the run goes on silently). */
+struct npukb_progress *npukb_progress_new(FILE *out, enum npukb_progress_mode mode,
+					  int colour);
+void npukb_progress_free(struct npukb_progress *p);
+
+/* The run knows how many units it will judge before it starts. */
+void npukb_progress_start(struct npukb_progress *p, size_t total_units);
+/* Work on (task, sample) begins; a new task id closes the previous task. */
+void npukb_progress_sample(struct npukb_progress *p, const char *task, const char *sample);
+/* One unit is decided; category is the failure category or NULL. */
+void npukb_progress_unit(struct npukb_progress *p, enum npukb_outcome outcome,
+			 const char *category);
+/* The unit just reported carries a suspicion flag. */
+void npukb_progress_flagged(struct npukb_progress *p);
+/* A message that must not be torn by the status line (warnings). */
+void npukb_progress_note(struct npukb_progress *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Close the last task and leave the terminal line clean. */
+void npukb_progress_finish(struct npukb_progress *p);
+
+#endif

@@ -1,0 +1,304 @@
+/* results_xml.c - results.xml through libxml2's writer: every string from
+ * a sample (compiler output, messages) is cleaned to valid XML text and
+ * escaped by the writer; numbers are written locale-independently. */
+#include "config.h"
+#include "results_xml.h"
+
+#include "machine.h"
+#include "text.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <libxml/xmlwriter.h>
+
+/* A page with megabytes of template errors helps nobody. */
+#define MAX_TEXT (256 * 1024)
+
+static int attr(xmlTextWriterPtr w, const char *name, const char *value)
+{
+	char *clean;
+	int rc;
+	if (!value)
+		return 0;
+	clean = npukb_text_clean(value);
+	rc = clean ? xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST clean) : -1;
+	free(clean);
+	return rc < 0 ? -1 : 0;
+}
+
+static int attr_num(xmlTextWriterPtr w, const char *name, double v, int precision)
+{
+	char buf[64];
+	npukb_fmt_double(buf, sizeof(buf), v, precision);
+	return attr(w, name, buf);
+}
+
+static int attr_ull(xmlTextWriterPtr w, const char *name, unsigned long long v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%llu", v);
+	return attr(w, name, buf);
+}
+
+static int attr_ll(xmlTextWriterPtr w, const char *name, long long v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%lld", v);
+	return attr(w, name, buf);
+}
+
+static int text_elem(xmlTextWriterPtr w, const char *name, const char *text)
+{
+	char *clean;
+	int rc;
+	if (!text || !*text)
+		return 0;
+	clean = npukb_text_clean(text);
+	if (!clean)
+		return -1;
+	if (strlen(clean) > MAX_TEXT)
+		strcpy(clean + MAX_TEXT - 20, "\n[... truncated]\n");
+	rc = xmlTextWriterWriteElement(w, BAD_CAST name, BAD_CAST clean);
+	free(clean);
+	return rc < 0 ? -1 : 0;
+}
+
+static int start(xmlTextWriterPtr w, const char *name)
+{
+	return xmlTextWriterStartElement(w, BAD_CAST name) < 0 ? -1 : 0;
+}
+
+static int end(xmlTextWriterPtr w)
+{
+	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+}
+
+/* One stage verdict; outcome 0 means the stage did not run: no element. */
+static int verdict(xmlTextWriterPtr w, const char *name, const struct npukb_verdict *v)
+{
+	if (v->outcome == 0)
+		return 0;
+	if (start(w, name) || attr(w, "outcome", npukb_outcome_name(v->outcome)) ||
+	    attr(w, "category", v->category) || attr(w, "rule", v->rule) ||
+	    attr(w, "flags", v->flags) || attr_num(w, "wall-seconds", v->wall_seconds, 4))
+		return -1;
+	if (v->has_timing && (attr_num(w, "cycles", v->cycles, 15) ||
+			      attr_num(w, "time-us", v->time_us, 6)))
+		return -1;
+	if (text_elem(w, "message", v->message))
+		return -1;
+	if (v->has_error_stats) {
+		if (start(w, "errors") || attr_num(w, "max-abs", v->max_abs_err, 6) ||
+		    attr_num(w, "max-rel", v->max_rel_err, 6) ||
+		    attr_ll(w, "bad-count", v->bad_count) ||
+		    attr_ll(w, "first-index", v->first_bad_index) ||
+		    attr_num(w, "expected", v->expected_at_first, 9) ||
+		    attr_num(w, "actual", v->actual_at_first, 9) || end(w))
+			return -1;
+	}
+	if (text_elem(w, "details", v->details))
+		return -1;
+	return end(w);
+}
+
+/* "level2/Norm/RmsNorm": level 2, category Norm, name RmsNorm. */
+static void split_id(const char *id, int *level, char *category, size_t clen,
+		     const char **name)
+{
+	const char *a = strchr(id, '/'), *b = strrchr(id, '/');
+	*level = 0;
+	if (strncmp(id, "level", 5) == 0)
+		*level = atoi(id + 5);
+	category[0] = '\0';
+	if (a && b && b > a) {
+		size_t n = (size_t)(b - a - 1);
+		if (n >= clen)
+			n = clen - 1;
+		memcpy(category, a + 1, n);
+		category[n] = '\0';
+	}
+	*name = b ? b + 1 : id;
+}
+
+/* A file name for the sample's page, unique by its index. */
+static void page_name(char *buf, size_t len, size_t index, const char *task,
+		      const char *sample)
+{
+	size_t off = (size_t)snprintf(buf, len, "sample-%04zu-", index);
+	const char *s;
+	for (s = task; *s && off + 1 < len; s++)
+		buf[off++] = (*s == '/') ? '-' : *s;
+	if (off + 2 < len)
+		buf[off++] = '-';
+	for (s = sample; *s && off + 1 < len; s++)
+		buf[off++] = *s;
+	buf[off] = '\0';
+	for (s = buf; *s; s++) {
+		char c = *s;
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '-' || c == '_' || c == '.'))
+			buf[s - buf] = '_';
+	}
+	if (off + 6 > len)
+		off = len - 6;
+	snprintf(buf + off, len - off, ".html");
+}
+
+static int write_sample(xmlTextWriterPtr w, const struct npukb_sample_result *s, size_t index)
+{
+	char page[256];
+	size_t j;
+	page_name(page, sizeof(page), index, s->task_id, s->sample_id);
+	if (start(w, "sample") || attr(w, "id", s->sample_id) ||
+	    attr(w, "answer", s->is_answer ? "true" : "false") || attr(w, "page", page))
+		return -1;
+	if (verdict(w, "compile", &s->compile) ||
+	    verdict(w, "compile-classify", &s->compile_classify))
+		return -1;
+	for (j = 0; j < s->ncases; j++) {
+		const struct npukb_case_result *c = &s->cases[j];
+		const char *cat, *rule;
+		const struct npukb_verdict *v = npukb_case_outcome(s, j, &cat, &rule);
+		if (start(w, "case") || attr(w, "id", c->case_id ? c->case_id : "?") ||
+		    attr(w, "outcome", npukb_outcome_name(v->outcome)) ||
+		    attr(w, "stage", npukb_stage_name(v->stage)) || attr(w, "category", cat) ||
+		    attr(w, "rule", rule))
+			return -1;
+		if (verdict(w, "correctness", &c->correctness) ||
+		    verdict(w, "performance", &c->performance) ||
+		    verdict(w, "classify", &c->classify) || end(w))
+			return -1;
+	}
+	return end(w);
+}
+
+static int write_provenance(xmlTextWriterPtr w, const struct npukb_results *r,
+			    const struct npukb_run_info *info)
+{
+	struct npukb_machine m;
+	char stamp[32], now[32];
+	struct tm tm;
+	time_t t = time(NULL);
+
+	npukb_machine_probe(&m);
+	gmtime_r(&r->started, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	gmtime_r(&t, &tm);
+	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (start(w, "provenance") || start(w, "npukb") || attr(w, "version", PACKAGE_VERSION) ||
+	    end(w))
+		return -1;
+	if (start(w, "backend") || attr(w, "name", r->backend) ||
+	    attr(w, "identity", r->backend_identity) || end(w))
+		return -1;
+	if (start(w, "soc") || attr(w, "name", r->soc) || end(w))
+		return -1;
+	if (start(w, "seeds") || attr_ull(w, "count", info->nseeds) ||
+	    attr_ull(w, "base", info->base_seed) || end(w))
+		return -1;
+	if (start(w, "selection") || attr_ll(w, "level", info->level) || end(w))
+		return -1;
+	if (start(w, "machine") || attr(w, "host", r->hostname) || attr(w, "os", m.os) ||
+	    attr(w, "cpu-model", m.cpu_model[0] ? m.cpu_model : NULL) ||
+	    attr_ull(w, "packages", m.packages) || attr_ull(w, "cores", m.cores) ||
+	    attr_ull(w, "pus", m.pus) || attr_ull(w, "memory-bytes", m.memory_bytes) ||
+	    attr_num(w, "memory-gib", (double)m.memory_bytes / (1024.0 * 1024.0 * 1024.0), 4) ||
+	    end(w))
+		return -1;
+	if (start(w, "date") || attr(w, "started", stamp) || attr(w, "written", now) ||
+	    attr_num(w, "wall-seconds", r->seconds, 4) || end(w))
+		return -1;
+	return end(w);
+}
+
+static int write_doc(xmlTextWriterPtr w, const struct npukb_results *r,
+		     const struct npukb_run_info *info)
+{
+	struct npukb_tally t;
+	size_t i, j, index = 0;
+
+	npukb_results_tally(r, &t);
+	if (xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0 || start(w, "run") ||
+	    attr(w, "id", r->run_id) || attr(w, "format", "1"))
+		return -1;
+	if (write_provenance(w, r, info))
+		return -1;
+	if (start(w, "totals") || attr_ull(w, "units", t.total) ||
+	    attr_ull(w, "passed", t.passed) || attr_ull(w, "failed", t.failed) ||
+	    attr_ull(w, "skipped", t.skipped) || attr_ull(w, "samples", r->n) || end(w))
+		return -1;
+	/* one <task> per task, in the order tasks first appear */
+	for (i = 0; i < r->n; i++) {
+		char category[128];
+		const char *name;
+		int level, seen = 0;
+		for (j = 0; j < i && !seen; j++)
+			seen = strcmp(r->items[j].task_id, r->items[i].task_id) == 0;
+		if (seen)
+			continue;
+		split_id(r->items[i].task_id, &level, category, sizeof(category), &name);
+		if (start(w, "task") || attr(w, "id", r->items[i].task_id) ||
+		    attr_ll(w, "level", level) || attr(w, "category", category) ||
+		    attr(w, "name", name))
+			return -1;
+		for (j = i; j < r->n; j++)
+			if (strcmp(r->items[j].task_id, r->items[i].task_id) == 0 &&
+			    write_sample(w, &r->items[j], index++))
+				return -1;
+		if (end(w))
+			return -1;
+	}
+	if (end(w) || xmlTextWriterEndDocument(w) < 0)
+		return -1;
+	return 0;
+}
+
+int npukb_results_xml_write(const struct npukb_results *r, const struct npukb_run_info *info,
+			    const char *path, char *err, size_t errlen)
+{
+	xmlTextWriterPtr w;
+	xmlOutputBufferPtr out;
+	FILE *fp;
+	char *tmp;
+	int rc;
+
+	if (asprintf(&tmp, "%s.tmp", path) < 0)
+		return -ENOMEM;
+	/* our own FILE: libxml2 would print its own I/O errors */
+	fp = fopen(tmp, "we");
+	if (!fp) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(-rc));
+		free(tmp);
+		return rc;
+	}
+	out = xmlOutputBufferCreateFile(fp, NULL);
+	w = out ? xmlNewTextWriter(out) : NULL;
+	if (!w) {
+		if (out)
+			xmlOutputBufferClose(out);
+		fclose(fp);
+		unlink(tmp);
+		free(tmp);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	xmlTextWriterSetIndent(w, 1);
+	rc = write_doc(w, r, info);
+	xmlFreeTextWriter(w);
+	if (fclose(fp) != 0)
+		rc = -1;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -1;
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot write the results", path);
+		unlink(tmp);
+		rc = -EIO;
+	}
+	free(tmp);
+	return rc;
+}

@@ -1,0 +1,29 @@
+/* results_xml.h - the run's results as XML, the data the HTML report (and
+ * any other consumer) is rendered from (private).
+ *
+ * <run> holds <provenance> (npukb version, backend and toolchain, SoC,
+ * seeds, machine, date), <totals>, then one <task> per task with one
+ * <sample> per judged sample, each with its <compile> verdict and one
+ * <case> per case carrying the deciding outcome and every stage verdict
+ * (message, details, error figures, cycles, classify rule). Each sample
+ * names the report page made for it (@page). Presentation is not here:
+ * the templates in reports/html/ turn this into pages. A later module may add a
+ * <metrics> element under <run>; the templates show it only when present. */
+#ifndef NPUKB_RESULTS_XML_H
+#define NPUKB_RESULTS_XML_H
+
+#include <stddef.h>
+#include "results.h"
+
+/* Run facts that results.h does not carry. */
+struct npukb_run_info {
+	unsigned nseeds;
+	unsigned long long base_seed;
+	int level; /* 0: every level */
+};
+
+/* Write path atomically (path.tmp, then rename). 0 or a negative errno. */
+int npukb_results_xml_write(const struct npukb_results *r, const struct npukb_run_info *info,
+			    const char *path, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,147 @@
+#!/bin/sh
+# test_report_page.sh - the HTML run report as a person meets it: headless
+# Chromium opens report/index.html and every sample page from file://.
+# Checks: the figures on the page equal the run's own counts (summary.txt
+# and journal.jsonl, counted here independently of the templates), every
+# link resolves to a file or an anchor that exists and nothing points to the
+# network, the browser logs no console message, and screenshots are saved
+# under the build tree (tests/html/*.png). Skips (exit 77) only when
+# chromium or xmllint is missing. Prints "N passed, N failed".
+set -u
+npukb="${NPUKB_BUILDDIR:-.}/npukb"
+src="${NPUKB_SRCDIR:-.}"
+shots="${NPUKB_BUILDDIR:-.}/tests/html"
+chromium="${CHROMIUM:-}"
+if [ -z "$chromium" ]; then
+	for c in chromium chromium-browser; do
+		command -v "$c" >/dev/null 2>&1 && { chromium=$(command -v "$c"); break; }
+	done
+fi
+if [ -z "$chromium" ]; then
+	echo "SKIP: chromium is not installed (scripts/setup-debian.sh installs Debian's chromium)"
+	exit 77
+fi
+if ! command -v xmllint >/dev/null 2>&1; then
+	echo "SKIP: xmllint is not installed (Debian package libxml2-utils)"
+	exit 77
+fi
+
+tmp=$(mktemp -d /tmp/npukb-html-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$shots"
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check_eq() { # what got want
+	if [ "$2" = "$3" ]; then ok; else bad "$1: the page says '$2', the run says '$3'"; fi
+}
+
+# One browser per page, as the machine's closed network wants it: no
+# background connections, a fresh profile each time.
+browse() { # url, then extra flags; stdout: the DOM; $tmp/console: its log
+	url=$1
+	shift
+	rm -rf "$tmp/profile"
+	timeout 90 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 \
+		"$@" "$url" 2>"$tmp/console.raw"
+	grep 'CONSOLE' "$tmp/console.raw" >"$tmp/console" || true
+}
+
+# ---- the run: an answer that passes, a wrong result, a compile error ------
+"$npukb" run --task level1/Math/AddCustom --seeds 1 \
+	--sample "$src/tests/samples/AddCustom/wrong_result" \
+	--sample "$src/tests/samples/AddCustom/compile_error" -o "$tmp/r" >"$tmp/out" 2>&1
+status=$?
+[ "$status" -eq 1 ] && ok || { bad "npukb exit $status, expected 1"; cat "$tmp/out"; }
+report="$tmp/r/report"
+[ -f "$report/index.html" ] && ok || { bad "no report/index.html"; echo "html: $pass passed, $fail failed"; exit 1; }
+
+# ---- the run's own counts ----------------------------------------------------
+last=$(tail -n 1 "$tmp/r/summary.txt")
+n_passed=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, .*/\1/p')
+n_failed=$(echo "$last" | sed -n 's/.* \([0-9]*\) failed, .*/\1/p')
+n_skipped=$(echo "$last" | sed -n 's/.* \([0-9]*\) skipped$/\1/p')
+n_units=$((n_passed + n_failed + n_skipped))
+j="$tmp/r/journal.jsonl"
+n_samples=$(grep -c '"stage":"compile","outcome":' "$j")
+n_compiled=$(grep -c '"stage":"compile","outcome":"pass"' "$j")
+n_mismatch=$(grep -c '"stage":"classify","outcome":"fail","category":"mismatch"' "$j")
+n_apisig=$(grep -c '"stage":"classify","outcome":"fail","category":"api-signature"' "$j")
+echo "run: $n_units units, $n_passed passed, $n_failed failed, $n_skipped skipped;" \
+	"$n_samples samples, $n_compiled compiled; mismatch $n_mismatch, api-signature $n_apisig"
+[ "$n_passed" -gt 0 ] && [ "$n_failed" -gt 0 ] && [ "$n_mismatch" -gt 0 ] && [ "$n_apisig" -gt 0 ] &&
+	ok || bad "the run lacks a pass, a mismatch or a compile failure: the test would prove little"
+
+# ---- index.html as the browser built it --------------------------------------
+browse "file://$report/index.html" --dump-dom >"$tmp/index.dom"
+grep -q 'data-k="all-units"' "$tmp/index.dom" && ok || bad "the browser shows no summary table"
+if [ -s "$tmp/console" ]; then bad "console messages on index.html:"; cat "$tmp/console"; else ok; fi
+val() { xmllint --html --xpath "normalize-space(//*[@data-k='$2'])" "$1" 2>/dev/null; }
+check_eq "units" "$(val "$tmp/index.dom" all-units)" "$n_units"
+check_eq "passed" "$(val "$tmp/index.dom" all-passed)" "$n_passed"
+check_eq "failed" "$(val "$tmp/index.dom" all-failed)" "$n_failed"
+check_eq "skipped" "$(val "$tmp/index.dom" all-skipped)" "$n_skipped"
+check_eq "level 1 units" "$(val "$tmp/index.dom" level1-units)" "$n_units"
+check_eq "samples" "$(val "$tmp/index.dom" all-samples)" "$n_samples"
+check_eq "compiled" "$(val "$tmp/index.dom" all-compiled)" "$n_compiled"
+check_eq "mismatch failures" "$(val "$tmp/index.dom" fail-mismatch)" "mismatch $n_mismatch"
+check_eq "api-signature failures" "$(val "$tmp/index.dom" fail-api-signature)" "api-signature $n_apisig"
+run_id=$(sed -n 's/^{"type":"run","run":"\([^"]*\)".*/\1/p' "$j")
+check_eq "run id" "$(val "$tmp/index.dom" run-id)" "$run_id"
+check_eq "charts" "$(xmllint --html --xpath "count(//*[local-name()='svg'])" "$tmp/index.dom" 2>/dev/null)" 2
+# no metrics module output yet: no metrics section at all
+check_eq "metrics section" "$(xmllint --html --xpath "count(//*[@id='metrics'])" "$tmp/index.dom" 2>/dev/null)" 0
+
+# ---- links: every file exists, every anchor exists, nothing on the network --
+check_links() { # dom file, page name
+	xmllint --html --xpath '//@href | //@src' "$1" 2>/dev/null |
+		sed -n 's/^ *\(href\|src\)="\([^"]*\)"$/\2/p' >"$tmp/links"
+	[ -s "$tmp/links" ] || { bad "$2: no links found"; return; }
+	while read -r link; do
+		case "$link" in
+		data:*) ok ;;
+		http:* | https:* | //*) bad "$2 links to the network: $link" ;;
+		\#*)
+			id=${link#\#}
+			if grep -q "id=\"$id\"" "$1"; then ok; else bad "$2: anchor $link has no target"; fi
+			;;
+		*)
+			f=${link%%#*}
+			if [ -e "$report/$f" ]; then ok; else bad "$2: link $link does not resolve"; fi
+			;;
+		esac
+	done <"$tmp/links"
+}
+check_links "$tmp/index.dom" index.html
+
+# ---- every sample page --------------------------------------------------------
+pages=$(xmllint --html --xpath "//table[@class='tasks']//a/@href" "$tmp/index.dom" 2>/dev/null |
+	sed -n 's/^ *href="\([^"]*\)"$/\1/p')
+check_eq "sample pages linked" "$(echo "$pages" | grep -c .)" "$n_samples"
+for p in $pages; do
+	browse "file://$report/$p" --dump-dom >"$tmp/page.dom"
+	if [ -s "$tmp/console" ]; then bad "console messages on $p:"; cat "$tmp/console"; else ok; fi
+	check_eq "$p run id" "$(val "$tmp/page.dom" run-id)" "$run_id"
+	sample=$(xmllint --html --xpath "string(//h1)" "$tmp/page.dom" 2>/dev/null |
+		sed 's/^.* — //; s/ expert answer$//')
+	# the page lists as many cases, and as many failing ones, as summary.txt
+	want_cases=$(awk -F'\t' -v s="$sample" '$2 == s' "$tmp/r/summary.txt" | grep -c .)
+	want_fail=$(awk -F'\t' -v s="$sample" '$2 == s && $4 == "fail"' "$tmp/r/summary.txt" | grep -c .)
+	check_eq "$p cases" "$(xmllint --html --xpath "count(//table[@class='cases']/tbody/tr)" "$tmp/page.dom" 2>/dev/null)" "$want_cases"
+	check_eq "$p failing cases" "$(xmllint --html --xpath "count(//table[@class='cases']/tbody/tr[.//span[contains(@class,'fail')]])" "$tmp/page.dom" 2>/dev/null)" "$want_fail"
+	check_links "$tmp/page.dom" "$p"
+done
+
+# ---- screenshots, for a person to look at ------------------------------------
+browse "file://$report/index.html" --window-size=1280,1100 --screenshot="$shots/report-index.png" >/dev/null
+[ -s "$shots/report-index.png" ] && ok || bad "no screenshot of index.html"
+first=$(echo "$pages" | grep wrong_result | head -n 1)
+browse "file://$report/$first" --window-size=1280,1100 --screenshot="$shots/report-sample.png" >/dev/null
+[ -s "$shots/report-sample.png" ] && ok || bad "no screenshot of $first"
+echo "screenshots: $shots/report-index.png $shots/report-sample.png"
+
+echo "html: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

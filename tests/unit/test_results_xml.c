@@ -1,0 +1,302 @@
+/* test_results_xml.c - results.xml carries every verdict and the
+ * provenance; the HTML report rendered from it by reports/html/run.xsl has
+ * the right numbers, one page per sample, and no metrics section unless the
+ * data has one. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+
+#include "report_html.h"
+#include "results.h"
+#include "results_xml.h"
+
+#include <libxml/HTMLparser.h>
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/npukb-rxml-XXXXXX";
+
+static void setup(void)
+{
+	cr_assert_not_null(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		cr_log_warn("could not remove %s", dir);
+}
+
+static const char *reports_dir(void)
+{
+	static char p[4096];
+	const char *src = getenv("NPUKB_SRCDIR");
+	snprintf(p, sizeof(p), "%s/reports", src ? src : ".");
+	return p;
+}
+
+/* Two tasks on two levels: an answer that passes with cycles, a sample
+ * with a mismatch (hostile text in its details), a sample that does not
+ * compile (3 cases), a skipped one. */
+static void make_results(struct npukb_results *r)
+{
+	struct npukb_sample_result *s;
+	size_t i;
+	memset(r, 0, sizeof(*r));
+	r->run_id = strdup("RUN-1");
+	r->backend = strdup("cpusim");
+	r->backend_identity = strdup("g++ 12 & <friends>\nsecond line");
+	r->soc = strdup("ascend910b2");
+	r->hostname = strdup("box");
+	r->started = 1700000000;
+	r->seconds = 12.5;
+
+	s = npukb_results_add(r, "level1/Math/AddCustom", "answer", 2);
+	s->is_answer = 1;
+	npukb_verdict_pass(&s->compile);
+	for (i = 0; i < 2; i++) {
+		s->cases[i].case_id = strdup(i ? "1" : "0");
+		npukb_verdict_pass(&s->cases[i].correctness);
+		npukb_verdict_pass(&s->cases[i].performance);
+		s->cases[i].performance.has_timing = 1;
+		s->cases[i].performance.cycles = 1000.0 * (double)(i + 1);
+		s->cases[i].performance.time_us = 0.5;
+	}
+	npukb_verdict_add_flag(&s->cases[1].correctness, "suspect-speedup");
+
+	s = npukb_results_add(r, "level1/Math/AddCustom", "bad/one", 2);
+	npukb_verdict_pass(&s->compile);
+	s->cases[0].case_id = strdup("0");
+	npukb_verdict_pass(&s->cases[0].correctness);
+	s->cases[1].case_id = strdup("1");
+	npukb_verdict_fail(&s->cases[1].correctness, "mismatch", "z differs");
+	npukb_verdict_set_details(&s->cases[1].correctness, "</pre><script>alert(1)</script>\x01");
+	s->cases[1].correctness.has_error_stats = 1;
+	s->cases[1].correctness.max_abs_err = 2.5;
+	s->cases[1].correctness.bad_count = 7;
+	s->cases[1].correctness.first_bad_index = 3;
+	npukb_verdict_fail(&s->cases[1].classify, "mismatch", "z differs");
+	npukb_verdict_set_rule(&s->cases[1].classify, "builtin:mismatch");
+
+	s = npukb_results_add(r, "level2/Norm/RmsNorm", "broken", 3);
+	npukb_verdict_fail(&s->compile, "other-compile", "error: no matching function");
+	npukb_verdict_fail(&s->compile_classify, "api-signature", "no matching function");
+	npukb_verdict_set_rule(&s->compile_classify, "no-matching-overload");
+	for (i = 0; i < 3; i++)
+		s->cases[i].case_id = strdup(i == 0 ? "a" : i == 1 ? "b" : "c");
+
+	s = npukb_results_add(r, "level2/Norm/RmsNorm", "answer", 1);
+	s->is_answer = 1;
+	npukb_verdict_skip(&s->compile, "CANN toolkit not found");
+	s->cases[0].case_id = strdup("a");
+}
+
+static char *xstr(xmlDocPtr doc, const char *expr)
+{
+	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
+	xmlXPathObjectPtr o = xmlXPathEvalExpression(BAD_CAST expr, ctx);
+	char *v = o ? (char *)xmlXPathCastToString(o) : NULL;
+	xmlXPathFreeObject(o);
+	xmlXPathFreeContext(ctx);
+	cr_assert_not_null(v, "%s", expr);
+	return v;
+}
+
+static void expect(xmlDocPtr doc, const char *expr, const char *want)
+{
+	char *got = xstr(doc, expr);
+	cr_expect_str_eq(got, want, "%s: got '%s', want '%s'", expr, got, want);
+	xmlFree(got);
+}
+
+static void write_xml(char *path, size_t len)
+{
+	struct npukb_results r;
+	struct npukb_run_info info = { .nseeds = 5, .base_seed = 7, .level = 0 };
+	char err[512] = "";
+	make_results(&r);
+	snprintf(path, len, "%s/results.xml", dir);
+	cr_assert_eq(npukb_results_xml_write(&r, &info, path, err, sizeof(err)), 0, "%s", err);
+	npukb_results_free(&r);
+}
+
+Test(results_xml, carries_provenance_and_every_verdict, .init = setup, .fini = teardown)
+{
+	char path[512];
+	xmlDocPtr doc;
+	write_xml(path, sizeof(path));
+	doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+	cr_assert_not_null(doc, "results.xml is not well-formed");
+	expect(doc, "string(/run/@id)", "RUN-1");
+	expect(doc, "string(/run/provenance/npukb/@version)", PACKAGE_VERSION);
+	expect(doc, "string(/run/provenance/backend/@identity)", "g++ 12 & <friends>\nsecond line");
+	expect(doc, "string(/run/provenance/soc/@name)", "ascend910b2");
+	expect(doc, "string(/run/provenance/seeds/@count)", "5");
+	expect(doc, "string(/run/provenance/seeds/@base)", "7");
+	expect(doc, "string(/run/provenance/date/@started)", "2023-11-14T22:13:20Z");
+	expect(doc, "boolean(/run/provenance/machine/@cores > 0)", "true");
+	expect(doc, "boolean(/run/provenance/machine/@memory-bytes > 0)", "true");
+	expect(doc, "string(/run/totals/@units)", "8");
+	expect(doc, "string(/run/totals/@passed)", "3");
+	expect(doc, "string(/run/totals/@failed)", "4");
+	expect(doc, "string(/run/totals/@skipped)", "1");
+	expect(doc, "count(/run/task)", "2");
+	expect(doc, "string(/run/task[2]/@level)", "2");
+	expect(doc, "string(/run/task[2]/@category)", "Norm");
+	expect(doc, "string(/run/task[2]/@name)", "RmsNorm");
+	/* a failed case: deciding outcome, classify rule, figures, details */
+	expect(doc, "string(//sample[@id='bad/one']/case[2]/@category)", "mismatch");
+	expect(doc, "string(//sample[@id='bad/one']/case[2]/@rule)", "builtin:mismatch");
+	expect(doc, "string(//sample[@id='bad/one']/case[2]/correctness/errors/@bad-count)", "7");
+	expect(doc, "string(//sample[@id='bad/one']/case[2]/correctness/errors/@max-abs)", "2.5");
+	/* the forbidden control character is gone, the markup is text */
+	expect(doc, "string(//sample[@id='bad/one']/case[2]/correctness/details)",
+	       "</pre><script>alert(1)</script>");
+	/* a failed compile decides every case, with the classified category */
+	expect(doc, "count(//sample[@id='broken']/case[@outcome='fail' and @stage='compile'])", "3");
+	expect(doc, "string(//sample[@id='broken']/case[1]/@category)", "api-signature");
+	expect(doc, "string(//sample[@id='broken']/compile-classify/@rule)", "no-matching-overload");
+	expect(doc, "string(//sample[@id='answer'][1]/case[2]/performance/@cycles)", "2000");
+	/* suspicion flags stay beside the verdict */
+	expect(doc, "string(//sample[@id='answer'][1]/case[2]/correctness/@flags)", "suspect-speedup");
+	/* page names are unique and tame */
+	expect(doc, "string(//sample[@id='bad/one']/@page)",
+	       "sample-0001-level1-Math-AddCustom-bad_one.html");
+	xmlFreeDoc(doc);
+}
+
+static xmlDocPtr read_html(const char *path)
+{
+	xmlDocPtr d = htmlReadFile(path, "UTF-8",
+				   HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
+	cr_assert_not_null(d, "%s: cannot parse", path);
+	return d;
+}
+
+Test(report_html, index_and_pages_from_the_data, .init = setup, .fini = teardown)
+{
+	char path[512], err[2048] = "", page[1024];
+	xmlDocPtr doc;
+	struct stat st;
+	write_xml(path, sizeof(path));
+	cr_assert_eq(npukb_report_html_render(path, reports_dir(), dir, err, sizeof(err)), 0, "%s",
+		     err);
+	snprintf(page, sizeof(page), "%s/report/style.css", dir);
+	cr_assert_eq(stat(page, &st), 0, "style.css not copied");
+	snprintf(page, sizeof(page), "%s/report/index.html", dir);
+	doc = read_html(page);
+	expect(doc, "string(//*[@data-k='level1-samples'])", "2");
+	expect(doc, "string(//*[@data-k='level1-compiled'])", "2");
+	expect(doc, "string(//*[@data-k='level1-correct'])", "1");
+	expect(doc, "string(//*[@data-k='level2-compiled'])", "0");
+	expect(doc, "string(//*[@data-k='all-units'])", "8");
+	expect(doc, "string(//*[@data-k='all-passed'])", "3");
+	expect(doc, "string(//*[@data-k='all-failed'])", "4");
+	expect(doc, "string(//*[@data-k='all-skipped'])", "1");
+	/* a failed compile counts once in the breakdown, not once per case */
+	expect(doc, "normalize-space(//*[@data-k='fail-api-signature'])", "api-signature 1");
+	expect(doc, "normalize-space(//*[@data-k='fail-mismatch'])", "mismatch 1");
+	expect(doc, "count(//*[local-name()='svg'])", "2");
+	expect(doc, "string(//*[@data-k='npukb-version'])", PACKAGE_VERSION);
+	/* first line of a multi-line identity */
+	expect(doc, "string(//*[@data-k='toolchain'])", "g++ 12 & <friends>");
+	/* no metrics in the data: no metrics section, no invented numbers */
+	expect(doc, "count(//*[@id='metrics'])", "0");
+	expect(doc, "count(//a[contains(@href, 'sample-')])", "4");
+	expect(doc, "count(//tr[@data-sample='answer']//span[contains(@class, 'suspect')])", "1");
+	xmlFreeDoc(doc);
+
+	snprintf(page, sizeof(page), "%s/report/sample-0001-level1-Math-AddCustom-bad_one.html",
+		 dir);
+	doc = read_html(page);
+	expect(doc, "string(//pre[@class='details'])", "</pre><script>alert(1)</script>");
+	expect(doc, "count(//script)", "0");
+	expect(doc, "string(//code[@class='rule'])", "builtin:mismatch");
+	expect(doc, "string(//*[@data-k='soc'])", "ascend910b2");
+	expect(doc, "string(//a[1]/@href)", "index.html");
+	xmlFreeDoc(doc);
+	snprintf(page, sizeof(page), "%s/report/sample-0002-level2-Norm-RmsNorm-broken.html", dir);
+	doc = read_html(page);
+	expect(doc, "string(//code[@class='rule'])", "no-matching-overload");
+	xmlFreeDoc(doc);
+}
+
+Test(report_html, metrics_section_only_when_the_data_has_it, .init = setup, .fini = teardown)
+{
+	char path[512], err[2048] = "", page[1024];
+	FILE *f;
+	xmlDocPtr doc;
+	snprintf(path, sizeof(path), "%s/results.xml", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("<run id='M'><provenance><npukb version='9'/><backend name='b'/><soc name='s'/>"
+	      "<seeds count='1' base='1'/><machine host='h' cores='1' pus='1' memory-gib='1'/>"
+	      "<date started='x' wall-seconds='1'/></provenance>"
+	      "<metrics><pass-at-k k='1' compile='0.5' correct='0.25'/></metrics>"
+	      "<task id='level1/A/B' level='1' category='A' name='B'>"
+	      "<sample id='s' answer='false' page='p.html'><compile outcome='pass'/>"
+	      "<case id='0' outcome='pass' stage='correctness'/></sample></task></run>",
+	      f);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(npukb_report_html_render(path, reports_dir(), dir, err, sizeof(err)), 0, "%s",
+		     err);
+	snprintf(page, sizeof(page), "%s/report/index.html", dir);
+	doc = read_html(page);
+	expect(doc, "count(//*[@id='metrics'])", "1");
+	expect(doc, "boolean(contains(//*[@id='metrics'], 'correct=0.25'))", "true");
+	xmlFreeDoc(doc);
+}
+
+Test(report_html, a_broken_template_is_an_error_not_a_crash, .init = setup, .fini = teardown)
+{
+	char path[512], tdir[600], err[2048] = "";
+	FILE *f;
+	write_xml(path, sizeof(path));
+	snprintf(tdir, sizeof(tdir), "%s/tpl", dir);
+	cr_assert_eq(mkdir(tdir, 0755), 0);
+	snprintf(tdir, sizeof(tdir), "%s/tpl/html", dir);
+	cr_assert_eq(mkdir(tdir, 0755), 0);
+	snprintf(tdir, sizeof(tdir), "%s/tpl/html/run.xsl", dir);
+	f = fopen(tdir, "w");
+	cr_assert_not_null(f);
+	fputs("<xsl:stylesheet version='1.0' xmlns:xsl='http://www.w3.org/1999/XSL/Transform'>"
+	      "<xsl:template match='/'><xsl:value-of select='(((('/></xsl:template>"
+	      "</xsl:stylesheet>",
+	      f);
+	fclose(f);
+	snprintf(tdir, sizeof(tdir), "%s/tpl", dir);
+	cr_assert_lt(npukb_report_html_render(path, tdir, dir, err, sizeof(err)), 0);
+	cr_assert(strstr(err, "run.xsl") != NULL, "err: %s", err);
+}
+
+Test(report_html, templates_cannot_write_outside_the_report, .init = setup, .fini = teardown)
+{
+	char path[512], tdir[600], err[2048] = "", escaped[600];
+	FILE *f;
+	struct stat st;
+	write_xml(path, sizeof(path));
+	snprintf(tdir, sizeof(tdir), "%s/tpl", dir);
+	cr_assert_eq(mkdir(tdir, 0755), 0);
+	snprintf(tdir, sizeof(tdir), "%s/tpl/html", dir);
+	cr_assert_eq(mkdir(tdir, 0755), 0);
+	snprintf(tdir, sizeof(tdir), "%s/tpl/html/run.xsl", dir);
+	f = fopen(tdir, "w");
+	cr_assert_not_null(f);
+	fputs("<xsl:stylesheet version='1.0' xmlns:xsl='http://www.w3.org/1999/XSL/Transform'"
+	      " xmlns:exsl='http://exslt.org/common' extension-element-prefixes='exsl'>"
+	      "<xsl:template match='/'><p/><exsl:document href='../escaped.html'><p/>"
+	      "</exsl:document></xsl:template></xsl:stylesheet>",
+	      f);
+	fclose(f);
+	snprintf(tdir, sizeof(tdir), "%s/tpl", dir);
+	cr_assert_lt(npukb_report_html_render(path, tdir, dir, err, sizeof(err)), 0);
+	snprintf(escaped, sizeof(escaped), "%s/escaped.html", dir);
+	cr_assert_neq(stat(escaped, &st), 0, "the template wrote outside report/");
+}
