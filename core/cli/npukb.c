@@ -11,6 +11,7 @@
 
 #include "catalog.h"
 #include "cmd_lint.h"
+#include "cmd_leaderboard.h"
 #include "cmd_report.h"
 #include "manifest.h"
 #include "plugin_loader.h"
@@ -41,6 +42,7 @@ static const char usage_text[] =
 	"  validate   check task manifests against the schema (all, or the FILEs given)\n"
 	"  lint       flag tasks that an all-zero, copied or constant output would pass\n"
 	"  report     pass@k, fast_p, speedups, categories from run journals (+ JSON)\n"
+	"  leaderboard  one static page comparing runs (report figures, links)\n"
 	"  help       show this text, or `npukb help COMMAND` for a command's options\n"
 	"\n"
 	"Options for every command:\n"
@@ -73,6 +75,8 @@ static const char run_usage[] =
 	"  --soc SOC          target SoC, default: ascend910b2\n"
 	"Judging:\n"
 	"  --seeds N          seeds per case (default 5)\n"
+	"  --perf-warmup N    untimed launches before timing on hardware (default 5)\n"
+	"  --perf-runs N      timed launches per case on hardware; median and spread (default 20)\n"
 	"  --seed S           base seed (default 1)\n"
 	"  --build-timeout S  wall-clock seconds per build (default 120)\n"
 	"  --run-timeout S    wall-clock seconds per kernel run (default 60)\n"
@@ -161,6 +165,8 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		{ "soc", required_argument, NULL, 'c' },
 		{ "seeds", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 'r' },
+		{ "perf-warmup", required_argument, NULL, 'w' },
+		{ "perf-runs", required_argument, NULL, 'm' },
 		{ "build-timeout", required_argument, NULL, 'B' },
 		{ "run-timeout", required_argument, NULL, 'R' },
 		{ "memory-limit", required_argument, NULL, 'M' },
@@ -200,6 +206,8 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 	cfg.output_dir = "npukb-reports";
 	cfg.options.soc = "ascend910b2";
 	cfg.options.nseeds = 5;
+	cfg.options.perf_warmup = 5;
+	cfg.options.perf_runs = 20;
 	cfg.options.base_seed = 1;
 	cfg.options.build_limits.wall_seconds = 120;
 	cfg.options.build_limits.cpu_seconds = 120;
@@ -236,6 +244,21 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 			if (parse_ulong(optarg, 0, (unsigned long)-1, &ul))
 				{ rc = bad_value("--seed", optarg, "a non-negative integer"); goto out_noplugins; }
 			cfg.options.base_seed = ul;
+			break;
+		case 'w':
+			/* 0 in the options means "backend default", so at least 1 */
+			if (parse_ulong(optarg, 1, 1000, &ul)) {
+				rc = bad_value("--perf-warmup", optarg, "1 to 1000");
+				goto out_noplugins;
+			}
+			cfg.options.perf_warmup = (unsigned)ul;
+			break;
+		case 'm':
+			if (parse_ulong(optarg, 1, 100000, &ul)) {
+				rc = bad_value("--perf-runs", optarg, "1 to 100000");
+				goto out_noplugins;
+			}
+			cfg.options.perf_runs = (unsigned)ul;
 			break;
 		case 'B':
 			if (parse_double(optarg, 0.1, &d))
@@ -526,6 +549,8 @@ static int dispatch(const char *cmd, int argc, char **argv)
 		return npukb_cmd_report(argc, argv);
 	if (strcmp(cmd, "lint") == 0)
 		return npukb_cmd_lint(argc, argv);
+	if (strcmp(cmd, "leaderboard") == 0)
+		return npukb_cmd_leaderboard(argc, argv);
 	fprintf(stderr, "npukb: no such command '%s'\nTry 'npukb --help'.\n", cmd);
 	return EXIT_USAGE;
 }

@@ -113,6 +113,22 @@ static int copy_file(const char *from, const char *to)
 int npukb_report_html_render(const char *results_xml, const char *reports_dir,
 			     const char *output_dir, char *err, size_t errlen)
 {
+	char *dir;
+	int rc;
+	if (asprintf(&dir, "%s/report", output_dir) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	rc = npukb_report_html_render_page(results_xml, reports_dir, "run.xsl", dir, err, errlen);
+	free(dir);
+	return rc;
+}
+
+int npukb_report_html_render_page(const char *xml, const char *reports_dir,
+				  const char *template_name, const char *page_dir, char *err,
+				  size_t errlen)
+{
+	const char *results_xml = xml;
 	struct msgbuf msgs = { "", 0 };
 	char *xsl = NULL, *css = NULL, *dir = NULL, *index = NULL, *css_out = NULL;
 	char absdir[PATH_MAX];
@@ -122,11 +138,11 @@ int npukb_report_html_render(const char *results_xml, const char *reports_dir,
 	xsltSecurityPrefsPtr sec = NULL;
 	int rc = 0;
 
-	if (asprintf(&xsl, "%s/html/run.xsl", reports_dir) < 0 ||
+	if (asprintf(&xsl, "%s/html/%s", reports_dir, template_name) < 0 ||
 	    asprintf(&css, "%s/html/style.css", reports_dir) < 0 ||
-	    asprintf(&dir, "%s/report", output_dir) < 0 ||
-	    asprintf(&index, "%s/report/index.html", output_dir) < 0 ||
-	    asprintf(&css_out, "%s/report/style.css", output_dir) < 0) {
+	    asprintf(&dir, "%s", page_dir) < 0 ||
+	    asprintf(&index, "%s/index.html", page_dir) < 0 ||
+	    asprintf(&css_out, "%s/style.css", page_dir) < 0) {
 		rc = -ENOMEM;
 		snprintf(err, errlen, "out of memory");
 		goto out;

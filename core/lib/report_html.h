@@ -14,4 +14,11 @@
 int npukb_report_html_render(const char *results_xml, const char *reports_dir,
 			     const char *output_dir, char *err, size_t errlen);
 
+/* The same for any page: <page_dir>/index.html (and whatever the template
+ * writes inside page_dir) from xml with <reports_dir>/html/<template_name>,
+ * plus style.css; used by the leaderboard. */
+int npukb_report_html_render_page(const char *xml, const char *reports_dir,
+				  const char *template_name, const char *page_dir, char *err,
+				  size_t errlen);
+
 #endif

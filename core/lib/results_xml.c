@@ -5,6 +5,7 @@
 #include "results_xml.h"
 
 #include "machine.h"
+#include "metrics_xml.h"
 #include "text.h"
 
 #include <errno.h>
@@ -216,7 +217,7 @@ static int write_provenance(xmlTextWriterPtr w, const struct npukb_results *r,
 }
 
 static int write_doc(xmlTextWriterPtr w, const struct npukb_results *r,
-		     const struct npukb_run_info *info)
+		     const struct npukb_run_info *info, const struct npukb_run_metrics *m)
 {
 	struct npukb_tally t;
 	size_t i, j, index = 0;
@@ -230,6 +231,8 @@ static int write_doc(xmlTextWriterPtr w, const struct npukb_results *r,
 	if (start(w, "totals") || attr_ull(w, "units", t.total) ||
 	    attr_ull(w, "passed", t.passed) || attr_ull(w, "failed", t.failed) ||
 	    attr_ull(w, "skipped", t.skipped) || attr_ull(w, "samples", r->n) || end(w))
+		return -1;
+	if (m && npukb_metrics_xml_write(w, m))
 		return -1;
 	/* one <task> per task, in the order tasks first appear */
 	for (i = 0; i < r->n; i++) {
@@ -262,18 +265,31 @@ int npukb_results_xml_write(const struct npukb_results *r, const struct npukb_ru
 {
 	xmlTextWriterPtr w;
 	xmlOutputBufferPtr out;
+	struct npukb_run_metrics metrics, *m = NULL;
 	FILE *fp;
 	char *tmp;
 	int rc;
 
-	if (asprintf(&tmp, "%s.tmp", path) < 0)
+	/* first, so that a bad journal is reported as such */
+	if (info->journal) {
+		rc = npukb_metrics_from_journal(info->journal, &metrics, err, errlen);
+		if (rc)
+			return rc;
+		m = &metrics;
+	}
+	if (asprintf(&tmp, "%s.tmp", path) < 0) {
+		if (m)
+			npukb_run_metrics_free(m);
 		return -ENOMEM;
+	}
 	/* our own FILE: libxml2 would print its own I/O errors */
 	fp = fopen(tmp, "we");
 	if (!fp) {
 		rc = -errno;
 		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(-rc));
 		free(tmp);
+		if (m)
+			npukb_run_metrics_free(m);
 		return rc;
 	}
 	out = xmlOutputBufferCreateFile(fp, NULL);
@@ -285,10 +301,14 @@ int npukb_results_xml_write(const struct npukb_results *r, const struct npukb_ru
 		unlink(tmp);
 		free(tmp);
 		snprintf(err, errlen, "%s: out of memory", path);
+		if (m)
+			npukb_run_metrics_free(m);
 		return -ENOMEM;
 	}
 	xmlTextWriterSetIndent(w, 1);
-	rc = write_doc(w, r, info);
+	rc = write_doc(w, r, info, m);
+	if (m)
+		npukb_run_metrics_free(m);
 	xmlFreeTextWriter(w);
 	if (fclose(fp) != 0)
 		rc = -1;

@@ -7,8 +7,10 @@
  * <case> per case carrying the deciding outcome and every stage verdict
  * (message, details, error figures, cycles, classify rule). Each sample
  * names the report page made for it (@page). Presentation is not here:
- * the templates in reports/html/ turn this into pages. A later module may add a
- * <metrics> element under <run>; the templates show it only when present. */
+ * the templates in reports/html/ turn this into pages. When the run info
+ * names the run's journal, <metrics> (metrics_xml.h) follows <totals>: the
+ * figures of `npukb report` for that journal; the templates show it only
+ * when present. */
 #ifndef NPUKB_RESULTS_XML_H
 #define NPUKB_RESULTS_XML_H
 
@@ -20,6 +22,7 @@ struct npukb_run_info {
 	unsigned nseeds;
 	unsigned long long base_seed;
 	int level; /* 0: every level */
+	const char *journal; /* the run's journal.jsonl; NULL: no <metrics> */
 };
 
 /* Write path atomically (path.tmp, then rename). 0 or a negative errno. */

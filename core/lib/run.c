@@ -562,6 +562,7 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	info.nseeds = cfg->options.nseeds;
 	info.base_seed = (unsigned long long)cfg->options.base_seed;
 	info.level = cfg->level;
+	info.journal = st.journal.path;
 	if (rc == 0) {
 		free(path);
 		if (asprintf(&path, "%s/junit.xml", cfg->output_dir) < 0)

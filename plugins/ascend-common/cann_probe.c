@@ -519,6 +519,53 @@ int npukb_cann_device_compile_cmd(const struct npukb_cann_info *info, const char
 		      err, errlen);
 }
 
+int npukb_cann_device_host_cmd(const struct npukb_cann_info *info, const char *soc,
+			       int cube, const char *host_src, const char *kernel_obj,
+			       const char *exe, struct npukb_cann_cmd *out, char *err,
+			       size_t errlen)
+{
+	struct npukb_cann_soc s;
+	struct argv_builder b = { NULL, 0, 0, 0 };
+	const char *arch;
+	int rc;
+
+	if (!out || !host_src || !kernel_obj || !exe) {
+		set_msg(err, errlen, "missing host source, kernel object, program or result");
+		return -EINVAL;
+	}
+	memset(out, 0, sizeof *out);
+	if ((rc = need_toolkit(info, err, errlen)) < 0 ||
+	    (rc = npukb_cann_soc_lookup(soc, &s, err, errlen)) < 0)
+		return rc;
+	arch = cube ? s.cube_arch : s.vec_arch;
+
+	push(&b, info->compiler);
+	push(&b, "-O2");
+	push(&b, "-std=c++17");
+	if (info->compiler_kind == NPUKB_CANN_BISHENG) {
+		push(&b, "-xasc");
+		pushf(&b, "--npu-arch=dav-%d", s.npu_arch);
+	} else {
+		push(&b, "-xcce");
+		pushf(&b, "--cce-aicore-arch=%s", arch);
+	}
+	pushf(&b, "-I%s/include", info->root);
+	pushf(&b, "-I%s/runtime/include", info->root);
+	push(&b, host_src);
+	/* The object is not to be read as a source of the language above. */
+	push(&b, "-x");
+	push(&b, "none");
+	push(&b, kernel_obj);
+	pushf(&b, "-L%s/lib64", info->root);
+	pushf(&b, "-L%s/runtime/lib64", info->root);
+	pushf(&b, "-Wl,-rpath,%s/lib64", info->root);
+	pushf(&b, "-Wl,-rpath,%s/runtime/lib64", info->root);
+	push(&b, "-lascendcl");
+	push(&b, "-o");
+	push(&b, exe);
+	return finish(&b, out, dup_printf("link launch program for %s", s.name), err, errlen);
+}
+
 static int set_workdir(struct npukb_cann_cmd *c, const char *dir)
 {
 	c->workdir = strdup(dir);

@@ -126,6 +126,20 @@ int npukb_cann_device_compile_cmd(const struct npukb_cann_info *info, const char
 				  int cube, const char *src, const char *obj,
 				  struct npukb_cann_cmd *out, char *err, size_t errlen);
 
+/* Device flow, launch program: compile the generated host program (which
+ * uses the <<<>>> launch, so it goes through the same heterogeneous
+ * compiler driver) and link it with the kernel object and the ACL runtime:
+ *   <compiler> -O2 -std=c++17 <-xasc --npu-arch=dav-N | -xcce
+ *   --cce-aicore-arch=<arch>> -I<root>/include -I<root>/runtime/include
+ *   <host_src> -x none <kernel_obj> -L<root>/lib64 -L<root>/runtime/lib64
+ *   -Wl,-rpath,<root>/lib64 -lascendcl -o <exe>
+ * [unconfirmed: ASCENDC.md §2 names the launch and the runtime calls, not
+ * the driver's flags for a separately compiled kernel object.] */
+int npukb_cann_device_host_cmd(const struct npukb_cann_info *info, const char *soc,
+			       int cube, const char *host_src, const char *kernel_obj,
+			       const char *exe, struct npukb_cann_cmd *out, char *err,
+			       size_t errlen);
+
 /* Host+device flow, build part (ASCENDC.md §3), in order:
  *   msopgen gen -i <op_json> -c ai_core-<SocVersion> -lan cpp -out <project>
  *   cmake --preset=default -DASCEND_CANN_PACKAGE_PATH=<root>

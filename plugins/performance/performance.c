@@ -3,8 +3,10 @@
  * Runs the kernel once more with timing requested, on inputs from a seed
  * the correctness stage did not use, and records what the backend measured
  * (device cycles and/or microseconds). Warm-up, repetition and the median
- * are the backend's business; speedups against the expert answer are the
- * core's, computed from these verdicts. */
+ * are the backend's business (options perf_warmup and perf_runs ask for
+ * counts); when a backend reports a median with its spread, the verdict's
+ * message carries both. Speedups against the expert answer are the core's,
+ * computed from these verdicts. */
 #include <npukb/plugin.h>
 
 #include <errno.h>
@@ -178,12 +180,23 @@ static int performance_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 				      fmt_g(res.time_us, us, sizeof(us)));
 		else if (res.has_cycles)
 			rc = asprintf(&out->message, "%s cycles", fmt_g(res.cycles, c, sizeof(c)));
-		else
+		else if (res.has_spread) {
+			char lo[40], hi[40];
+			/* Hardware without a cycle counter: the median and how
+			 * far the timed launches strayed from it. */
+			rc = asprintf(&out->message, "%s us (median of %u launches; min %s, max %s us)",
+				      fmt_g(res.time_us, us, sizeof(us)), res.timed_runs,
+				      fmt_g(res.time_min_us, lo, sizeof(lo)),
+				      fmt_g(res.time_max_us, hi, sizeof(hi)));
+		} else
 			rc = asprintf(&out->message, "%s us", fmt_g(res.time_us, us, sizeof(us)));
 		if (rc < 0)
 			out->message = NULL;
 		/* Backends put their spread and repetition counts here. */
-		npukb_verdict_set_details(out, res.diagnostics);
+		if (res.has_spread && res.message && *res.message)
+			npukb_verdict_set_details(out, res.message);
+		else
+			npukb_verdict_set_details(out, res.diagnostics);
 	}
 	out->wall_seconds = now_seconds() - t0;
 	if (!(ctx->options && ctx->options->keep_workdirs))

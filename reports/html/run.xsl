@@ -461,27 +461,192 @@
   </xsl:template>
 
   <!-- ====================================================== metrics -->
-  <!-- The metrics module decides the shape of <metrics>; until then show
-       whatever it holds as name/value pairs, never invented numbers. -->
+  <!-- <metrics> is written by the C side from the run's journal (the
+       figures of `npukb report`); numbers are shown as written there, a
+       figure that is not available shows its reason (n<k, ...). Every cell
+       carries data-k so tests can read it. -->
   <xsl:template match="metrics">
     <section id="metrics">
       <h2>Metrics</h2>
-      <table class="metrics">
+      <div class="scroll">
+      <table class="metrics summary">
+        <thead>
+          <tr>
+            <th>Level</th><th>Tasks</th><th>Samples</th>
+            <xsl:for-each select="aggregate[1]/compile">
+              <th title="unbiased pass@k of compiling">compile@<xsl:value-of select="@k"/></th>
+            </xsl:for-each>
+            <xsl:for-each select="aggregate[1]/correct">
+              <th title="unbiased pass@k of correctness">correct@<xsl:value-of select="@k"/></th>
+            </xsl:for-each>
+            <xsl:for-each select="aggregate[1]/fast">
+              <th title="share of tasks with a correct sample faster than p x the answer">fast_<xsl:value-of select="@p"/></th>
+            </xsl:for-each>
+            <th title="geometric mean over correct timed samples">speedup</th>
+          </tr>
+        </thead>
         <tbody>
-          <xsl:for-each select=".//*[@*]">
-            <tr>
-              <th scope="row"><xsl:value-of select="local-name()"/></th>
-              <td>
-                <xsl:for-each select="@*">
-                  <xsl:if test="position() &gt; 1">, </xsl:if>
-                  <xsl:value-of select="local-name()"/>=<xsl:value-of select="."/>
-                </xsl:for-each>
-              </td>
-            </tr>
+          <xsl:for-each select="aggregate[@name != 'overall']">
+            <xsl:call-template name="metrics-row"/>
           </xsl:for-each>
         </tbody>
+        <tfoot>
+          <xsl:for-each select="aggregate[@name = 'overall']">
+            <xsl:call-template name="metrics-row"/>
+          </xsl:for-each>
+        </tfoot>
       </table>
+      </div>
+      <p class="note">Weighted score (0.2 L1 + 0.3 L2 + 0.5 L3 of fast_0, over the levels present):
+        <strong data-k="m-weighted-score">
+          <xsl:call-template name="figure">
+            <xsl:with-param name="f" select="weighted-score"/>
+          </xsl:call-template>
+        </strong>
+        <xsl:if test="string(weighted-score/@levels-missing) != ''">
+          <xsl:text> </xsl:text>
+          <span class="na" data-k="m-levels-missing">(missing: <xsl:value-of select="weighted-score/@levels-missing"/>)</span>
+        </xsl:if>
+        <xsl:if test="aggregate[@name = 'overall']/@suspect-speedups &gt; 0">
+          <xsl:text> </xsl:text>
+          <span class="tag suspect" data-k="m-suspects">
+            <xsl:value-of select="aggregate[@name = 'overall']/@suspect-speedups"/> suspect speedup(s) above
+            <xsl:value-of select="@suspect-above"/>x</span>
+        </xsl:if>
+      </p>
+      <xsl:for-each select="aggregate[category]">
+        <p class="note">Failure shares, <xsl:value-of select="@name"/>:
+          <xsl:for-each select="category">
+            <xsl:if test="position() &gt; 1">, </xsl:if>
+            <span class="cat"><xsl:value-of select="@name"/><xsl:text> </xsl:text>
+              <span data-k="m-{../@name}-share-{@name}"><xsl:value-of select="@share"/></span>
+              (<xsl:value-of select="@count"/>)</span>
+          </xsl:for-each>
+        </p>
+      </xsl:for-each>
+      <xsl:if test="speedups/speedup">
+        <section class="charts">
+          <xsl:call-template name="chart-speedups"/>
+        </section>
+      </xsl:if>
     </section>
+  </xsl:template>
+
+  <xsl:template name="metrics-row">
+    <xsl:variable name="n" select="@name"/>
+    <tr>
+      <th scope="row"><xsl:value-of select="$n"/></th>
+      <td data-k="m-{$n}-tasks"><xsl:value-of select="@tasks"/>
+        <xsl:if test="@tasks-missing &gt; 0"> (<xsl:value-of select="@tasks-missing"/> missing)</xsl:if></td>
+      <td data-k="m-{$n}-samples"><xsl:value-of select="@samples"/></td>
+      <xsl:for-each select="compile">
+        <td data-k="m-{$n}-compile-{@k}">
+          <xsl:call-template name="figure"><xsl:with-param name="f" select="."/></xsl:call-template>
+        </td>
+      </xsl:for-each>
+      <xsl:for-each select="correct">
+        <td data-k="m-{$n}-correct-{@k}">
+          <xsl:call-template name="figure"><xsl:with-param name="f" select="."/></xsl:call-template>
+        </td>
+      </xsl:for-each>
+      <xsl:for-each select="fast">
+        <td data-k="m-{$n}-fast-{@p}">
+          <xsl:call-template name="figure"><xsl:with-param name="f" select="."/></xsl:call-template>
+        </td>
+      </xsl:for-each>
+      <td data-k="m-{$n}-speedup">
+        <xsl:call-template name="figure"><xsl:with-param name="f" select="geomean-speedup"/></xsl:call-template>
+      </td>
+    </tr>
+  </xsl:template>
+
+  <!-- a figure: its value, or its reason, marked as not available -->
+  <xsl:template name="figure">
+    <xsl:param name="f"/>
+    <xsl:choose>
+      <xsl:when test="$f/@available = 'true'"><xsl:value-of select="$f/@value"/></xsl:when>
+      <!-- pass@k not available: no task had k samples; n<k as in the text report -->
+      <xsl:when test="$f/@k"><span class="na" title="not available: {$f/@reason}">n&lt;k</span></xsl:when>
+      <xsl:otherwise><span class="na" title="not available: {$f/@reason}">n/a</span></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- Speedup distribution: correct timed samples in fixed bins (answer /
+       sample); the last bin holds the suspect ones. -->
+  <xsl:template name="chart-speedups">
+    <xsl:variable name="v" select="speedups/speedup"/>
+    <xsl:variable name="hi" select="number(@suspect-above)"/>
+    <xsl:variable name="max">
+      <xsl:for-each select="$v">
+        <xsl:sort select="@value" data-type="number" order="descending"/>
+        <xsl:if test="position() = 1"><xsl:value-of select="@value"/></xsl:if>
+      </xsl:for-each>
+    </xsl:variable>
+    <figure class="chart">
+      <figcaption>Speedup distribution (<xsl:value-of select="count($v)"/> correct timed samples)</figcaption>
+      <svg xmlns="http://www.w3.org/2000/svg" role="img" class="speedups" width="460" height="190"
+           viewBox="0 0 460 190" data-k="m-speedup-chart" data-count="{count($v)}">
+        <title>Speedup distribution</title>
+        <xsl:call-template name="speedup-bin">
+          <xsl:with-param name="i" select="0"/><xsl:with-param name="label" select="'&lt;0.5'"/>
+          <xsl:with-param name="n" select="count($v[@value &lt;= 0.5])"/>
+          <xsl:with-param name="all" select="count($v)"/>
+        </xsl:call-template>
+        <xsl:call-template name="speedup-bin">
+          <xsl:with-param name="i" select="1"/><xsl:with-param name="label" select="'0.5-0.8'"/>
+          <xsl:with-param name="n" select="count($v[@value &gt; 0.5 and @value &lt;= 0.8])"/>
+          <xsl:with-param name="all" select="count($v)"/>
+        </xsl:call-template>
+        <xsl:call-template name="speedup-bin">
+          <xsl:with-param name="i" select="2"/><xsl:with-param name="label" select="'0.8-1'"/>
+          <xsl:with-param name="n" select="count($v[@value &gt; 0.8 and @value &lt;= 1])"/>
+          <xsl:with-param name="all" select="count($v)"/>
+        </xsl:call-template>
+        <xsl:call-template name="speedup-bin">
+          <xsl:with-param name="i" select="3"/><xsl:with-param name="label" select="'1-1.5'"/>
+          <xsl:with-param name="n" select="count($v[@value &gt; 1 and @value &lt;= 1.5])"/>
+          <xsl:with-param name="all" select="count($v)"/>
+        </xsl:call-template>
+        <xsl:call-template name="speedup-bin">
+          <xsl:with-param name="i" select="4"/><xsl:with-param name="label" select="'1.5-2'"/>
+          <xsl:with-param name="n" select="count($v[@value &gt; 1.5 and @value &lt;= 2])"/>
+          <xsl:with-param name="all" select="count($v)"/>
+        </xsl:call-template>
+        <xsl:call-template name="speedup-bin">
+          <xsl:with-param name="i" select="5"/><xsl:with-param name="label" select="concat('2-', $hi)"/>
+          <xsl:with-param name="n" select="count($v[@value &gt; 2 and @value &lt;= $hi])"/>
+          <xsl:with-param name="all" select="count($v)"/>
+        </xsl:call-template>
+        <xsl:call-template name="speedup-bin">
+          <xsl:with-param name="i" select="6"/><xsl:with-param name="label" select="concat('&gt;', $hi, ' ?')"/>
+          <xsl:with-param name="n" select="count($v[@value &gt; $hi])"/>
+          <xsl:with-param name="all" select="count($v)"/>
+          <xsl:with-param name="class" select="'fail'"/>
+        </xsl:call-template>
+        <g class="axis" transform="translate(0, 160)">
+          <line x1="20" x2="450" y1="0" y2="0"/>
+          <text x="20" y="26">answer / sample; max <xsl:value-of select="$max"/></text>
+        </g>
+      </svg>
+    </figure>
+  </xsl:template>
+  <xsl:template name="speedup-bin">
+    <xsl:param name="i"/>
+    <xsl:param name="label"/>
+    <xsl:param name="n"/>
+    <xsl:param name="all"/>
+    <xsl:param name="class" select="'correct'"/>
+    <xsl:variable name="h">
+      <xsl:choose>
+        <xsl:when test="$all &gt; 0"><xsl:value-of select="round(120 * $n div $all)"/></xsl:when>
+        <xsl:otherwise>0</xsl:otherwise>
+      </xsl:choose>
+    </xsl:variable>
+    <xsl:variable name="x" select="24 + $i * 61"/>
+    <rect xmlns="http://www.w3.org/2000/svg" x="{$x}" y="{160 - $h}" width="50" height="{$h}"
+          class="bar {$class}" data-bin="{$i}" data-n="{$n}"/>
+    <text xmlns="http://www.w3.org/2000/svg" x="{$x + 25}" y="{152 - $h}" text-anchor="middle" class="value"><xsl:value-of select="$n"/></text>
+    <text xmlns="http://www.w3.org/2000/svg" x="{$x + 25}" y="174" text-anchor="middle" class="label"><xsl:value-of select="$label"/></text>
   </xsl:template>
 
 </xsl:stylesheet>

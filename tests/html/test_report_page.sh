@@ -2,11 +2,12 @@
 # test_report_page.sh - the HTML run report as a person meets it: headless
 # Chromium opens report/index.html and every sample page from file://.
 # Checks: the figures on the page equal the run's own counts (summary.txt
-# and journal.jsonl, counted here independently of the templates), every
+# and journal.jsonl, counted here independently of the templates), the
+# metrics section equals `npukb report --json` for the run's journal, every
 # link resolves to a file or an anchor that exists and nothing points to the
 # network, the browser logs no console message, and screenshots are saved
 # under the build tree (tests/html/*.png). Skips (exit 77) only when
-# chromium or xmllint is missing. Prints "N passed, N failed".
+# chromium, xmllint or node is missing. Prints "N passed, N failed".
 set -u
 npukb="${NPUKB_BUILDDIR:-.}/npukb"
 src="${NPUKB_SRCDIR:-.}"
@@ -23,6 +24,10 @@ if [ -z "$chromium" ]; then
 fi
 if ! command -v xmllint >/dev/null 2>&1; then
 	echo "SKIP: xmllint is not installed (Debian package libxml2-utils)"
+	exit 77
+fi
+if ! command -v node >/dev/null 2>&1; then
+	echo "SKIP: node is not installed (scripts/setup-debian.sh installs nodejs)"
 	exit 77
 fi
 
@@ -50,9 +55,11 @@ browse() { # url, then extra flags; stdout: the DOM; $tmp/console: its log
 	grep 'CONSOLE' "$tmp/console.raw" >"$tmp/console" || true
 }
 
-# ---- the run: an answer that passes, a wrong result, a compile error ------
+# ---- the run: an answer that passes, a wrong result, a compile error, a ----
+# ---- correct but slower sample (a speedup below 1) ------------------------
 "$npukb" run --task level1/Math/AddCustom --seeds 1 \
 	--sample "$src/tests/samples/AddCustom/wrong_result" \
+	--sample "$src/tests/samples/AddCustom/single_buffer" \
 	--sample "$src/tests/samples/AddCustom/compile_error" -o "$tmp/r" >"$tmp/out" 2>&1
 status=$?
 [ "$status" -eq 1 ] && ok || { bad "npukb exit $status, expected 1"; cat "$tmp/out"; }
@@ -91,9 +98,51 @@ check_eq "mismatch failures" "$(val "$tmp/index.dom" fail-mismatch)" "mismatch $
 check_eq "api-signature failures" "$(val "$tmp/index.dom" fail-api-signature)" "api-signature $n_apisig"
 run_id=$(sed -n 's/^{"type":"run","run":"\([^"]*\)".*/\1/p' "$j")
 check_eq "run id" "$(val "$tmp/index.dom" run-id)" "$run_id"
-check_eq "charts" "$(xmllint --html --xpath "count(//*[local-name()='svg'])" "$tmp/index.dom" 2>/dev/null)" 2
-# no metrics module output yet: no metrics section at all
-check_eq "metrics section" "$(xmllint --html --xpath "count(//*[@id='metrics'])" "$tmp/index.dom" 2>/dev/null)" 0
+check_eq "charts" "$(xmllint --html --xpath "count(//*[local-name()='svg'])" "$tmp/index.dom" 2>/dev/null)" 3
+check_eq "metrics section" "$(xmllint --html --xpath "count(//*[@id='metrics'])" "$tmp/index.dom" 2>/dev/null)" 1
+
+# ---- the metrics section equals `npukb report --json` for the same journal --
+# node flattens the JSON into "data-k<TAB>expected text" lines: a figure that
+# is not available shows n<k (pass@k) or n/a; numbers compare as numbers.
+"$npukb" report --json - "$j" >"$tmp/report.json" 2>"$tmp/report.err" && ok ||
+	{ bad "npukb report --json failed"; cat "$tmp/report.err"; }
+node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).runs[0];
+const out = [];
+const fig = (f, na) => (f.value === null ? na : String(f.value));
+for (const a of [...r.levels, r.overall]) {
+	const n = a.name;
+	out.push([`m-${n}-tasks`, a.tasks_missing ? `${a.tasks} (${a.tasks_missing} missing)` : String(a.tasks)]);
+	out.push([`m-${n}-samples`, String(a.samples)]);
+	for (const k of Object.keys(a.compile_pass_at_k)) out.push([`m-${n}-compile-${k}`, fig(a.compile_pass_at_k[k], "n<k")]);
+	for (const k of Object.keys(a.correct_pass_at_k)) out.push([`m-${n}-correct-${k}`, fig(a.correct_pass_at_k[k], "n<k")]);
+	for (const p of Object.keys(a.fast_p)) out.push([`m-${n}-fast-${p}`, fig(a.fast_p[p], "n/a")]);
+	out.push([`m-${n}-speedup`, fig(a.geomean_speedup, "n/a")]);
+	for (const c of a.categories) out.push([`m-${n}-share-${c.category}`, String(c.share)]);
+}
+out.push(["m-weighted-score", fig(r.weighted_score, "n/a")]);
+out.push(["speedups", String(r.overall.speedups)]);
+console.log(out.map((x) => x.join("\t")).join("\n"));
+' "$tmp/report.json" >"$tmp/expected" || bad "node could not read the JSON report"
+nfig=0
+while IFS="$(printf '\t')" read -r key want; do
+	if [ "$key" = speedups ]; then
+		got=$(xmllint --html --xpath "sum(//*[@data-k='m-speedup-chart']//*[@data-n]/@data-n)" "$tmp/index.dom" 2>/dev/null)
+		check_eq "speedups in the distribution chart" "$got" "$want"
+		[ "$want" -gt 0 ] && ok || bad "the run has no speedup: the chart goes untested"
+		continue
+	fi
+	got=$(val "$tmp/index.dom" "$key")
+	nfig=$((nfig + 1))
+	if awk -v a="$got" -v b="$want" 'BEGIN { if (a ~ /^-?[0-9.e+-]+$/ && b ~ /^-?[0-9.e+-]+$/) exit !(a + 0 == b + 0); exit 1 }'; then
+		ok
+	else
+		check_eq "metrics $key" "$got" "$want"
+	fi
+done <"$tmp/expected"
+echo "metrics: $nfig figures compared with npukb report --json"
+[ "$nfig" -ge 30 ] && ok || bad "only $nfig metrics figures compared"
+grep -q 'n&lt;k\|n<k' "$tmp/index.dom" && ok || bad "no n<k marker on the page"
 
 # ---- links: every file exists, every anchor exists, nothing on the network --
 check_links() { # dom file, page name

@@ -11,6 +11,7 @@
 #include "cann_probe.h"
 
 #include "../../plugins/ascend-device/ascend_device.c"
+#include "../../plugins/ascend-device/host_program.h"
 #include "../../plugins/ascend-hostdev/ascend_hostdev.c"
 #include "../../plugins/skeleton/skeleton.c"
 
@@ -22,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 static char tmp[64];
 
@@ -591,18 +593,42 @@ static void fake_compiler_tree(int fails)
 	setenv("ASCEND_HOME_PATH", at("cann"), 1);
 }
 
+/* AddCustom's kernel: x, y in; z out; workspace; tiling. */
+static struct npukb_param add_params[] = {
+	{ (char *)"x", NPUKB_PARAM_INPUT },
+	{ (char *)"y", NPUKB_PARAM_INPUT },
+	{ (char *)"z", NPUKB_PARAM_OUTPUT },
+	{ (char *)"workspace", NPUKB_PARAM_WORKSPACE },
+	{ (char *)"tiling", NPUKB_PARAM_TILING },
+};
+
+static struct npukb_task add_task(void)
+{
+	struct npukb_task t;
+
+	memset(&t, 0, sizeof t);
+	t.kernel_name = (char *)"add_custom";
+	t.params = add_params;
+	t.nparams = sizeof add_params / sizeof add_params[0];
+	t.block_dim = 8;
+	return t;
+}
+
 static void build_with_fake(int fails, struct npukb_build_result *res)
 {
+	static struct npukb_task task;
 	static const char *const files[] = { "add_custom.md", "op_kernel/add_custom.cpp" };
 	struct npukb_sample s = kernel_sample(files, 2);
 	struct npukb_options opt;
 	struct npukb_build_request req;
 
 	fake_compiler_tree(fails);
+	task = add_task();
 	memset(&opt, 0, sizeof opt);
 	opt.soc = "ascend910b2";
 	opt.build_limits.wall_seconds = 10;
 	memset(&req, 0, sizeof req);
+	req.task = &task;
 	req.sample = &s;
 	req.options = &opt;
 	req.workdir = at("work");
@@ -621,8 +647,21 @@ Test(cann, device_backend_compiles_with_the_toolkit)
 	build_with_fake(0, &res);
 	cr_assert_not(res.skipped, "%s", res.message);
 	cr_assert(res.ok, "%s | %s", res.message, res.diagnostics);
-	cr_assert_str_eq(res.artifact, at("work/kernel.o"));
+	{
+		char *work = realpath(at("work"), NULL);
+		char want[PATH_MAX + 16];
+
+		cr_assert_not_null(work);
+		snprintf(want, sizeof want, "%s/npukb_host", work);
+		cr_assert_str_eq(res.artifact, want);
+		free(work);
+	}
 	cr_assert_eq(access(res.artifact, F_OK), 0);
+	cr_assert_eq(access(at("work/kernel.o"), F_OK), 0, "kernel not compiled");
+	cr_assert_eq(access(at("work/npukb_host.cpp"), F_OK), 0, "launch program not generated");
+	cr_assert(strstr(res.diagnostics, "npukb_host.cpp -x none kernel.o"), "%s", res.diagnostics);
+	cr_assert(strstr(res.diagnostics, "-lascendcl -o npukb_host"), "%s", res.diagnostics);
+	cr_assert(strstr(res.message, "link launch program for ascend910b2"), "%s", res.message);
 	cr_assert_eq(access(at("work/add_custom.cpp"), F_OK), 0, "source not copied");
 	cr_assert(strstr(res.message, "dav-c220-vec"), "%s", res.message);
 	cr_assert_not_null(res.diagnostics);
@@ -666,12 +705,15 @@ Test(cann, device_backend_refuses_unknown_soc_and_host_device_samples)
 	struct npukb_build_request req;
 	struct npukb_build_result res;
 
+	struct npukb_task task = add_task();
+
 	require_no_real_cann();
 	fake_compiler_tree(0);
 	s = kernel_sample(files, 1);
 	memset(&opt, 0, sizeof opt);
 	opt.soc = "ascend123";
 	memset(&req, 0, sizeof req);
+	req.task = &task;
 	req.sample = &s;
 	req.options = &opt;
 	req.workdir = at("work");
@@ -793,4 +835,279 @@ Test(cann, skeleton_is_never_usable_and_says_why)
 	/* A short buffer still gets a terminated reason. */
 	cr_assert_neq(ops->probe(reason, 9), 0);
 	cr_assert_str_eq(reason, "skeleton");
+}
+
+/* ---- the launch program -------------------------------------------------- */
+
+static const char *fake_cann_dir(void)
+{
+	static char dir[PATH_MAX];
+	const char *src = getenv("NPUKB_SRCDIR");
+
+	snprintf(dir, sizeof dir, "%s/tests/data/fake_cann", src && *src ? src : ".");
+	return dir;
+}
+
+static char *add_source(void)
+{
+	char err[256] = "";
+	char *text = npukb_ascend_host_source("add_custom", add_params,
+					      sizeof add_params / sizeof add_params[0], err,
+					      sizeof err);
+
+	cr_assert_not_null(text, "%s", err);
+	return text;
+}
+
+static int shell(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int shell(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+Test(cann, launch_program_for_add_custom)
+{
+	char *text = add_source();
+	const char *lines[] = {
+		"#include \"acl/acl.h\"",
+		"extern \"C\" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, "
+		"GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling);",
+		"add_custom<<<blocks, nullptr, stream>>>(__VA_ARGS__)",
+		"NPUKB_LAUNCH(blocks, stream, (GM_ADDR)a[0].dev, (GM_ADDR)a[1].dev, "
+		"(GM_ADDR)a[2].dev, (GM_ADDR)a[3].dev, (GM_ADDR)a[4].dev);",
+		"const size_t kParams = 5;",
+		"const char kRoles[] = \"iiowt\";",
+		"ACL_CHECK(aclInit(nullptr));",
+		"ACL_CHECK(aclrtSetDevice(0));",
+		"ACL_CHECK(aclrtCreateStream(&stream));",
+		"ACL_CHECK(aclrtMalloc(&a.dev, n, ACL_MEM_MALLOC_HUGE_FIRST));",
+		"ACL_MEMCPY_HOST_TO_DEVICE",
+		"ACL_MEMCPY_DEVICE_TO_HOST",
+		"ACL_CHECK(aclrtCreateEvent(&start));",
+		"ACL_CHECK(aclrtRecordEvent(start, stream));",
+		"ACL_CHECK(aclrtRecordEvent(stop, stream));",
+		"ACL_CHECK(aclrtEventElapsedTime(&t, start, stop));",
+		"for (unsigned w = 0; w < warmup; w++)",
+		"for (unsigned r = 0; r < runs; r++)",
+		"ACL_CHECK(aclrtFree(a.dev));",
+		"ACL_CHECK(aclrtDestroyStream(stream));",
+		"ACL_CHECK(aclrtResetDevice(0));",
+		"ACL_CHECK(aclFinalize());",
+	};
+	const char *start, *stop, *launch, *elapsed;
+
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		cr_assert(strstr(text, lines[i]), "missing: %s", lines[i]);
+	/* The timed launch sits between the two events, read after both. */
+	start = strstr(text, "aclrtRecordEvent(start, stream)");
+	launch = strstr(start, "launch(blocks, stream, args);");
+	stop = strstr(text, "aclrtRecordEvent(stop, stream)");
+	elapsed = strstr(text, "aclrtEventElapsedTime(");
+	cr_assert(start < launch && launch < stop && stop < elapsed);
+	cr_assert_null(strchr(text, '@'), "a placeholder was left");
+
+	put_file("host.cpp", text, 0);
+	cr_assert_eq(shell("g++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only -D%s -I'%s/include' "
+			   "'%s' 2>'%s'",
+			   NPUKB_HOST_SYNTAX_CHECK_MACRO, fake_cann_dir(), at("host.cpp"),
+			   at("gxx.log")),
+		     0, "the launch program does not compile; see %s", at("gxx.log"));
+	free(text);
+}
+
+Test(cann, launch_program_refuses_what_it_cannot_spell)
+{
+	struct npukb_param bad_role[] = { { (char *)"x", (enum npukb_param_role)0 } };
+	struct npukb_param odd_name[] = { { (char *)"my-x", NPUKB_PARAM_INPUT } };
+	char err[256];
+	char *text;
+
+	cr_assert_null(npukb_ascend_host_source("add custom", add_params, 5, err, sizeof err));
+	cr_assert(strstr(err, "not a C identifier"), "%s", err);
+	cr_assert_null(npukb_ascend_host_source("k", add_params, 0, err, sizeof err));
+	cr_assert(strstr(err, "no parameters"), "%s", err);
+	cr_assert_null(npukb_ascend_host_source("k", bad_role, 1, err, sizeof err));
+	cr_assert(strstr(err, "unknown role"), "%s", err);
+	text = npukb_ascend_host_source("k", odd_name, 1, err, sizeof err);
+	cr_assert_not_null(text, "%s", err);
+	cr_assert(strstr(text, "void k(GM_ADDR arg0);"), "parameter name not replaced");
+	free(text);
+}
+
+/* The launch program, built with plain g++ against a host-memory ACL and
+ * a kernel stand-in that adds n floats, really copies, launches and
+ * times. */
+Test(cann, launch_program_runs_on_a_fake_runtime, .timeout = 120)
+{
+	static const char kernel[] =
+		"#include <cstdint>\n#include <cstring>\n"
+		"extern \"C\" void fake_acl_kernel_ran(void);\n"
+		"extern \"C\" void add_custom(uint8_t *x, uint8_t *y, uint8_t *z, uint8_t *ws,\n"
+		"                             uint8_t *tiling)\n{\n"
+		"\tuint32_t n;\n\tstd::memcpy(&n, tiling, 4);\n\t(void)ws;\n"
+		"\tfor (uint32_t i = 0; i < n; i++)\n"
+		"\t\t((float *)z)[i] = ((float *)x)[i] + ((float *)y)[i];\n"
+		"\tfake_acl_kernel_ran();\n}\n";
+	float x[4] = { 1, 2, 3, 4 }, y[4] = { 10, 20, 30, 40 }, z[4] = { -1, -1, -1, -1 };
+	uint32_t n = 4;
+	struct npukb_ascend_stats st;
+	char *text = add_source();
+	FILE *f;
+
+	put_file("run/host.cpp", text, 0);
+	put_file("run/kernel.cpp", kernel, 0);
+	free(text);
+	cr_assert_eq(shell("cd '%s' && g++ -std=c++17 -D%s -I'%s/include' host.cpp kernel.cpp "
+			   "'%s/fake_acl.cpp' -o host 2>gxx.log",
+			   at("run"), NPUKB_HOST_SYNTAX_CHECK_MACRO, fake_cann_dir(), fake_cann_dir()),
+		     0, "cannot build; see %s", at("run/gxx.log"));
+#define WRITE(name, buf, size)                                      \
+	do {                                                        \
+		f = fopen(at(name), "wb");                          \
+		cr_assert_not_null(f);                              \
+		cr_assert_eq(fwrite(buf, 1, size, f), size);        \
+		fclose(f);                                          \
+	} while (0)
+	WRITE("run/x.bin", x, sizeof x);
+	WRITE("run/y.bin", y, sizeof y);
+	WRITE("run/z.bin", z, sizeof z);
+	WRITE("run/tiling.bin", &n, sizeof n);
+#undef WRITE
+
+	/* Timing: launches take 0.5, 1.0 (warm-ups), 1.5, 2.0, 2.5 ms. */
+	cr_assert_eq(shell("cd '%s' && ./host --blocks 8 --stats st --warmup 2 --runs 3 in=x.bin "
+			   "in=y.bin out=z.bin ws=64 tiling=tiling.bin 2>err.log",
+			   at("run")),
+		     0, "launch program failed; see %s", at("run/err.log"));
+	f = fopen(at("run/z.bin"), "rb");
+	cr_assert_not_null(f);
+	cr_assert_eq(fread(z, 1, sizeof z, f), sizeof z);
+	fclose(f);
+	for (int i = 0; i < 4; i++)
+		cr_assert_float_eq(z[i], x[i] + y[i], 1e-6, "z[%d] = %g", i, (double)z[i]);
+	cr_assert_eq(npukb_ascend_read_stats(at("run/st"), &st), 0);
+	cr_assert_float_eq(st.median_us, 2000.0, 1e-3, "%g", st.median_us);
+	cr_assert_float_eq(st.min_us, 1500.0, 1e-3, "%g", st.min_us);
+	cr_assert_float_eq(st.max_us, 2500.0, 1e-3, "%g", st.max_us);
+	cr_assert_eq(st.runs, 3);
+	cr_assert_eq(st.warmup, 2);
+
+	/* One plain launch writes no stats. */
+	cr_assert_eq(shell("cd '%s' && ./host --blocks 1 in=x.bin in=y.bin out=z.bin ws=0 "
+			   "tiling=tiling.bin 2>err.log && test ! -e st2",
+			   at("run")),
+		     0);
+	/* Arguments that do not match the kernel are refused, not launched. */
+	cr_assert_eq(shell("cd '%s' && ./host --blocks 1 in=x.bin out=z.bin in=y.bin ws=0 "
+			   "tiling=tiling.bin 2>err.log",
+			   at("run")),
+		     2);
+	cr_assert_eq(shell("grep -q 'roles differ' '%s'", at("run/err.log")), 0);
+	cr_assert_eq(shell("cd '%s' && ./host --blocks 1 in=x.bin 2>err.log", at("run")), 2);
+	cr_assert_eq(shell("cd '%s' && ./host --blocks 0 in=x.bin in=y.bin out=z.bin ws=0 "
+			   "tiling=tiling.bin 2>err.log",
+			   at("run")),
+		     2);
+}
+
+Test(cann, timing_stats_are_checked)
+{
+	struct npukb_ascend_stats st;
+
+	put_file("ok.stats", "median_us 12.5\nmin_us 11\nmax_us 20.25\nruns 20\nwarmup 5\n", 0);
+	cr_assert_eq(npukb_ascend_read_stats(at("ok.stats"), &st), 0);
+	cr_assert_float_eq(st.median_us, 12.5, 1e-9);
+	cr_assert_float_eq(st.max_us, 20.25, 1e-9);
+	cr_assert_eq(st.runs, 20);
+	cr_assert_eq(st.warmup, 5);
+	put_file("short.stats", "median_us 12.5\nmin_us 11\nruns 20\n", 0);
+	cr_assert_eq(npukb_ascend_read_stats(at("short.stats"), &st), -EINVAL);
+	put_file("zero.stats", "median_us 0\nmin_us 0\nmax_us 0\nruns 0\n", 0);
+	cr_assert_eq(npukb_ascend_read_stats(at("zero.stats"), &st), -EINVAL);
+	cr_assert_eq(npukb_ascend_read_stats(at("none.stats"), &st), -ENOENT);
+}
+
+Test(cann, launch_program_link_command)
+{
+	struct npukb_cann_info info;
+	struct npukb_cann_cmd c;
+	char err[512], want[PATH_MAX + 32];
+
+	found_info(&info, 0);
+	cr_assert_eq(npukb_cann_device_host_cmd(&info, "ascend910b2", 0, "h.cpp", "k.o", "h", &c,
+						err, sizeof err), 0, "%s", err);
+	cr_assert_str_eq(c.argv[0], info.compiler);
+	cr_assert_null(c.argv[c.argc]);
+	cr_assert(has_arg(&c, "-xcce") && has_arg(&c, "--cce-aicore-arch=dav-c220-vec"));
+	cr_assert_not(has_arg(&c, "-c"), "the launch program must be linked");
+	snprintf(want, sizeof want, "-I%s/include", info.root);
+	cr_assert(has_arg(&c, want), "%s", want);
+	snprintf(want, sizeof want, "-L%s/runtime/lib64", info.root);
+	cr_assert(has_arg(&c, want), "%s", want);
+	cr_assert(has_arg(&c, "-lascendcl"));
+	/* source, then the object read as an object, then -o */
+	for (size_t i = 0; i + 3 < c.argc; i++)
+		if (strcmp(c.argv[i], "h.cpp") == 0) {
+			cr_assert_str_eq(c.argv[i + 1], "-x");
+			cr_assert_str_eq(c.argv[i + 2], "none");
+			cr_assert_str_eq(c.argv[i + 3], "k.o");
+		}
+	cr_assert_str_eq(c.argv[c.argc - 2], "-o");
+	cr_assert_str_eq(c.argv[c.argc - 1], "h");
+	cr_assert(strstr(c.what, "ascend910b2"), "%s", c.what);
+	npukb_cann_cmd_clear(&c);
+
+	cr_assert_eq(npukb_cann_device_host_cmd(&info, "ascend123", 0, "h.cpp", "k.o", "h", &c,
+						err, sizeof err), -EINVAL);
+	cr_assert(strstr(err, "ascend123"), "%s", err);
+	cr_assert_eq(npukb_cann_device_host_cmd(&info, "ascend910b2", 0, NULL, "k.o", "h", &c,
+						err, sizeof err), -EINVAL);
+
+	found_info(&info, 1);
+	cr_assert_eq(npukb_cann_device_host_cmd(&info, "ascend910b2", 0, "h.cpp", "k.o", "h", &c,
+						err, sizeof err), 0, "%s", err);
+	cr_assert(has_arg(&c, "-xasc") && has_arg(&c, "--npu-arch=dav-2201"));
+	cr_assert_not(has_prefix_arg(&c, "--cce-aicore-arch"));
+	npukb_cann_cmd_clear(&c);
+}
+
+/* With CANN but no NPU, a full run request is still skipped, with the
+ * probe's reason, and the launch program is never started. */
+Test(cann, device_run_without_npu_is_skipped_with_the_reason)
+{
+	struct npukb_build_result bres;
+	struct npukb_run_request rreq;
+	struct npukb_run_result rres;
+	struct npukb_case_data data;
+	struct npukb_task task = add_task();
+	struct npukb_options opt;
+
+	require_no_real_cann();
+	build_with_fake(0, &bres);
+	cr_assert(bres.ok, "%s", bres.message);
+	memset(&data, 0, sizeof data);
+	memset(&opt, 0, sizeof opt);
+	memset(&rreq, 0, sizeof rreq);
+	rreq.task = &task;
+	rreq.options = &opt;
+	rreq.artifact = bres.artifact;
+	rreq.workdir = at("work");
+	rreq.data = &data;
+	rreq.want_timing = 1;
+	cr_assert_eq(npukb_ascend_device_plugin.backend->run(&rreq, &rres), 0);
+	cr_assert(rres.skipped);
+	cr_assert_not(rres.ok);
+	cr_assert_not(rres.has_spread);
+	cr_assert(strstr(rres.message, "/dev/davinci0 missing"), "%s", rres.message);
+	cr_assert_neq(access(at("work/run.err"), F_OK), 0, "the program was started");
+	npukb_run_result_clear(&rres);
+	npukb_build_result_clear(&bres);
 }

@@ -70,8 +70,8 @@ Test(loader, wrong_abi_is_rejected)
 	const struct npukb_loaded_plugin *lp = load_one(&set, "wrongabi", &rc);
 	cr_assert_eq(rc, -EINVAL);
 	cr_assert_eq(lp->status, NPUKB_PLUGIN_REJECTED);
-	cr_assert_not_null(strstr(lp->reason, "plugin ABI 100"), "reason: %s", lp->reason);
-	cr_assert_not_null(strstr(lp->reason, "expects 2"), "reason: %s", lp->reason);
+	cr_assert_not_null(strstr(lp->reason, "plugin ABI 101"), "reason: %s", lp->reason);
+	cr_assert_not_null(strstr(lp->reason, "expects 3"), "reason: %s", lp->reason);
 	cr_assert_not_null(strstr(lp->path, "wrongabi.so"));
 	cr_assert_null(lp->handle);
 	npukb_plugins_unload(&set);

@@ -1,7 +1,8 @@
 /* test_results_xml.c - results.xml carries every verdict and the
  * provenance; the HTML report rendered from it by reports/html/run.xsl has
  * the right numbers, one page per sample, and no metrics section unless the
- * data has one. */
+ * data has one; with the run's journal it carries the metrics of `npukb
+ * report` and the page shows them. */
 #include "config.h"
 
 #include <criterion/criterion.h>
@@ -228,30 +229,101 @@ Test(report_html, index_and_pages_from_the_data, .init = setup, .fini = teardown
 	xmlFreeDoc(doc);
 }
 
-Test(report_html, metrics_section_only_when_the_data_has_it, .init = setup, .fini = teardown)
+/* A journal written by hand: level1/A/B has an answer (1000 cycles), a
+ * sample twice as fast and one that does not compile; level2/C/D has a
+ * sample with a mismatch. Level 3 is absent. */
+static void write_journal(char *path, size_t len)
 {
-	char path[512], err[2048] = "", page[1024];
+	static const char *const lines[] = {
+		"{\"type\":\"run\",\"run\":\"J-1\",\"backend\":\"cpusim\",\"soc\":\"s\"}",
+		"{\"type\":\"verdict\",\"run\":\"J-1\",\"task\":\"level1/A/B\",\"sample\":\"answer\",\"case\":null,\"stage\":\"compile\",\"outcome\":\"pass\"}",
+		"{\"type\":\"verdict\",\"run\":\"J-1\",\"task\":\"level1/A/B\",\"sample\":\"answer\",\"case\":\"0\",\"stage\":\"correctness\",\"outcome\":\"pass\"}",
+		"{\"type\":\"verdict\",\"run\":\"J-1\",\"task\":\"level1/A/B\",\"sample\":\"answer\",\"case\":\"0\",\"stage\":\"performance\",\"outcome\":\"pass\",\"cycles\":1000,\"time_us\":1}",
+		"{\"type\":\"verdict\",\"run\":\"J-1\",\"task\":\"level1/A/B\",\"sample\":\"fast\",\"case\":null,\"stage\":\"compile\",\"outcome\":\"pass\"}",
+		"{\"type\":\"verdict\",\"run\":\"J-1\",\"task\":\"level1/A/B\",\"sample\":\"fast\",\"case\":\"0\",\"stage\":\"correctness\",\"outcome\":\"pass\"}",
+		"{\"type\":\"verdict\",\"run\":\"J-1\",\"task\":\"level1/A/B\",\"sample\":\"fast\",\"case\":\"0\",\"stage\":\"performance\",\"outcome\":\"pass\",\"cycles\":500,\"time_us\":0.5}",
+		"{\"type\":\"verdict\",\"run\":\"J-1\",\"task\":\"level1/A/B\",\"sample\":\"broken\",\"case\":null,\"stage\":\"compile\",\"outcome\":\"fail\",\"category\":\"api-signature\"}",
+		"{\"type\":\"verdict\",\"run\":\"J-1\",\"task\":\"level2/C/D\",\"sample\":\"wrong\",\"case\":null,\"stage\":\"compile\",\"outcome\":\"pass\"}",
+		"{\"type\":\"verdict\",\"run\":\"J-1\",\"task\":\"level2/C/D\",\"sample\":\"wrong\",\"case\":\"0\",\"stage\":\"correctness\",\"outcome\":\"fail\",\"category\":\"mismatch\"}",
+	};
 	FILE *f;
-	xmlDocPtr doc;
-	snprintf(path, sizeof(path), "%s/results.xml", dir);
+	size_t i;
+	snprintf(path, len, "%s/journal.jsonl", dir);
 	f = fopen(path, "w");
 	cr_assert_not_null(f);
-	fputs("<run id='M'><provenance><npukb version='9'/><backend name='b'/><soc name='s'/>"
-	      "<seeds count='1' base='1'/><machine host='h' cores='1' pus='1' memory-gib='1'/>"
-	      "<date started='x' wall-seconds='1'/></provenance>"
-	      "<metrics><pass-at-k k='1' compile='0.5' correct='0.25'/></metrics>"
-	      "<task id='level1/A/B' level='1' category='A' name='B'>"
-	      "<sample id='s' answer='false' page='p.html'><compile outcome='pass'/>"
-	      "<case id='0' outcome='pass' stage='correctness'/></sample></task></run>",
-	      f);
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		fprintf(f, "%s\n", lines[i]);
 	cr_assert_eq(fclose(f), 0);
+}
+
+Test(results_xml, metrics_from_the_runs_journal, .init = setup, .fini = teardown)
+{
+	struct npukb_results r;
+	struct npukb_run_info info = { .nseeds = 1, .base_seed = 1, .level = 0 };
+	char journal[512], path[512], err[2048] = "", page[1024];
+	xmlDocPtr doc;
+
+	write_journal(journal, sizeof(journal));
+	info.journal = journal;
+	make_results(&r);
+	snprintf(path, sizeof(path), "%s/results.xml", dir);
+	cr_assert_eq(npukb_results_xml_write(&r, &info, path, err, sizeof(err)), 0, "%s", err);
+	npukb_results_free(&r);
+	doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+	cr_assert_not_null(doc);
+	expect(doc, "string(/run/metrics/@run)", "J-1");
+	expect(doc, "string(/run/metrics/aggregate[@name='level1']/compile[@k='1']/@value)", "0.5");
+	expect(doc, "string(/run/metrics/aggregate[@name='level1']/correct[@k='1']/@value)", "0.5");
+	expect(doc, "string(/run/metrics/aggregate[@name='level1']/compile[@k='5']/@available)",
+	       "false");
+	expect(doc, "string(/run/metrics/aggregate[@name='overall']/compile[@k='1']/@value)", "0.75");
+	expect(doc, "string(/run/metrics/aggregate[@name='overall']/correct[@k='1']/@value)", "0.25");
+	expect(doc, "string(/run/metrics/aggregate[@name='level1']/fast[@p='1']/@value)", "1");
+	/* exactly 2x is not faster than 2x */
+	expect(doc, "string(/run/metrics/aggregate[@name='level1']/fast[@p='2']/@value)", "0");
+	expect(doc, "string(/run/metrics/aggregate[@name='level1']/geomean-speedup/@value)", "2");
+	expect(doc, "string(/run/metrics/aggregate[@name='level2']/geomean-speedup/@available)",
+	       "false");
+	/* (0.2 * 1 + 0.3 * 0) / 0.5 */
+	expect(doc, "string(/run/metrics/weighted-score/@value)", "0.4");
+	expect(doc, "string(/run/metrics/weighted-score/@levels-missing)", "level3");
+	expect(doc, "string(/run/metrics/aggregate[@name='overall']/category[@name='mismatch']/@share)",
+	       "0.5");
+	expect(doc, "count(/run/metrics/speedups/speedup)", "1");
+	expect(doc, "string(/run/metrics/speedups/speedup/@value)", "2");
+	xmlFreeDoc(doc);
+
 	cr_assert_eq(npukb_report_html_render(path, reports_dir(), dir, err, sizeof(err)), 0, "%s",
 		     err);
 	snprintf(page, sizeof(page), "%s/report/index.html", dir);
 	doc = read_html(page);
 	expect(doc, "count(//*[@id='metrics'])", "1");
-	expect(doc, "boolean(contains(//*[@id='metrics'], 'correct=0.25'))", "true");
+	expect(doc, "normalize-space(//*[@data-k='m-overall-compile-1'])", "0.75");
+	expect(doc, "normalize-space(//*[@data-k='m-overall-compile-5'])", "n<k");
+	expect(doc, "normalize-space(//*[@data-k='m-level2-speedup'])", "n/a");
+	expect(doc, "normalize-space(//*[@data-k='m-level1-speedup'])", "2");
+	expect(doc, "normalize-space(//*[@data-k='m-weighted-score'])", "0.4");
+	expect(doc, "normalize-space(//*[@data-k='m-levels-missing'])", "(missing: level3)");
+	expect(doc, "normalize-space(//*[@data-k='m-overall-share-api-signature'])", "0.5");
+	/* the speedup 2 lands in the 1.5-2 bin */
+	expect(doc, "string(//*[@data-k='m-speedup-chart']//*[@data-bin='4']/@data-n)", "1");
+	expect(doc, "count(//*[local-name()='svg'])", "3");
 	xmlFreeDoc(doc);
+}
+
+Test(results_xml, a_bad_journal_is_an_error, .init = setup, .fini = teardown)
+{
+	struct npukb_results r;
+	struct npukb_run_info info = { .nseeds = 1, .base_seed = 1, .level = 0 };
+	char path[512], err[2048] = "";
+	struct stat st;
+	info.journal = "/nonexistent/journal.jsonl";
+	make_results(&r);
+	snprintf(path, sizeof(path), "%s/results.xml", dir);
+	cr_assert_lt(npukb_results_xml_write(&r, &info, path, err, sizeof(err)), 0);
+	npukb_results_free(&r);
+	cr_assert(strstr(err, "journal") != NULL, "err: %s", err);
+	cr_assert_neq(stat(path, &st), 0, "results.xml written despite the error");
 }
 
 Test(report_html, a_broken_template_is_an_error_not_a_crash, .init = setup, .fini = teardown)

@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define NPUKB_PLUGIN_ABI 2
+#define NPUKB_PLUGIN_ABI 3
 
 #if defined(__GNUC__)
 #define NPUKB_PLUGIN_EXPORT __attribute__((visibility("default")))
@@ -68,6 +68,11 @@ struct npukb_options {
 	 * dump_dir/<task>/<sample>/case-<id>-seed-<s>/ (see npukb/npy.h). */
 	int dump_tensors;
 	const char *dump_dir;
+	/* Hardware timing in the performance stage: launches before the
+	 * measured ones, and measured launches (0: the backend's default,
+	 * 5 and 20 for ascend-device). */
+	unsigned perf_warmup;
+	unsigned perf_runs;
 };
 
 /* ---- backends ------------------------------------------------------------ */
@@ -109,7 +114,12 @@ struct npukb_run_result {
 	char *diagnostics;  /* stderr and check reports (malloc'd, may be NULL) */
 	int has_cycles;
 	double cycles;      /* simulated or measured device cycles */
-	double time_us;
+	double time_us;     /* with repeated launches: the median */
+	/* Set when time_us is the median of timed_runs launches. */
+	int has_spread;
+	double time_min_us;
+	double time_max_us;
+	unsigned timed_runs;
 	struct npukb_sandbox_result proc;
 };
 

@@ -1,0 +1,104 @@
+/* leaderboard_xml.c - leaderboard.xml: one <entry> per run with its
+ * <metrics>, through the same writer as results.xml so page and JSON
+ * report share their number format. */
+#include "config.h"
+#include "leaderboard_xml.h"
+
+#include "metrics_xml.h"
+#include "text.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <libxml/xmlwriter.h>
+
+static int attr(xmlTextWriterPtr w, const char *name, const char *value)
+{
+	char *clean;
+	int rc;
+	if (!value)
+		return 0;
+	clean = npukb_text_clean(value);
+	rc = clean ? xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST clean) : -1;
+	free(clean);
+	return rc < 0 ? -1 : 0;
+}
+
+static int write_doc(xmlTextWriterPtr w, const struct npukb_lb_entry *e, size_t n,
+		     size_t ntasks)
+{
+	char buf[32];
+	size_t i, j;
+	if (xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0 ||
+	    xmlTextWriterStartElement(w, BAD_CAST "leaderboard") < 0 || attr(w, "format", "1") ||
+	    attr(w, "version", PACKAGE_VERSION))
+		return -1;
+	snprintf(buf, sizeof(buf), "%zu", ntasks);
+	if (attr(w, "tasks", buf))
+		return -1;
+	for (i = 0; i < n; i++) {
+		const struct npukb_run_metrics *m = e[i].metrics;
+		if (xmlTextWriterStartElement(w, BAD_CAST "entry") < 0 || attr(w, "run", m->run_id) ||
+		    attr(w, "backend", m->backend) || attr(w, "soc", m->soc) ||
+		    attr(w, "started", m->started) || attr(w, "report", e[i].report_href))
+			return -1;
+		for (j = 0; j < m->nsources; j++)
+			if (xmlTextWriterWriteElement(w, BAD_CAST "journal", BAD_CAST m->sources[j]) < 0)
+				return -1;
+		if (npukb_metrics_xml_write(w, m) || xmlTextWriterEndElement(w) < 0)
+			return -1;
+	}
+	if (xmlTextWriterEndElement(w) < 0 || xmlTextWriterEndDocument(w) < 0)
+		return -1;
+	return 0;
+}
+
+int npukb_leaderboard_xml_write(const struct npukb_lb_entry *entries, size_t n,
+				size_t ntasks_universe, const char *path, char *err,
+				size_t errlen)
+{
+	xmlTextWriterPtr w;
+	xmlOutputBufferPtr out;
+	FILE *fp;
+	char *tmp;
+	int rc;
+
+	if (asprintf(&tmp, "%s.tmp", path) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	fp = fopen(tmp, "we");
+	if (!fp) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(-rc));
+		free(tmp);
+		return rc;
+	}
+	out = xmlOutputBufferCreateFile(fp, NULL);
+	w = out ? xmlNewTextWriter(out) : NULL;
+	if (!w) {
+		if (out)
+			xmlOutputBufferClose(out);
+		fclose(fp);
+		unlink(tmp);
+		free(tmp);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	xmlTextWriterSetIndent(w, 1);
+	rc = write_doc(w, entries, n, ntasks_universe);
+	xmlFreeTextWriter(w);
+	if (fclose(fp) != 0)
+		rc = -1;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -1;
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot write the leaderboard data", path);
+		unlink(tmp);
+		rc = -EIO;
+	}
+	free(tmp);
+	return rc;
+}
