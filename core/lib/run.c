@@ -89,6 +89,34 @@ static void classify(struct run_state *st, struct npukb_stage_ctx *base,
 	journal(st, task, sample, case_id, out);
 }
 
+/* The performance stage on every case of a sample that was correct on all
+ * of them. */
+static int measure(struct run_state *st, const struct npukb_task *t,
+		   struct npukb_sample_result *r, struct npukb_stage_ctx *base, const char *sdir,
+		   const struct npukb_verdict *history, size_t nhist)
+{
+	struct npukb_stage_ctx ctx = *base;
+	size_t i;
+	ctx.artifact = base->artifact_out;
+	ctx.artifact_out = NULL;
+	ctx.previous = history;
+	ctx.nprevious = nhist;
+	for (i = 0; i < t->ncases; i++) {
+		struct npukb_case_result *cr = &r->cases[i];
+		char *pdir;
+		if (asprintf(&pdir, "%s/perf-%zu", sdir, i) < 0)
+			return -ENOMEM;
+		ctx.kcase = &t->cases[i];
+		ctx.workdir = pdir;
+		judge(st, NPUKB_STAGE_PERFORMANCE, &ctx, &cr->performance);
+		journal(st, t->id, r->sample_id, cr->case_id, &cr->performance);
+		if (!st->options.keep_workdirs)
+			npukb_rm_rf(pdir);
+		free(pdir);
+	}
+	return 0;
+}
+
 /* DESIGN.md: after the performance stage the sample is checked once more
  * on a seed it has never seen, so a kernel tuned to the seeds it was
  * validated on (or one whose results depend on leftovers of earlier runs)
@@ -238,13 +266,10 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 		npukb_verdict_copy(&history[nhist++], &cr->correctness);
 		ctx.previous = history;
 		ctx.nprevious = nhist;
-		if (cr->correctness.outcome == NPUKB_FAIL) {
+		if (cr->correctness.outcome == NPUKB_FAIL)
 			classify(st, &ctx, &cr->correctness, &cr->classify, t->id, s->id, c->id);
-		} else if (cr->correctness.outcome == NPUKB_PASS) {
+		else if (cr->correctness.outcome == NPUKB_PASS)
 			passed++;
-			judge(st, NPUKB_STAGE_PERFORMANCE, &ctx, &cr->performance);
-			journal(st, t->id, s->id, c->id, &cr->performance);
-		}
 		if (!cfg->options.keep_workdirs)
 			npukb_rm_rf(cdir);
 		free(cdir);
@@ -252,8 +277,13 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 		if (i > 0)
 			report_unit(st, r, i);
 	}
-	if (rc == 0 && r->compile.outcome == NPUKB_PASS && t->ncases && passed == t->ncases)
-		rc = recheck(st, t, r, &ctx, sdir, history, &nhist);
+	/* Performance only for a sample correct on every case (issue 5): a
+	 * speedup of a wrong kernel means nothing. Then the re-check. */
+	if (rc == 0 && r->compile.outcome == NPUKB_PASS && t->ncases && passed == t->ncases) {
+		rc = measure(st, t, r, &ctx, sdir, history, nhist);
+		if (rc == 0)
+			rc = recheck(st, t, r, &ctx, sdir, history, &nhist);
+	}
 	if (rc == 0 && t->ncases)
 		report_unit(st, r, 0);
 

@@ -36,9 +36,9 @@ static const struct npukb_sample_result *sample(const char *id)
  * once, in one test, and each check below is a function of it. */
 static void run_once(void)
 {
-	static char levels[4096], schema[4096], s1[4096], s2[4096], s3[4096], s4[4096];
+	static char levels[4096], schema[4096], s1[4096], s2[4096], s3[4096], s4[4096], s5[4096];
 	static const char *ids[] = { TASK, NULL };
-	static const char *samples[5];
+	static const char *samples[6];
 	const char *src = getenv("NPUKB_SRCDIR");
 	struct npukb_run_config cfg;
 	char **dirs, err[8192] = "";
@@ -53,11 +53,13 @@ static void run_once(void)
 	snprintf(s2, sizeof(s2), "%s/tests/samples/AddCustom/wrong_result", src);
 	snprintf(s3, sizeof(s3), "%s/tests/samples/AddCustom/hang", src);
 	snprintf(s4, sizeof(s4), "%s/tests/samples/AddCustom/crash", src);
+	snprintf(s5, sizeof(s5), "%s/tests/samples/AddCustom/ub_overflow", src);
 	samples[0] = s1;
 	samples[1] = s2;
 	samples[2] = s3;
 	samples[3] = s4;
-	samples[4] = NULL;
+	samples[4] = s5;
+	samples[5] = NULL;
 	cr_assert_not_null(mkdtemp(outdir));
 
 	cr_assert_eq(npukb_plugin_dirs(NULL, &dirs, err, sizeof(err)), 0);
@@ -145,6 +147,17 @@ static void hang_is_a_timeout_and_the_run_goes_on(void)
 	cr_assert_eq(sample("crash")->compile.outcome, NPUKB_PASS);
 }
 
+/* ub_overflow fits in UB on cases 2 and 4 only: correct there, but a
+ * sample that is not correct on every case gets no performance figures. */
+static void no_performance_unless_correct_everywhere(void)
+{
+	const struct npukb_sample_result *s = sample("ub_overflow");
+	cr_assert_eq(s->cases[0].correctness.outcome, NPUKB_FAIL);
+	cr_assert_eq(s->cases[2].correctness.outcome, NPUKB_PASS, "%s", s->cases[2].correctness.message);
+	cr_assert_eq(s->cases[2].performance.outcome, 0);
+	cr_assert_eq(s->cases[4].performance.outcome, 0);
+}
+
 static void crash_is_a_crash(void)
 {
 	const struct npukb_sample_result *s = sample("crash");
@@ -201,6 +214,7 @@ Test(slice, end_to_end, .timeout = 1200)
 	wrong_result_is_a_mismatch_with_figures();
 	hang_is_a_timeout_and_the_run_goes_on();
 	crash_is_a_crash();
+	no_performance_unless_correct_everywhere();
 	reports_written_and_junit_valid();
 	npukb_results_free(&results);
 	npukb_plugins_unload(&plugins);
