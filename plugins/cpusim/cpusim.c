@@ -15,6 +15,7 @@
 #include <npukb/plugin.h>
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -289,14 +290,55 @@ static int cpusim_probe(char *reason, size_t len)
 	return 0;
 }
 
+/* A short fingerprint of the cost-model parameter files (soc/ *.conf, in
+ * name order): reports name the parameters their cycles came from. */
+static unsigned long long soc_params_hash(void)
+{
+	char err[256], *dir = data_dir(err, sizeof(err)), *soc = NULL;
+	struct dirent **names = NULL;
+	unsigned long long h = 0xcbf29ce484222325ull;
+	int n, i;
+	if (!dir || !(soc = format("%s/soc", dir))) {
+		free(dir);
+		return 0;
+	}
+	n = scandir(soc, &names, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		size_t nl = strlen(names[i]->d_name);
+		if (nl > 5 && strcmp(names[i]->d_name + nl - 5, ".conf") == 0) {
+			char *path = format("%s/%s", soc, names[i]->d_name);
+			FILE *f = path ? fopen(path, "rb") : NULL;
+			int c;
+			const char *p;
+			for (p = names[i]->d_name; *p; p++)
+				h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+			while (f && (c = fgetc(f)) != EOF)
+				h = (h ^ (unsigned char)c) * 0x100000001b3ull;
+			if (f)
+				fclose(f);
+			free(path);
+		}
+		free(names[i]);
+	}
+	free(names);
+	free(soc);
+	free(dir);
+	return h;
+}
+
 static int cpusim_identity(char *buf, size_t len)
 {
 	const char *argv[] = { compiler(), "--version", NULL };
+	char cc[256];
+	unsigned long long h;
 
-	if (run_capture(argv, buf, len) != 0 || !buf[0]) {
+	if (run_capture(argv, cc, sizeof(cc)) != 0 || !cc[0]) {
 		set_err(buf, len, "%s (version unknown)", compiler());
 		return -ENOENT;
 	}
+	h = soc_params_hash();
+	snprintf(buf, len, "cpusim %s, cost-model parameters %08llx; %s", CPUSIM_VERSION,
+		 h & 0xffffffffull, cc);
 	return 0;
 }
 
