@@ -466,6 +466,26 @@ Test(cpusim, cycles_deterministic_and_double_buffer_faster, .timeout = 120)
 		     r1.cycles, rs.cycles);
 }
 
+Test(cpusim, more_cores_are_faster, .timeout = 120)
+{
+	struct built b;
+	struct case_files one, many;
+	struct npukb_run_result r1, r48;
+	size_t first, poisoned;
+
+	build_ok(&b, ANSWER);
+	make_case(&one, CASE0_NUMEL, 1, 5);
+	run_case(&b, &one, &r1);
+	cr_assert(r1.ok, "%s", r1.message);
+	cr_assert_eq(count_wrong(&one, &first, &poisoned), 0, "1 block is correct too");
+	make_case(&many, CASE0_NUMEL, 48, 5);
+	run_case(&b, &many, &r48);
+	cr_assert(r48.ok, "%s", r48.message);
+	/* not 48x: the kernel is bounded below by HBM bandwidth */
+	cr_assert_lt(r48.cycles * 4, r1.cycles, "48 blocks %.0f cycles, 1 block %.0f",
+		     r48.cycles, r1.cycles);
+}
+
 /* ---- broken samples ------------------------------------------------------ */
 
 Test(cpusim, compile_error_diagnostics, .timeout = 120)
