@@ -4,6 +4,7 @@
 #include "junit.h"
 
 #include "text.h"
+#include "xml_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -201,40 +202,20 @@ static int write_suite(xmlTextWriterPtr w, const struct npukb_results *r, const 
 int npukb_junit_write(const struct npukb_results *r, const char *path,
 		      char *err, size_t errlen)
 {
+	struct npukb_xml_file f;
 	xmlTextWriterPtr w;
-	xmlOutputBufferPtr out;
-	FILE *fp;
 	char stamp[32];
 	struct tm tm;
 	size_t i, j;
-	int rc = 0, id = 0;
-	char *tmp;
+	int rc, id = 0;
 
-	if (asprintf(&tmp, "%s.tmp", path) < 0)
-		return -ENOMEM;
 	/* the schema's timestamp has no time zone: write UTC, say so nowhere else */
 	gmtime_r(&r->started, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
-	/* open the file ourselves: libxml2 would print its own I/O errors */
-	fp = fopen(tmp, "we");
-	if (!fp) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot create the JUnit file: %s", tmp, strerror(-rc));
-		free(tmp);
+	rc = npukb_xml_file_open(&f, path, err, errlen);
+	if (rc)
 		return rc;
-	}
-	out = xmlOutputBufferCreateFile(fp, NULL);
-	w = out ? xmlNewTextWriter(out) : NULL;
-	if (!w) {
-		if (out)
-			xmlOutputBufferClose(out);
-		fclose(fp);
-		unlink(tmp);
-		snprintf(err, errlen, "%s: out of memory", tmp);
-		free(tmp);
-		return -ENOMEM;
-	}
-	xmlTextWriterSetIndent(w, 1);
+	w = f.w;
 	if (xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0 ||
 	    xmlTextWriterStartElement(w, BAD_CAST "testsuites") < 0)
 		rc = -1;
@@ -249,16 +230,5 @@ int npukb_junit_write(const struct npukb_results *r, const char *path,
 	}
 	if (rc == 0 && (xmlTextWriterEndElement(w) < 0 || xmlTextWriterEndDocument(w) < 0))
 		rc = -1;
-	xmlFreeTextWriter(w); /* flushes and frees the output buffer */
-	if (fclose(fp) != 0)
-		rc = -1;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -1;
-	if (rc) {
-		snprintf(err, errlen, "%s: cannot write the JUnit report", path);
-		unlink(tmp);
-		rc = -EIO;
-	}
-	free(tmp);
-	return rc;
+	return npukb_xml_file_close(&f, rc == 0, "the JUnit report", err, errlen);
 }

@@ -3,6 +3,7 @@
  * report share their number format. */
 #include "config.h"
 #include "leaderboard_xml.h"
+#include "xml_file.h"
 
 #include "metrics_xml.h"
 #include "text.h"
@@ -59,46 +60,10 @@ int npukb_leaderboard_xml_write(const struct npukb_lb_entry *entries, size_t n,
 				size_t ntasks_universe, const char *path, char *err,
 				size_t errlen)
 {
-	xmlTextWriterPtr w;
-	xmlOutputBufferPtr out;
-	FILE *fp;
-	char *tmp;
-	int rc;
-
-	if (asprintf(&tmp, "%s.tmp", path) < 0) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	fp = fopen(tmp, "we");
-	if (!fp) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(-rc));
-		free(tmp);
+	struct npukb_xml_file f;
+	int rc = npukb_xml_file_open(&f, path, err, errlen);
+	if (rc)
 		return rc;
-	}
-	out = xmlOutputBufferCreateFile(fp, NULL);
-	w = out ? xmlNewTextWriter(out) : NULL;
-	if (!w) {
-		if (out)
-			xmlOutputBufferClose(out);
-		fclose(fp);
-		unlink(tmp);
-		free(tmp);
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
-	}
-	xmlTextWriterSetIndent(w, 1);
-	rc = write_doc(w, entries, n, ntasks_universe);
-	xmlFreeTextWriter(w);
-	if (fclose(fp) != 0)
-		rc = -1;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -1;
-	if (rc) {
-		snprintf(err, errlen, "%s: cannot write the leaderboard data", path);
-		unlink(tmp);
-		rc = -EIO;
-	}
-	free(tmp);
-	return rc;
+	rc = write_doc(f.w, entries, n, ntasks_universe);
+	return npukb_xml_file_close(&f, rc == 0, "the leaderboard data", err, errlen);
 }

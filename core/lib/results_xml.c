@@ -3,6 +3,7 @@
  * escaped by the writer; numbers are written locale-independently. */
 #include "config.h"
 #include "results_xml.h"
+#include "xml_file.h"
 
 #include "machine.h"
 #include "metrics_xml.h"
@@ -263,11 +264,8 @@ static int write_doc(xmlTextWriterPtr w, const struct npukb_results *r,
 int npukb_results_xml_write(const struct npukb_results *r, const struct npukb_run_info *info,
 			    const char *path, char *err, size_t errlen)
 {
-	xmlTextWriterPtr w;
-	xmlOutputBufferPtr out;
+	struct npukb_xml_file f;
 	struct npukb_run_metrics metrics, *m = NULL;
-	FILE *fp;
-	char *tmp;
 	int rc;
 
 	/* first, so that a bad journal is reported as such */
@@ -277,48 +275,12 @@ int npukb_results_xml_write(const struct npukb_results *r, const struct npukb_ru
 			return rc;
 		m = &metrics;
 	}
-	if (asprintf(&tmp, "%s.tmp", path) < 0) {
-		if (m)
-			npukb_run_metrics_free(m);
-		return -ENOMEM;
+	rc = npukb_xml_file_open(&f, path, err, errlen);
+	if (rc == 0) {
+		rc = write_doc(f.w, r, info, m);
+		rc = npukb_xml_file_close(&f, rc == 0, "the results", err, errlen);
 	}
-	/* our own FILE: libxml2 would print its own I/O errors */
-	fp = fopen(tmp, "we");
-	if (!fp) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(-rc));
-		free(tmp);
-		if (m)
-			npukb_run_metrics_free(m);
-		return rc;
-	}
-	out = xmlOutputBufferCreateFile(fp, NULL);
-	w = out ? xmlNewTextWriter(out) : NULL;
-	if (!w) {
-		if (out)
-			xmlOutputBufferClose(out);
-		fclose(fp);
-		unlink(tmp);
-		free(tmp);
-		snprintf(err, errlen, "%s: out of memory", path);
-		if (m)
-			npukb_run_metrics_free(m);
-		return -ENOMEM;
-	}
-	xmlTextWriterSetIndent(w, 1);
-	rc = write_doc(w, r, info, m);
 	if (m)
 		npukb_run_metrics_free(m);
-	xmlFreeTextWriter(w);
-	if (fclose(fp) != 0)
-		rc = -1;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -1;
-	if (rc) {
-		snprintf(err, errlen, "%s: cannot write the results", path);
-		unlink(tmp);
-		rc = -EIO;
-	}
-	free(tmp);
 	return rc;
 }

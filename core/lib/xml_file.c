@@ -1,0 +1,66 @@
+/* xml_file.c - atomic XML files through libxml2's writer. */
+#include "xml_file.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int npukb_xml_file_open(struct npukb_xml_file *f, const char *path, char *err, size_t errlen)
+{
+	xmlOutputBufferPtr out;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	if (!f->path || asprintf(&f->tmp, "%s.tmp", path) < 0) {
+		free(f->path);
+		memset(f, 0, sizeof(*f));
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	f->fp = fopen(f->tmp, "we");
+	if (!f->fp) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot create: %s", f->tmp, strerror(-rc));
+		goto fail;
+	}
+	out = xmlOutputBufferCreateFile(f->fp, NULL);
+	f->w = out ? xmlNewTextWriter(out) : NULL;
+	if (!f->w) {
+		if (out)
+			xmlOutputBufferClose(out);
+		fclose(f->fp);
+		unlink(f->tmp);
+		snprintf(err, errlen, "%s: out of memory", path);
+		rc = -ENOMEM;
+		goto fail;
+	}
+	xmlTextWriterSetIndent(f->w, 1);
+	return 0;
+fail:
+	free(f->tmp);
+	free(f->path);
+	memset(f, 0, sizeof(*f));
+	return rc;
+}
+
+int npukb_xml_file_close(struct npukb_xml_file *f, int ok, const char *what,
+			 char *err, size_t errlen)
+{
+	int rc = ok ? 0 : -1;
+	xmlFreeTextWriter(f->w); /* flushes; the FILE stays ours to close */
+	if (fclose(f->fp) != 0)
+		rc = -1;
+	if (rc == 0 && rename(f->tmp, f->path) != 0)
+		rc = -1;
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot write %s", f->path, what);
+		unlink(f->tmp);
+		rc = -EIO;
+	}
+	free(f->tmp);
+	free(f->path);
+	memset(f, 0, sizeof(*f));
+	return rc;
+}
