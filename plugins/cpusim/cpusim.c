@@ -344,19 +344,6 @@ static int cpusim_identity(char *buf, size_t len)
 
 /* ---- build ---------------------------------------------------------------- */
 
-/* launcher.cpp: declares the kernel with one uint8_t* per parameter and
- * calls it with the harness's argument array. */
-static int write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	fputs(text, f);
-	if (fclose(f) != 0)
-		return -EIO;
-	return 0;
-}
-
 /* The C++ type a kernel sees for a tensor dtype, or NULL. */
 static const char *kernel_ctype(enum npukb_dtype dt)
 {
@@ -373,78 +360,200 @@ static const char *kernel_ctype(enum npukb_dtype dt)
 	}
 }
 
-/* The dtype tensor i has in every case, or NPUKB_DT_INVALID when it varies
- * (or cannot be resolved). */
-static enum npukb_dtype fixed_dtype(const struct npukb_task *t, size_t i)
+/* The dtype of tensor i in case c (c NULL: the task has no cases), or
+ * NPUKB_DT_INVALID when it cannot be resolved. */
+static enum npukb_dtype tensor_dtype(const struct npukb_task *t, size_t i, const struct npukb_case *c)
 {
 	const struct npukb_tensor_decl *d = &t->tensors[i];
-	enum npukb_dtype dt = NPUKB_DT_INVALID, c_dt;
+	enum npukb_dtype dt;
 	char err[256];
-	size_t k;
 
 	if (!d->dtype)
 		return NPUKB_DT_INVALID;
 	if (d->dtype[0] != '$')
 		return npukb_dtype_from_name(d->dtype);
-	for (k = 0; k < t->ncases; k++) {
-		if (npukb_case_tensor_dtype(t, &t->cases[k], d->name, &c_dt, err, sizeof err) != 0)
-			return NPUKB_DT_INVALID;
-		if (k > 0 && c_dt != dt)
-			return NPUKB_DT_INVALID;
-		dt = c_dt;
-	}
+	if (!c || npukb_case_tensor_dtype(t, c, d->name, &dt, err, sizeof err) != 0)
+		return NPUKB_DT_INVALID;
 	return dt;
 }
 
-/* CANN's op build defines DTYPE_<TENSOR> for each input and output; kernel-
- * only samples compiled for one dtype get the same macros. Appended to the
- * tiling header, which every source includes. */
-static int append_dtype_macros(const char *path, const struct npukb_task *t)
+/* A build variant is one combination of tensor dtypes among the task's
+ * cases: CANN compiles an operator's kernel once per dtype combination of
+ * its OpDef, with DTYPE_<TENSOR> naming the element types, and kernel-only
+ * samples are built the same way so that one source serves every case.
+ * Variants are numbered in the order their first case appears. */
+struct variants {
+	size_t n;
+	size_t *of_case;  /* variant of each case */
+	size_t *example;  /* a case of each variant */
+};
+
+static int same_dtypes(const struct npukb_task *t, const struct npukb_case *a, const struct npukb_case *b)
 {
-	FILE *f = fopen(path, "a");
+	size_t i;
+
+	for (i = 0; i < t->ntensors; i++)
+		if (tensor_dtype(t, i, a) != tensor_dtype(t, i, b))
+			return 0;
+	return 1;
+}
+
+static int variants_compute(const struct npukb_task *t, struct variants *v)
+{
+	size_t k, j;
+
+	memset(v, 0, sizeof(*v));
+	v->of_case = calloc(t->ncases + 1, sizeof(*v->of_case));
+	v->example = calloc(t->ncases + 1, sizeof(*v->example));
+	if (!v->of_case || !v->example) {
+		free(v->of_case);
+		free(v->example);
+		return -ENOMEM;
+	}
+	for (k = 0; k < t->ncases; k++) {
+		for (j = 0; j < v->n; j++)
+			if (same_dtypes(t, &t->cases[v->example[j]], &t->cases[k]))
+				break;
+		if (j == v->n)
+			v->example[v->n++] = k;
+		v->of_case[k] = j;
+	}
+	if (v->n == 0)
+		v->n = 1; /* no cases: one build with the fixed dtypes */
+	return 0;
+}
+
+static void variants_free(struct variants *v)
+{
+	free(v->of_case);
+	free(v->example);
+}
+
+/* The case a variant is built for; NULL when the task has no cases. */
+static const struct npukb_case *variant_case(const struct npukb_task *t, const struct variants *v, size_t k)
+{
+	return t->ncases ? &t->cases[v->example[k]] : NULL;
+}
+
+/* kernel.exe for variant 0, kernel.v<k>.exe for the others: the artifact
+ * build() returns is variant 0's, and run() derives the others from it. */
+static char *variant_exe(const char *first, size_t k)
+{
+	const char *slash = strrchr(first, '/');
+	int dir = slash ? (int)(slash - first) : 0;
+
+	if (k == 0)
+		return xstrdup(first);
+	return format("%.*s%skernel.v%zu.exe", dir, first, slash ? "/" : "", k);
+}
+
+/* Kernel names that are C library functions (NPUKernelBench's Sqrt task
+ * names its kernel `sqrt`): an extern "C" kernel of that name conflicts
+ * with <math.h> in a host build, so the forced header renames it after
+ * the library headers are in. */
+static int is_libc_name(const char *name)
+{
+	static const char *const names[] = {
+		"abs", "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "ceil",
+		"copysign", "cos", "cosh", "div", "erf", "erfc", "exp", "exp2", "expm1", "fabs",
+		"fdim", "floor", "fma", "fmax", "fmin", "fmod", "frexp", "hypot", "ldexp", "lgamma",
+		"llabs", "labs", "log", "log10", "log1p", "log2", "logb", "lround", "memcpy", "memset",
+		"modf", "nearbyint", "pow", "remainder", "rint", "round", "scalbn", "sin", "sinh",
+		"sqrt", "tan", "tanh", "tgamma", "trunc", "qsort", "rand", "free", "malloc", "exit",
+		"abort", "signbit", "isnan", "isinf", "isfinite", "fill", "copy", "sort",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* The name the launcher calls: the kernel's own, or its rename. */
+static char *kernel_symbol(const struct npukb_task *t)
+{
+	return is_libc_name(t->kernel_name) ? format("npukb_kernel_%s", t->kernel_name)
+					    : xstrdup(t->kernel_name);
+}
+
+/* The header forced into every source of variant k: the tiling struct of
+ * kernel-only mode (the question says the framework provides it, as CANN
+ * generates it from the op_host), DTYPE_<TENSOR> for every tensor, and the
+ * kernel's rename when it clashes with the C library. */
+static int write_forced_header(const char *path, const struct npukb_task *t, const struct npukb_case *c)
+{
+	FILE *f = fopen(path, "w");
+	char *src = NULL;
 	size_t i, j;
+	int rc = 0;
 
 	if (!f)
 		return -errno;
-	for (i = 0; i < t->ntensors; i++) {
-		const char *name = t->tensors[i].name, *ct = kernel_ctype(fixed_dtype(t, i));
+	fputs("/* generated by npukb cpusim for one dtype combination of the task */\n"
+	      "#pragma once\n#include <stdint.h>\n", f);
+	if (t->tiling_struct) {
+		rc = npukb_tiling_struct_source(t, &src);
+		if (rc == 0)
+			fputs(src, f);
+		free(src);
+	}
+	for (i = 0; rc == 0 && i < t->ntensors; i++) {
+		const char *name = t->tensors[i].name;
+		enum npukb_dtype dt = tensor_dtype(t, i, c);
+		const char *ct = dt == NPUKB_DT_COMPLEX64 ? "float" : kernel_ctype(dt);
 		char macro[128];
 
-		if (!ct || !name || strlen(name) + 7 >= sizeof macro)
+		if (!ct || !name || strlen(name) + 16 >= sizeof macro)
 			continue;
 		strcpy(macro, "DTYPE_");
 		for (j = 0; name[j]; j++)
 			macro[6 + j] = isalnum((unsigned char)name[j]) ? (char)toupper((unsigned char)name[j]) : '_';
 		macro[6 + j] = '\0';
 		fprintf(f, "#ifndef %s\n#define %s %s\n#endif\n", macro, macro, ct);
+		/* complex64 is stored as (real, imaginary) float pairs */
+		fprintf(f, "#ifndef %s_COMPLEX\n#define %s_COMPLEX %d\n#endif\n", macro, macro,
+			dt == NPUKB_DT_COMPLEX64);
 	}
-	if (fclose(f) != 0)
-		return -EIO;
-	return 0;
+	if (rc == 0 && is_libc_name(t->kernel_name))
+		fprintf(f, "#include <math.h>\n#include <stdlib.h>\n#include <string.h>\n"
+			   "#include <cmath>\n#include <cstdlib>\n#include <cstring>\n#include <algorithm>\n"
+			   "#include \"kernel_operator.h\"\n#define %s npukb_kernel_%s\n",
+			t->kernel_name, t->kernel_name);
+	if (fclose(f) != 0 && rc == 0)
+		rc = -EIO;
+	return rc;
 }
 
+/* launcher.cpp: declares the kernel with one uint8_t* per parameter and
+ * calls it with the harness's argument array. */
 static int write_launcher(const char *path, const struct npukb_task *t, char *err, size_t len)
 {
 	FILE *f = fopen(path, "w");
+	char *sym = kernel_symbol(t);
 	size_t i;
 
-	if (!f) {
-		int e = errno;
+	if (!f || !sym) {
+		int e = f ? ENOMEM : errno;
+		if (f)
+			fclose(f);
+		free(sym);
 		set_err(err, len, "cannot write %s: %s", path, strerror(e));
 		return -e;
 	}
 	fputs("/* generated by npukb cpusim: calls the kernel with the harness's arguments */\n"
 	      "#include <stdint.h>\n", f);
-	fprintf(f, "extern \"C\" void %s(", t->kernel_name);
+	fprintf(f, "extern \"C\" void %s(", sym);
 	for (i = 0; i < t->nparams; i++)
 		fprintf(f, "%suint8_t *", i ? ", " : "");
 	fputs(");\n", f);
 	fprintf(f, "extern \"C\" const int npukb_cpusim_nargs = %zu;\n", t->nparams);
 	fputs("extern \"C\" void npukb_cpusim_launch(uint8_t **args)\n{\n", f);
-	fprintf(f, "\t%s(", t->kernel_name);
+	fprintf(f, "\t%s(", sym);
 	for (i = 0; i < t->nparams; i++)
 		fprintf(f, "%sargs[%zu]", i ? ", " : "", i);
 	fputs(");\n}\n", f);
+	free(sym);
 	if (fclose(f) != 0) {
 		set_err(err, len, "cannot write %s", path);
 		return -EIO;
@@ -452,18 +561,82 @@ static int write_launcher(const char *path, const struct npukb_task *t, char *er
 	return 0;
 }
 
+/* One compiler run in the sandbox: argv into exe, log into COMPILE_LOG.
+ * Fills res (ok, message, diagnostics, proc); label names the variant in
+ * messages when there are several. Returns 0 or a negative errno when the
+ * compiler could not even be started. */
+static int compile_one(const struct npukb_build_request *req, const char *work, const char **argv,
+		       const char *exe, const char *label, struct npukb_build_result *res)
+{
+	struct npukb_sandbox_spec spec;
+	char err[512] = "", desc[256];
+	char *log;
+	int rc;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.argv = argv;
+	spec.workdir = work;
+	spec.stdout_path = COMPILE_LOG;
+	spec.stderr_path = COMPILE_LOG;
+	spec.limits = req->options->build_limits;
+	spec.isolate_network = 1;
+	rc = npukb_sandbox_run(&spec, &res->proc, err, sizeof err);
+	if (rc < 0) {
+		res->message = format("cpusim: cannot run the compiler: %s", err);
+		return rc;
+	}
+	free(res->diagnostics);
+	res->diagnostics = NULL;
+	log = format("%s/%s", work, COMPILE_LOG);
+	if (log)
+		res->diagnostics = read_text(log, DIAG_MAX, 0);
+	free(log);
+	if (res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == 0 && access(exe, X_OK) == 0) {
+		res->ok = 1;
+		return 0;
+	}
+	npukb_sandbox_describe(&res->proc, desc, sizeof desc);
+	if (res->proc.kind == NPUKB_EXIT_TIMEOUT || res->proc.kind == NPUKB_EXIT_CPU_LIMIT) {
+		res->message = format("compiler %s%s", desc, label);
+	} else {
+		char *first = res->diagnostics ? line_with(res->diagnostics, "error", 0) : NULL;
+		res->message = first ? format("%s%s", first, label) : format("compiler %s%s", desc, label);
+		free(first);
+	}
+	return 0;
+}
+
+/* " (build for float32, int32)" naming a variant's dtypes, or "" when the
+ * task has one variant. malloc'd. */
+static char *variant_label(const struct npukb_task *t, const struct variants *v, size_t k)
+{
+	const struct npukb_case *c = variant_case(t, v, k);
+	char buf[256] = "";
+	size_t i, n = 0;
+
+	if (v->n < 2)
+		return xstrdup("");
+	for (i = 0; i < t->ntensors && n < sizeof buf; i++) {
+		const char *name = npukb_dtype_name(tensor_dtype(t, i, c));
+		if (t->tensors[i].dtype && t->tensors[i].dtype[0] == '$' && !strstr(buf, name ? name : "?"))
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", n ? ", " : "", name ? name : "?");
+	}
+	return format(" (build for %s)", buf);
+}
+
 static int cpusim_build(const struct npukb_build_request *req, struct npukb_build_result *res)
 {
 	const struct npukb_task *t = req->task;
 	const struct npukb_sample *s = req->sample;
-	char err[512] = "", desc[256];
-	char *data = NULL, *work = NULL, *sdir = NULL, *launcher = NULL, *exe = NULL;
-	char *inc = NULL, *sinc = NULL, *tiling_def = NULL, *tiling_inc = NULL, *soc_def = NULL, *prefix_map = NULL;
-	char *harness = NULL, *log = NULL;
+	char err[512] = "";
+	char *data = NULL, *work = NULL, *sdir = NULL, *launcher = NULL, *exe0 = NULL;
+	char *inc = NULL, *sinc = NULL, *tiling_def = NULL, *soc_def = NULL, *prefix_map = NULL;
+	char *harness = NULL;
 	char **srcs = NULL;
 	const char **argv = NULL;
-	size_t i, nsrc = 0, argc = 0;
-	struct npukb_sandbox_spec spec;
+	size_t i, k, nsrc = 0, argc = 0, forced_at;
+	struct variants v = { 0, NULL, NULL };
+	double wall = 0;
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -490,9 +663,12 @@ static int cpusim_build(const struct npukb_build_request *req, struct npukb_buil
 		res->message = format("cpusim: %s", data ? "cannot resolve the work or sample directory" : err);
 		goto out;
 	}
+	rc = variants_compute(t, &v);
+	if (rc < 0)
+		goto out;
 
 	srcs = calloc(s->nfiles + 1, sizeof(*srcs));
-	argv = calloc(s->nfiles + 16, sizeof(*argv));
+	argv = calloc(s->nfiles + 20, sizeof(*argv));
 	if (!srcs || !argv) {
 		rc = -ENOMEM;
 		goto out;
@@ -514,36 +690,19 @@ static int cpusim_build(const struct npukb_build_request *req, struct npukb_buil
 	}
 
 	launcher = format("%s/%s", work, LAUNCHER_NAME);
-	exe = format("%s/%s", work, EXE_NAME);
+	exe0 = format("%s/%s", work, EXE_NAME);
 	inc = format("-I%s/include", data);
 	sinc = format("-I%s", sdir);
 	soc_def = format("-DNPUKB_CPUSIM_SOCDIR=\"%s/soc\"", data);
 	/* Check reports and diagnostics name files relative to the sample. */
 	prefix_map = format("-fmacro-prefix-map=%s/=", sdir);
 	harness = format("%s/runtime/harness.cpp", data);
-	if (t->tiling_struct) {
+	if (t->tiling_struct)
 		tiling_def = format("-DNPUKB_TILING_STRUCT=%s", t->tiling_struct);
-		tiling_inc = format("%s/%s", work, TILING_HEADER);
-	}
-	if (!launcher || !exe || !inc || !sinc || !soc_def || !prefix_map || !harness ||
-	    (t->tiling_struct && (!tiling_def || !tiling_inc))) {
+	if (!launcher || !exe0 || !inc || !sinc || !soc_def || !prefix_map || !harness ||
+	    (t->tiling_struct && !tiling_def)) {
 		rc = -ENOMEM;
 		goto out;
-	}
-	/* Kernel-only mode: the framework provides the tiling struct (the
-	 * question says so), as CANN generates it from the op_host. */
-	if (tiling_inc) {
-		char *src = NULL;
-		rc = npukb_tiling_struct_source(t, &src);
-		if (rc == 0)
-			rc = write_text(tiling_inc, src);
-		if (rc == 0)
-			rc = append_dtype_macros(tiling_inc, t);
-		free(src);
-		if (rc < 0) {
-			res->message = format("cpusim: cannot write %s: %s", TILING_HEADER, strerror(-rc));
-			goto out;
-		}
 	}
 	rc = write_launcher(launcher, t, err, sizeof err);
 	if (rc < 0) {
@@ -559,68 +718,71 @@ static int cpusim_build(const struct npukb_build_request *req, struct npukb_buil
 	argv[argc++] = sinc;
 	argv[argc++] = soc_def;
 	argv[argc++] = prefix_map;
-	if (tiling_def) {
+	if (tiling_def)
 		argv[argc++] = tiling_def;
-		argv[argc++] = "-include";
-		argv[argc++] = tiling_inc;
-	}
+	argv[argc++] = "-include";
+	forced_at = argc++;
 	for (i = 0; i < nsrc; i++)
 		argv[argc++] = srcs[i];
 	argv[argc++] = LAUNCHER_NAME;
 	argv[argc++] = harness;
 	argv[argc++] = "-o";
-	argv[argc++] = EXE_NAME;
-	argv[argc] = NULL;
 
-	memset(&spec, 0, sizeof(spec));
-	spec.argv = argv;
-	spec.workdir = work;
-	spec.stdout_path = COMPILE_LOG;
-	spec.stderr_path = COMPILE_LOG;
-	spec.limits = req->options->build_limits;
-	spec.isolate_network = 1;
-	rc = npukb_sandbox_run(&spec, &res->proc, err, sizeof err);
-	if (rc < 0) {
-		res->message = format("cpusim: cannot run the compiler: %s", err);
-		goto out;
-	}
-	log = format("%s/%s", work, COMPILE_LOG);
-	if (log)
-		res->diagnostics = read_text(log, DIAG_MAX, 0);
+	for (k = 0; k < v.n; k++) {
+		char *forced = k ? format("%s/npukb_tiling.v%zu.h", work, k) : format("%s/%s", work, TILING_HEADER);
+		char *exe = variant_exe(exe0, k), *label = variant_label(t, &v, k);
+		const char *base = exe ? strrchr(exe, '/') + 1 : NULL;
 
-	if (res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == 0 && access(exe, X_OK) == 0) {
-		res->ok = 1;
-		res->artifact = exe;
-		exe = NULL;
-		res->message = format("compiled with %s in %.2f s", compiler(), res->proc.wall_seconds);
-		goto out;
+		if (!forced || !exe || !label) {
+			free(forced);
+			free(exe);
+			free(label);
+			rc = -ENOMEM;
+			goto out;
+		}
+		rc = write_forced_header(forced, t, variant_case(t, &v, k));
+		if (rc < 0) {
+			res->message = format("cpusim: cannot write %s: %s", forced, strerror(-rc));
+		} else {
+			argv[forced_at] = forced;
+			argv[argc] = base;
+			argv[argc + 1] = NULL;
+			res->ok = 0;
+			rc = compile_one(req, work, argv, exe, label, res);
+			wall += res->proc.wall_seconds;
+		}
+		free(forced);
+		free(exe);
+		free(label);
+		if (rc < 0 || !res->ok)
+			goto out;
+		free(res->message);
+		res->message = NULL;
 	}
-	npukb_sandbox_describe(&res->proc, desc, sizeof desc);
-	if (res->proc.kind == NPUKB_EXIT_TIMEOUT || res->proc.kind == NPUKB_EXIT_CPU_LIMIT) {
-		res->message = format("compiler %s", desc);
-	} else {
-		char *first = res->diagnostics ? line_with(res->diagnostics, "error", 0) : NULL;
-		res->message = first ? first : format("compiler %s", desc);
-	}
+	res->artifact = exe0;
+	exe0 = NULL;
+	if (v.n > 1)
+		res->message = format("compiled %zu dtype builds with %s in %.2f s", v.n, compiler(), wall);
+	else
+		res->message = format("compiled with %s in %.2f s", compiler(), wall);
 out:
 	if (srcs)
 		for (i = 0; i < nsrc; i++)
 			free(srcs[i]);
+	variants_free(&v);
 	free(srcs);
 	free(argv);
 	free(data);
 	free(work);
 	free(sdir);
 	free(launcher);
-	free(exe);
+	free(exe0);
 	free(inc);
 	free(sinc);
 	free(tiling_def);
-	free(tiling_inc);
 	free(soc_def);
 	free(prefix_map);
 	free(harness);
-	free(log);
 	return rc;
 }
 
@@ -658,6 +820,24 @@ static char *report_category(const char *line)
 	return n ? strndup(p, n) : NULL;
 }
 
+/* The executable built for the case's dtype combination (malloc'd). */
+static char *run_exe(const struct npukb_run_request *req)
+{
+	const struct npukb_task *t = req->task;
+	struct variants v;
+	size_t k = 0;
+	char *exe;
+
+	if (!req->kcase || req->kcase < t->cases || req->kcase >= t->cases + t->ncases)
+		return xstrdup(req->artifact);
+	if (variants_compute(t, &v) < 0)
+		return NULL;
+	k = v.of_case[req->kcase - t->cases];
+	variants_free(&v);
+	exe = variant_exe(req->artifact, k);
+	return exe;
+}
+
 static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_result *res)
 {
 	const struct npukb_case_data *d = req->data;
@@ -665,7 +845,7 @@ static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_resu
 	char err[512] = "", desc[256], blocks[32];
 	char **owned = NULL;
 	const char **argv = NULL;
-	char *work = NULL, *errpath = NULL, *stats = NULL, *text = NULL, *report;
+	char *work = NULL, *errpath = NULL, *stats = NULL, *text = NULL, *report, *exe = NULL;
 	size_t i, argc = 0;
 	struct npukb_sandbox_spec spec;
 	int rc = 0, block_dim;
@@ -681,6 +861,11 @@ static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_resu
 		res->message = format("cpusim: cannot resolve work directory %s", req->workdir);
 		return rc;
 	}
+	exe = run_exe(req);
+	if (!exe) {
+		rc = -ENOMEM;
+		goto out;
+	}
 	block_dim = d->block_dim > 0 ? d->block_dim : (req->task->block_dim > 0 ? req->task->block_dim : 1);
 	snprintf(blocks, sizeof blocks, "%d", block_dim);
 
@@ -690,7 +875,7 @@ static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_resu
 		rc = -ENOMEM;
 		goto out;
 	}
-	argv[argc++] = req->artifact;
+	argv[argc++] = exe;
 	argv[argc++] = "--blocks";
 	argv[argc++] = blocks;
 	argv[argc++] = "--soc";
@@ -792,6 +977,7 @@ out:
 	free(work);
 	free(errpath);
 	free(stats);
+	free(exe);
 	return rc;
 }
 
