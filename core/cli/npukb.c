@@ -67,6 +67,9 @@ static const char run_usage[] =
 	"  --all-levels       every level\n"
 	"  --task ID          only this task (e.g. level1/Math/AddCustom); repeatable\n"
 	"  --case ID          only the case with this id (in every selected task); repeatable\n"
+	"  --cases SUBSET     all (default), or smallest-per-dtype: for each combination\n"
+	"                     of tensor dtypes of a task, only its case with the fewest\n"
+	"                     tensor bytes (what `make check` runs of Level 1)\n"
 	"  --sample DIR       judge the sample in DIR against every selected task; repeatable\n"
 	"  --samples ROOT     judge every folder ROOT/<task id>/<sample>/\n"
 	"  --no-answer        do not judge the expert answers\n"
@@ -158,6 +161,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		{ "all-levels", no_argument, NULL, 'L' },
 		{ "task", required_argument, NULL, 't' },
 		{ "case", required_argument, NULL, 'C' },
+		{ "cases", required_argument, NULL, 'K' },
 		{ "sample", required_argument, NULL, 's' },
 		{ "samples", required_argument, NULL, 'S' },
 		{ "no-answer", no_argument, NULL, 'N' },
@@ -230,6 +234,10 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		case 'L': cfg.level = 0; break;
 		case 't': tasks[ntasks++] = optarg; break;
 		case 'C': cases[ncases++] = optarg; break;
+		case 'K':
+			if (npukb_case_subset_parse(optarg, &cfg.case_subset) != 0)
+				{ rc = bad_value("--cases", optarg, "all or smallest-per-dtype"); goto out_noplugins; }
+			break;
 		case 's': samples[nsamples++] = optarg; break;
 		case 'S': cfg.samples_root = optarg; break;
 		case 'N': cfg.include_answer = 0; break;

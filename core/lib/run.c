@@ -4,6 +4,7 @@
  * stage decides is the plugin's business. Every verdict is journaled the
  * moment it exists. */
 #include "run.h"
+#include "case_select.h"
 
 #include "catalog.h"
 #include "fsutil.h"
@@ -378,32 +379,44 @@ static int collect_samples(const struct npukb_run_config *cfg, const struct npuk
 	return rc;
 }
 
-static int case_selected(const struct npukb_run_config *cfg, const char *id)
+/* Case i of t is judged: named by --case (or no case named), and in the
+ * configured subset. */
+static int case_selected(const struct npukb_run_config *cfg, const struct npukb_task *t, size_t i)
 {
-	size_t i;
+	size_t k;
+	if (!npukb_case_in_subset(t, i, cfg->case_subset))
+		return 0;
 	if (!cfg->case_ids)
 		return 1;
-	for (i = 0; cfg->case_ids[i]; i++)
-		if (strcmp(cfg->case_ids[i], id) == 0)
+	for (k = 0; cfg->case_ids[k]; k++)
+		if (strcmp(cfg->case_ids[k], t->cases[i].id) == 0)
 			return 1;
 	return 0;
 }
 
-/* Move the selected cases of t to the front, in order, and hide the rest
- * behind ncases; returns the real count for restore_cases(). */
 static size_t count_selected(const struct npukb_run_config *cfg, const struct npukb_task *t)
 {
 	size_t i, n = 0;
 	for (i = 0; i < t->ncases; i++)
-		n += case_selected(cfg, t->cases[i].id) != 0;
+		n += case_selected(cfg, t, i) != 0;
 	return n;
 }
 
+/* Move the selected cases of t to the front, in order, and hide the rest
+ * behind ncases; returns the real count, which the caller restores. The
+ * selection is decided before anything moves: the subset compares cases
+ * by position. */
 static size_t select_cases(const struct npukb_run_config *cfg, struct npukb_task *t)
 {
 	size_t i, n = 0, all = t->ncases;
+	unsigned char *keep = calloc(all + 1, 1);
+
+	if (!keep)
+		return all; /* out of memory: judge every case rather than none */
+	for (i = 0; i < all; i++)
+		keep[i] = case_selected(cfg, t, i) != 0;
 	for (i = 0; i < all; i++) {
-		if (!case_selected(cfg, t->cases[i].id))
+		if (!keep[i])
 			continue;
 		if (i != n) {
 			struct npukb_case tmp = t->cases[n];
@@ -412,6 +425,7 @@ static size_t select_cases(const struct npukb_run_config *cfg, struct npukb_task
 		}
 		n++;
 	}
+	free(keep);
 	t->ncases = n;
 	return all;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <npukb/plugin.h>
 #include "plugin_loader.h"
+#include "case_select.h"
 #include "progress.h"
 #include "results.h"
 
@@ -16,6 +17,7 @@ struct npukb_run_config {
 	int level;                        /* 0: every level */
 	const char *const *task_ids;      /* NULL-terminated; NULL: all tasks */
 	const char *const *case_ids;      /* NULL-terminated; NULL: every case */
+	enum npukb_case_subset case_subset; /* applied together with case_ids */
 	const char *const *sample_dirs;   /* samples judged against every selected task */
 	const char *samples_root;         /* <root>/<task id>/<sample>/ folders */
 	int include_answer;               /* judge the expert answer too */
