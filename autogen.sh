@@ -3,4 +3,5 @@
 set -e
 cd "$(dirname "$0")"
 mkdir -p m4 build-aux
+scripts/gen-data-lists.sh
 autoreconf --install --force

@@ -11,6 +11,7 @@
 
 #include "catalog.h"
 #include "cmd_lint.h"
+#include "cmd_question.h"
 #include "cmd_leaderboard.h"
 #include "cmd_report.h"
 #include "manifest.h"
@@ -41,6 +42,7 @@ static const char usage_text[] =
 	"  plugins    list the plugins found, loaded and rejected (with the reason)\n"
 	"  validate   check task manifests against the schema (all, or the FILEs given)\n"
 	"  lint       flag tasks that an all-zero, copied or constant output would pass\n"
+	"  question   print a task's question, kernel-only or host+device\n"
 	"  report     pass@k, fast_p, speedups, categories from run journals (+ JSON)\n"
 	"  leaderboard  one static page comparing runs (report figures, links)\n"
 	"  help       show this text, or `npukb help COMMAND` for a command's options\n"
@@ -555,6 +557,8 @@ static int dispatch(const char *cmd, int argc, char **argv)
 		return cmd_plugins(argc, argv, &co);
 	if (strcmp(cmd, "report") == 0)
 		return npukb_cmd_report(argc, argv);
+	if (strcmp(cmd, "question") == 0)
+		return npukb_cmd_question(argc, argv);
 	if (strcmp(cmd, "lint") == 0)
 		return npukb_cmd_lint(argc, argv);
 	if (strcmp(cmd, "leaderboard") == 0)

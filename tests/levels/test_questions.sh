@@ -1,0 +1,54 @@
+#!/bin/sh
+# test_questions.sh - every Level 1 task ships both questions: the
+# kernel-only one (written by hand) and the host+device one, which must be
+# what `npukb question --mode hostdev` derives from the manifest and the
+# kernel-only question (`make questions` regenerates them).
+set -u
+npukb="${NPUKB_BUILDDIR:-.}/npukb"
+levels="${NPUKB_SRCDIR:-.}/levels"
+tmp=$(mktemp -d /tmp/npukb-questions-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+"$npukb" list --level 1 --levels "$levels" | cut -f1 >"$tmp/tasks" || bad "npukb list"
+while read -r task; do
+	dir="$levels/$task"
+	name=${task##*/}
+	if [ ! -s "$dir/question-kernel.md" ]; then
+		bad "$task: no question-kernel.md"
+		continue
+	fi
+	if ! "$npukb" question --levels "$levels" --mode hostdev "$task" >"$tmp/q" 2>"$tmp/err"; then
+		bad "$task: npukb question failed: $(cat "$tmp/err")"
+		continue
+	fi
+	if ! cmp -s "$tmp/q" "$dir/question-hostdev.md"; then
+		bad "$task: question-hostdev.md differs from npukb question's (run make questions)"
+		diff "$dir/question-hostdev.md" "$tmp/q" 2>&1 | head -10 | sed 's/^/  /'
+		continue
+	fi
+	for want in "# $name (host and device)" "OP_ADD($name)" "## What to answer" "## Cases" \
+		"## Correctness" "op_kernel/"; do
+		grep -qF -- "$want" "$tmp/q" || bad "$task: the host+device question lacks '$want'"
+	done
+	# Nothing of the kernel-only framework contract may leak into it.
+	if grep -q "The framework fills the tiling argument" "$tmp/q"; then
+		bad "$task: the host+device question describes the framework's tiling struct"
+	fi
+	pass=$((pass + 1))
+done <"$tmp/tasks"
+
+"$npukb" question --mode bogus level1/Math/Neg >/dev/null 2>&1
+[ $? -eq 2 ] && pass=$((pass + 1)) || bad "--mode bogus: exit status not 2"
+"$npukb" question --levels "$levels" level1/No/Such >/dev/null 2>&1
+[ $? -eq 1 ] && pass=$((pass + 1)) || bad "unknown task: exit status not 1"
+"$npukb" question --levels "$levels" --write level1/Math/Neg >/dev/null 2>&1
+[ $? -eq 2 ] && pass=$((pass + 1)) || bad "--write without --mode hostdev: exit status not 2"
+"$npukb" question --levels "$levels" level1/Math/Neg >"$tmp/k" 2>&1 &&
+	cmp -s "$tmp/k" "$levels/level1/Math/Neg/question-kernel.md" && pass=$((pass + 1)) ||
+	bad "--mode kernel does not print question-kernel.md"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
