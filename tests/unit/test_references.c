@@ -379,6 +379,24 @@ Test(references, addcdiv_and_addcmul)
 	cr_expect_eq(y[1], 9.0f);
 }
 
+/* bfloat16: the exact result 2.13281261... rounds up to 2.140625, but in
+ * float32 (the framework's opmath, and what a kernel computes) it is the
+ * midpoint 2.1328125, which rounds to even: 2.125. The reference follows
+ * the framework; float32 outputs stay computed in double. */
+Test(references, addcmul_bfloat16_rounds_like_float32_opmath)
+{
+	uint16_t a[] = { 0x4008 }, x1[] = { 0x3e18 }, x2[] = { 0x3df1 }, v[] = { 0x3ee5 }, y[1];
+	struct npukb_ref_tensor in[4] = { mk("input_data", NPUKB_DT_BFLOAT16, 1, a),
+					  mk("x1", NPUKB_DT_BFLOAT16, 1, x1),
+					  mk("x2", NPUKB_DT_BFLOAT16, 1, x2),
+					  mk("value", NPUKB_DT_BFLOAT16, 1, v) };
+	struct npukb_ref_tensor out = mk("y", NPUKB_DT_BFLOAT16, 1, y);
+	char err[ERRLEN];
+
+	cr_assert_eq(run_ref("addcmul", in, 4, &out, NULL, NULL, err), 0, "%s", err);
+	cr_expect_eq(npukb_load_as_double(NPUKB_DT_BFLOAT16, y, 0), 2.125);
+}
+
 Test(references, lerp_inside_and_outside)
 {
 	float s[] = { 1, 1, -2 }, e[] = { 3, 3, 2 }, w[] = { 0.5f, 1.25f, -0.25f }, y[3];
