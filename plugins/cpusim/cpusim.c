@@ -359,6 +359,7 @@ static const char *kernel_ctype(enum npukb_dtype dt)
 	case NPUKB_DT_INT16: return "int16_t";
 	case NPUKB_DT_INT32: return "int32_t";
 	case NPUKB_DT_INT64: return "int64_t";
+	case NPUKB_DT_BOOL: return "bool";
 	default: return NULL;
 	}
 }
