@@ -1,0 +1,72 @@
+#!/bin/sh
+# run-speed.sh - cpusim's speed benchmark (a program that prints numbers, not
+# a test): the wall time of a cpusim kernel run against a plain C loop doing
+# the same arithmetic on the same files, for element-wise add, exp, a cast
+# (float -> half) and a row reduction (rows of 1024 floats), at 1M, 4M and
+# 16M elements. Both sides are whole processes mapping the same files; the
+# cpusim side runs all 48 blocks of a 910B launch one after the other on one
+# host thread, with every check on, and counts cycles.
+#
+#   plugins/cpusim/bench/run-speed.sh [SIZES...]    (default: 1048576 4194304 16777216)
+#
+# `make bench` runs it. Needs g++ and cc.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+cpusim=$(cd "$here/.." && pwd)
+sizes=${*:-1048576 4194304 16777216}
+work=$(mktemp -d /tmp/npukb-bench-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cxx=${NPUKB_CXX:-g++}
+cc=${CC:-cc}
+
+now() { date +%s.%N; }
+
+"$cc" -O2 -o "$work/plain" "$here/plain.c" -lm
+build() { # op nargs
+	{
+		echo '#include <stdint.h>'
+		printf 'extern "C" void bench('
+		i=0; while [ $i -lt "$2" ]; do [ $i -gt 0 ] && printf ', '; printf 'uint8_t *'; i=$((i + 1)); done
+		echo ');'
+		echo "extern \"C\" const int npukb_cpusim_nargs = $2;"
+		printf 'extern "C" void npukb_cpusim_launch(uint8_t **a) { bench('
+		i=0; while [ $i -lt "$2" ]; do [ $i -gt 0 ] && printf ', '; printf 'a[%d]' $i; i=$((i + 1)); done
+		echo '); }'
+	} >"$work/launch_$1.cpp"
+	"$cxx" -std=c++17 -O2 -I"$cpusim/include" -DNPUKB_CPUSIM_SOCDIR="\"$cpusim/soc\"" \
+		"$here/bench_$1.cpp" "$work/launch_$1.cpp" "$cpusim/runtime/harness.cpp" -o "$work/$1.exe"
+}
+build add 4
+build exp 3
+build cast 3
+build rowsum 3
+
+printf '%-7s %10s %10s %10s %7s %12s\n' op elements plain_s cpusim_s ratio cycles
+for n in $sizes; do
+	"$work/plain" gen "$n" "$work/x.bin"
+	"$work/plain" gen "$n" "$work/y.bin"
+	"$work/plain" count "$n" "$work/n.bin"
+	for op in add exp cast rowsum; do
+		case $op in
+		add) outb=$((n * 4)); plain_args="$work/x.bin $work/y.bin $work/out.bin"
+		     sim_args="in=$work/x.bin in=$work/y.bin out=$work/out.bin in=$work/n.bin" ;;
+		cast) outb=$((n * 2)); plain_args="$work/x.bin $work/out.bin"
+		      sim_args="in=$work/x.bin out=$work/out.bin in=$work/n.bin" ;;
+		rowsum) outb=$((n / 1024 * 4)); plain_args="$work/x.bin $work/out.bin"
+			sim_args="in=$work/x.bin out=$work/out.bin in=$work/n.bin" ;;
+		*) outb=$((n * 4)); plain_args="$work/x.bin $work/out.bin"
+		   sim_args="in=$work/x.bin out=$work/out.bin in=$work/n.bin" ;;
+		esac
+		truncate -s "$outb" "$work/out.bin"
+		t0=$(now)
+		# shellcheck disable=SC2086
+		"$work/plain" "$op" "$n" $plain_args
+		t1=$(now)
+		# shellcheck disable=SC2086
+		(cd "$work" && "./$op.exe" --blocks 48 --soc ascend910b2 --stats stats.txt $sim_args)
+		t2=$(now)
+		cycles=$(sed -n 's/^cycles=//p' "$work/stats.txt")
+		awk -v op="$op" -v n="$n" -v a="$t0" -v b="$t1" -v c="$t2" -v cy="$cycles" 'BEGIN {
+			p = b - a; s = c - b; printf "%-7s %10d %10.3f %10.3f %7.2f %12s\n", op, n, p, s, s / p, cy }'
+	done
+done
