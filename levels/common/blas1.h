@@ -50,6 +50,94 @@ __aicore__ inline void LoadStrided(const LocalTensor<float>& out, const LocalTen
     PipeBarrier<PIPE_V>();
 }
 
+// The 1-based index of the first extreme magnitude of x[i * incx], i < n,
+// written to y (one int32): |x| for real x (PARTS 1), |Re| + |Im| for
+// complex64 (PARTS 2, PairReduceSum adding each pair). ReduceMax/ReduceMin
+// with calIndex keeps the first index on ties, as BLAS wants; n = 0 gives 0.
+template <uint32_t PARTS, bool MAX>
+__aicore__ inline void IndexOfExtreme(GM_ADDR x, GM_ADDR y, uint32_t n, uint32_t incx)
+{
+    GlobalTensor<int32_t> out;
+    out.SetGlobalBuffer((__gm__ int32_t*)y, 1);
+    if (n == 0 || n > BLAS1_MAX_ELEMS || incx == 0) {
+        out.SetValue(0, 0);
+        return;
+    }
+    TPipe pipe;
+    TBuf<QuePosition::VECCALC> stageBuf, offBuf, valBuf, workBuf, resBuf;
+    const uint32_t span = ((n - 1) * incx + 1) * PARTS;
+    const uint32_t m = static_cast<uint32_t>(AlignUp(n * PARTS, 64));
+    pipe.InitBuffer(stageBuf, static_cast<uint32_t>((AlignUp(span, 64) + m) * sizeof(float)));
+    pipe.InitBuffer(offBuf, m * sizeof(uint32_t));
+    pipe.InitBuffer(valBuf, m * sizeof(float));
+    pipe.InitBuffer(workBuf, m * sizeof(float));
+    pipe.InitBuffer(resBuf, 32);
+    LocalTensor<float> v = valBuf.Get<float>();
+    LocalTensor<float> work = workBuf.Get<float>();
+    LocalTensor<float> res = resBuf.Get<float>();
+    LoadStrided<float, PARTS>(v, stageBuf.Get<float>(), offBuf.Get<uint32_t>(), x, n, incx);
+    Abs(v, v, n * PARTS);
+    PipeBarrier<PIPE_V>();
+    if constexpr (PARTS == 2) {
+        for (uint32_t done = 0; done < n; done += 32 * 255) {
+            const uint32_t k = n - done < 32 * 255 ? n - done : 32 * 255;
+            PairReduceSum<float>(work[done], v[2 * done], static_cast<int32_t>(CeilDiv(k, 32)), 64, 1, 1, 8);
+        }
+        PipeBarrier<PIPE_V>();
+        Adds(v, work, 0.0f, n);
+        PipeBarrier<PIPE_V>();
+    }
+    if constexpr (MAX) {
+        ReduceMax(res, v, work, n, true);
+    } else {
+        ReduceMin(res, v, work, n, true);
+    }
+    PipeBarrier<PIPE_ALL>();
+    // the index sits in the second result slot as an unsigned integer
+    out.SetValue(0, static_cast<int32_t>(res.ReinterpretCast<uint32_t>().GetValue(1)) + 1);
+}
+
+// result[0] = sum of |x[i * incx]| (NORM2 false) or the square root of the
+// sum of x[i * incx]^2 (NORM2 true), i < n, in float with one ReduceSum (a
+// pairwise tree), rounded to T; n = 0 gives 0. The squares overflow float
+// only for |x| near 1e17 and above.
+template <typename T, bool NORM2>
+__aicore__ inline void SumOf(GM_ADDR x, GM_ADDR result, uint32_t n, uint32_t incx)
+{
+    GlobalTensor<T> out;
+    out.SetGlobalBuffer((__gm__ T*)result, 1);
+    if (n == 0 || n > BLAS1_MAX_ELEMS || incx == 0) {
+        out.SetValue(0, static_cast<T>(0.0f));
+        return;
+    }
+    TPipe pipe;
+    TBuf<QuePosition::VECCALC> stageBuf, offBuf, valBuf, workBuf, resBuf;
+    const uint32_t span = (n - 1) * incx + 1;
+    const uint32_t m = static_cast<uint32_t>(AlignUp(n, 64));
+    pipe.InitBuffer(stageBuf, static_cast<uint32_t>((AlignUp(span, 64) + m) * sizeof(T)));
+    pipe.InitBuffer(offBuf, m * sizeof(uint32_t));
+    pipe.InitBuffer(valBuf, m * sizeof(float));
+    pipe.InitBuffer(workBuf, m * sizeof(float));
+    pipe.InitBuffer(resBuf, 32);
+    LocalTensor<float> v = valBuf.Get<float>();
+    LocalTensor<float> work = workBuf.Get<float>();
+    LocalTensor<float> res = resBuf.Get<float>();
+    LoadStrided<T>(v, stageBuf.Get<T>(), offBuf.Get<uint32_t>(), x, n, incx);
+    if constexpr (NORM2) {
+        Mul(v, v, v, n);
+    } else {
+        Abs(v, v, n);
+    }
+    PipeBarrier<PIPE_V>();
+    ReduceSum(res, v, work, n);
+    if constexpr (NORM2) {
+        PipeBarrier<PIPE_V>();
+        Sqrt(res, res, 1);
+    }
+    PipeBarrier<PIPE_ALL>();
+    out.SetValue(0, static_cast<T>(res.GetValue(0)));
+}
+
 } // namespace npukb_answer
 
 #endif

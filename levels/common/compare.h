@@ -60,7 +60,6 @@ struct CompareOp {
         PipeBarrier<PIPE_V>();
         Cast(y, h, RoundMode::CAST_NONE, count);
     }
-
 };
 
 } // namespace npukb_answer

@@ -61,6 +61,31 @@ __aicore__ inline void Horner(const LocalTensor<float>& y, const LocalTensor<flo
     }
 }
 
+// x := r = x - k * 2pi with k = rint(x / 2pi), so r is in [-pi, pi]; 2pi in
+// two parts (the high part has 8 significant bits, so k times it is exact
+// and r keeps its bits for |x| up to about 2^20). On return t = r^2; k is
+// scratch. Shared by the sine and cosine answers.
+__aicore__ inline void ReduceToPi(const LocalTensor<float>& x, const LocalTensor<float>& k,
+                                  const LocalTensor<float>& t, uint32_t count)
+{
+    constexpr float TWO_PI_HI = 6.28125f;
+    constexpr float TWO_PI_LO = 1.9353071795864769e-3f; // 2pi - TWO_PI_HI
+    Muls(k, x, 0.15915494309189535f, count);
+    PipeBarrier<PIPE_V>();
+    Cast(k, k, RoundMode::CAST_RINT, count);
+    PipeBarrier<PIPE_V>();
+    Muls(t, k, TWO_PI_HI, count);
+    PipeBarrier<PIPE_V>();
+    Sub(x, x, t, count);
+    PipeBarrier<PIPE_V>();
+    Muls(t, k, TWO_PI_LO, count);
+    PipeBarrier<PIPE_V>();
+    Sub(x, x, t, count);
+    PipeBarrier<PIPE_V>();
+    Mul(t, x, x, count);
+    PipeBarrier<PIPE_V>();
+}
+
 } // namespace npukb_answer
 
 #endif

@@ -1,60 +1,16 @@
 // Addcdiv expert answer: y = input_data + value * x1 / x2, value a one-element
 // tensor, for bfloat16, float16 and float32 (kernel-only mode, Ascend 910B).
-// float16 and bfloat16 are computed in float and rounded once: in half the
-// two roundings of the product alone can exceed the 1/512 tolerance. The
-// streaming is the shared element-wise skeleton.
+// The computation (in float for the 16-bit types) is shared with its sibling
+// answer in levels/common/addc.h; the streaming is the element-wise skeleton.
 #include "kernel_operator.h"
-#include "../../../../common/elementwise.h"
+#include "../../../../common/addc.h"
 
 using namespace AscendC;
 using namespace npukb_answer;
-
-template <typename T>
-struct AddcdivOp {
-    using In = T;
-    using Out = T;
-    static constexpr int NIN = 3;
-    static constexpr bool WIDE = !IsSameType<T, float>::value;
-    static constexpr uint32_t TMP_BYTES_PER_ELEM = WIDE ? 12 : 4;
-    float value;
-
-    __aicore__ inline void Compute(const LocalTensor<T>& y, const LocalTensor<T>* x,
-                                   const LocalTensor<uint8_t>& tmp, uint32_t count)
-    {
-        LocalTensor<float> p = TmpAs<float>(tmp, 0);
-        if constexpr (WIDE) {
-            LocalTensor<float> a = TmpAs<float>(tmp, count * 4);
-            LocalTensor<float> b = TmpAs<float>(tmp, count * 8);
-            Cast(a, x[1], RoundMode::CAST_NONE, count);
-            Cast(b, x[2], RoundMode::CAST_NONE, count);
-            PipeBarrier<PIPE_V>();
-            Div(p, a, b, count);
-            Cast(a, x[0], RoundMode::CAST_NONE, count);
-            PipeBarrier<PIPE_V>();
-            Muls(p, p, value, count);
-            PipeBarrier<PIPE_V>();
-            Add(p, p, a, count);
-            PipeBarrier<PIPE_V>();
-            Cast(y, p, RoundMode::CAST_RINT, count);
-        } else {
-            Div(p, x[1], x[2], count);
-            PipeBarrier<PIPE_V>();
-            Muls(p, p, value, count);
-            PipeBarrier<PIPE_V>();
-            Add(y, p, x[0], count);
-        }
-    }
-};
 
 extern "C" __global__ __aicore__ void addcdiv(GM_ADDR input_data, GM_ADDR x1, GM_ADDR x2, GM_ADDR value,
                                             GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(tilingData, tiling);
-    using T = DTYPE_INPUT_DATA;
-    GlobalTensor<T> v;
-    AddcdivOp<T> op;
-    v.SetGlobalBuffer((__gm__ T*)value, 1);
-    op.value = static_cast<float>(v.GetValue(0));
-    GM_ADDR in[3] = {input_data, x1, x2};
-    RunElementwise(op, in, y, tilingData.totalLength);
+    RunAddc<DTYPE_INPUT_DATA, true>(input_data, x1, x2, value, y, tilingData.totalLength);
 }

@@ -1,7 +1,7 @@
-// Isamax expert answer: the 1-based index of the first largest |x[i * incx]|, float32 (BLAS; kernel-only mode, Ascend 910B). One core
-// loads the strided vector into UB as float (levels/common/blas1.h says why
-// one core), forms the magnitudes and finds the extreme with one ReduceMax
-// with calIndex: its index is the first one on ties, as BLAS wants.
+// Isamax expert answer: the 1-based index of the first largest |x[i common level1 schema incx]|, float32
+// (BLAS; kernel-only mode, Ascend 910B). One core loads the strided vector
+// into UB and finds it with one reduction instruction (levels/common/blas1.h
+// says why one core, and holds the search the four BLAS index answers share).
 #include "kernel_operator.h"
 #include "../../../../common/blas1.h"
 
@@ -14,32 +14,5 @@ extern "C" __global__ __aicore__ void isamax(GM_ADDR x, GM_ADDR y, GM_ADDR works
     if (GetBlockIdx() != 0) {
         return;
     }
-    const uint32_t n = tilingData.n;
-    const uint32_t incx = tilingData.incx;
-    GlobalTensor<int32_t> out;
-    out.SetGlobalBuffer((__gm__ int32_t*)y, 1);
-    if (n == 0 || n > BLAS1_MAX_ELEMS || incx == 0) {
-        out.SetValue(0, 0); // BLAS: no element, index 0
-        return;
-    }
-    constexpr uint32_t PARTS = 1;
-    TPipe pipe;
-    TBuf<QuePosition::VECCALC> stageBuf, offBuf, valBuf, workBuf, resBuf;
-    const uint32_t span = ((n - 1) * incx + 1) * PARTS;
-    pipe.InitBuffer(stageBuf, static_cast<uint32_t>((AlignUp(span, 64) + AlignUp(n * PARTS, 64)) * sizeof(float)));
-    pipe.InitBuffer(offBuf, static_cast<uint32_t>(AlignUp(n * PARTS, 64) * sizeof(uint32_t)));
-    pipe.InitBuffer(valBuf, static_cast<uint32_t>(AlignUp(n * PARTS, 64) * sizeof(float)));
-    pipe.InitBuffer(workBuf, static_cast<uint32_t>(AlignUp(n * PARTS, 64) * sizeof(float)));
-    pipe.InitBuffer(resBuf, 32);
-    LocalTensor<float> v = valBuf.Get<float>();
-    LocalTensor<float> work = workBuf.Get<float>();
-    LocalTensor<float> res = resBuf.Get<float>();
-    LoadStrided<float, PARTS>(v, stageBuf.Get<float>(), offBuf.Get<uint32_t>(), x, n, incx);
-    Abs(v, v, n * PARTS);
-    PipeBarrier<PIPE_V>();
-
-    ReduceMax(res, v, work, n, true);
-    PipeBarrier<PIPE_ALL>();
-    // the index sits in the second result slot as an unsigned integer; BLAS counts from 1
-    out.SetValue(0, static_cast<int32_t>(res.ReinterpretCast<uint32_t>().GetValue(1)) + 1);
+    IndexOfExtreme<1, true>(x, y, tilingData.n, tilingData.incx);
 }
