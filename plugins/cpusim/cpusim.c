@@ -122,6 +122,31 @@ static int has_suffix(const char *s, const char *suffix)
 }
 
 /* The absolute, resolved form of path (malloc'd), or NULL with errno. */
+/* "list=OFFxD0xD1,OFFxD0...@PATH": a tensor list's members (byte offset in
+ * the file, then dims) for the harness to build the ListTensorDesc. */
+static char *list_arg(const struct npukb_case_tensor *t, const char *path)
+{
+	size_t esize = npukb_dtype_size(t->dtype), cap = 64 + strlen(path), len;
+	char *s, *out;
+
+	for (size_t m = 0; m < t->nmembers; m++)
+		cap += 24 + 24 * (size_t)t->members[m].rank;
+	s = malloc(cap);
+	if (!s)
+		return NULL;
+	len = (size_t)snprintf(s, cap, "list=");
+	for (size_t m = 0; m < t->nmembers; m++) {
+		len += (size_t)snprintf(s + len, cap - len, "%s%zu", m ? "," : "",
+					t->member_offsets[m] * esize);
+		for (int d = 0; d < t->members[m].rank; d++)
+			len += (size_t)snprintf(s + len, cap - len, "x%lld",
+						(long long)t->members[m].dims[d]);
+	}
+	snprintf(s + len, cap - len, "@%s", path);
+	out = s;
+	return out;
+}
+
 static char *absolute(const char *path)
 {
 	return realpath(path, NULL);
@@ -1102,6 +1127,7 @@ static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_resu
 		switch (a->role) {
 		case NPUKB_PARAM_INPUT: role = "in"; break;
 		case NPUKB_PARAM_OUTPUT: role = "out"; break;
+		case NPUKB_PARAM_INOUT: role = "inout"; break;
 		case NPUKB_PARAM_TILING: role = "tiling"; break;
 		case NPUKB_PARAM_WORKSPACE: role = "ws"; break;
 		}
@@ -1120,7 +1146,10 @@ static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_resu
 			}
 			/* The harness runs in its own work directory. */
 			abs = a->path[0] == '/' ? NULL : absolute(a->path);
-			owned[i] = format("%s=%s", role, abs ? abs : a->path);
+			if (a->tensor && a->tensor->nmembers > 0)
+				owned[i] = list_arg(a->tensor, abs ? abs : a->path);
+			else
+				owned[i] = format("%s=%s", role, abs ? abs : a->path);
 			free(abs);
 		}
 		if (!owned[i]) {

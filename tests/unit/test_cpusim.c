@@ -155,11 +155,11 @@ static struct npukb_tiling_field tiling_fields[] = {
 };
 
 static struct npukb_param params[] = {
-	{ n_x, NPUKB_PARAM_INPUT },
-	{ n_y, NPUKB_PARAM_INPUT },
-	{ n_z, NPUKB_PARAM_OUTPUT },
-	{ n_ws, NPUKB_PARAM_WORKSPACE },
-	{ n_tiling, NPUKB_PARAM_TILING },
+	{ n_x, NPUKB_PARAM_INPUT, NULL },
+	{ n_y, NPUKB_PARAM_INPUT, NULL },
+	{ n_z, NPUKB_PARAM_OUTPUT, NULL },
+	{ n_ws, NPUKB_PARAM_WORKSPACE, NULL },
+	{ n_tiling, NPUKB_PARAM_TILING, NULL },
 };
 
 static void fake_task(struct npukb_task *t)
@@ -279,11 +279,11 @@ static void make_case(struct case_files *c, size_t n, int block_dim, uint64_t se
 	write_file(c->pz, z, 2 * n);
 	write_file(c->pt, tiling, sizeof tiling);
 	free(z);
-	c->args[0] = (struct npukb_kernel_arg){ NPUKB_PARAM_INPUT, c->px, 2 * n };
-	c->args[1] = (struct npukb_kernel_arg){ NPUKB_PARAM_INPUT, c->py, 2 * n };
-	c->args[2] = (struct npukb_kernel_arg){ NPUKB_PARAM_OUTPUT, c->pz, 2 * n };
-	c->args[3] = (struct npukb_kernel_arg){ NPUKB_PARAM_WORKSPACE, NULL, 0 };
-	c->args[4] = (struct npukb_kernel_arg){ NPUKB_PARAM_TILING, c->pt, sizeof tiling };
+	c->args[0] = (struct npukb_kernel_arg){ NPUKB_PARAM_INPUT, c->px, 2 * n, NULL };
+	c->args[1] = (struct npukb_kernel_arg){ NPUKB_PARAM_INPUT, c->py, 2 * n, NULL };
+	c->args[2] = (struct npukb_kernel_arg){ NPUKB_PARAM_OUTPUT, c->pz, 2 * n, NULL };
+	c->args[3] = (struct npukb_kernel_arg){ NPUKB_PARAM_WORKSPACE, NULL, 0, NULL };
+	c->args[4] = (struct npukb_kernel_arg){ NPUKB_PARAM_TILING, c->pt, sizeof tiling, NULL };
 	memset(&c->data, 0, sizeof(c->data));
 	c->data.block_dim = block_dim;
 	c->data.nargs = 5;

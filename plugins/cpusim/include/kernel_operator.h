@@ -732,6 +732,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 #include "npukb_cpusim/cast.h"
 #include "npukb_cpusim/copy_pad.h"
 #include "npukb_cpusim/reduce.h"
+#include "npukb_cpusim/list_tensor.h"
 
 /* ---- tiling ------------------------------------------------------------------- */
 

@@ -18,6 +18,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <ucontext.h>
+#include <string>
+#include <vector>
 
 #include "npukb_cpusim/runtime.h"
 
@@ -203,6 +205,59 @@ uint8_t *map_file(const char *path, bool writable, uint64_t *size)
 		usage_error("cannot map %s: %s", path, strerror(errno));
 	close(fd);
 	return (uint8_t *)p;
+}
+
+bool parse_u64(const char *s, uint64_t *out);
+
+/* A tensor list argument, "OFF[xD0xD1...],OFF[x...]...@PATH": the members'
+ * byte offsets in the file and their shapes. The kernel gets the layout
+ * ListTensorDesc reads (kernel_operator_list_tensor_intf.h): a u64 byte
+ * offset of the pointer table, then per member a u64 rank and its dims, then
+ * the table of member addresses. The descriptor is a GM range of its own. */
+uint8_t *build_list(const char *spec, uint64_t *desc_size, uint8_t **data, uint64_t *data_size)
+{
+	const char *at = strchr(spec, '@');
+	if (!at)
+		usage_error("list argument '%s' has no @PATH", spec);
+	std::string members(spec, (size_t)(at - spec));
+	*data = map_file(at + 1, true, data_size);
+
+	std::vector<uint64_t> words(1, 0), offsets;
+	size_t pos = 0;
+	while (pos <= members.size()) {
+		size_t end = members.find(',', pos);
+		if (end == std::string::npos)
+			end = members.size();
+		std::string m = members.substr(pos, end - pos);
+		std::vector<uint64_t> nums;
+		size_t q = 0;
+		while (q <= m.size()) {
+			size_t x = m.find('x', q);
+			if (x == std::string::npos)
+				x = m.size();
+			uint64_t v;
+			if (!parse_u64(m.substr(q, x - q).c_str(), &v))
+				usage_error("bad list member '%s' in '%s'", m.c_str(), spec);
+			nums.push_back(v);
+			q = x + 1;
+		}
+		if (nums[0] > *data_size)
+			usage_error("list member offset %llu is past the %llu-byte file",
+				    (unsigned long long)nums[0], (unsigned long long)*data_size);
+		offsets.push_back(nums[0]);
+		words.push_back(nums.size() - 1);
+		words.insert(words.end(), nums.begin() + 1, nums.end());
+		pos = end + 1;
+	}
+	words[0] = words.size() * sizeof(uint64_t);
+	for (uint64_t off : offsets)
+		words.push_back((uint64_t)(uintptr_t)(*data + off));
+	*desc_size = words.size() * sizeof(uint64_t);
+	uint8_t *desc = (uint8_t *)malloc(*desc_size);
+	if (!desc)
+		usage_error("out of memory");
+	memcpy(desc, words.data(), *desc_size);
+	return desc;
 }
 
 bool parse_u64(const char *s, uint64_t *out)
@@ -455,6 +510,22 @@ int main(int argc, char **argv)
 		} else if (rl == 3 && strncmp(a, "out", 3) == 0) {
 			p = map_file(v, true, &size);
 			r.role = "out";
+		} else if (rl == 5 && strncmp(a, "inout", 5) == 0) {
+			p = map_file(v, true, &size);
+			r.role = "inout";
+		} else if (rl == 4 && strncmp(a, "list", 4) == 0) {
+			uint8_t *data;
+			uint64_t data_size;
+			if (rt::g.ngm + 2 > rt::MAX_GM_RANGES)
+				usage_error("too many kernel arguments");
+			p = build_list(v, &size, &data, &data_size);
+			r.role = "list";
+			/* The members' data: a range of its own, after the descriptor's. */
+			rt::GmRange &dr = rt::g.gm[rt::g.ngm + 1];
+			dr.lo = (uintptr_t)data;
+			dr.hi = (uintptr_t)data + data_size;
+			dr.arg = nargs;
+			dr.role = "list data";
 		} else if (rl == 6 && strncmp(a, "tiling", 6) == 0) {
 			p = map_file(v, false, &size);
 			r.role = "tiling";
@@ -479,6 +550,11 @@ int main(int argc, char **argv)
 		r.arg = nargs;
 		if (size > 0)
 			rt::g.ngm++;
+		if (strcmp(r.role, "list") == 0) {
+			/* Keep the data range next to the descriptor's. */
+			if (rt::g.gm[rt::g.ngm].hi > rt::g.gm[rt::g.ngm].lo)
+				rt::g.ngm++;
+		}
 		args[nargs++] = p;
 	}
 	if (!blocks || !soc || !stats)
