@@ -479,7 +479,8 @@ static char *variant_exe(const char *first, size_t k)
 /* Kernel names that are C library functions (NPUKernelBench's Sqrt task
  * names its kernel `sqrt`): an extern "C" kernel of that name conflicts
  * with <math.h> in a host build, so the forced header renames it after
- * the library headers are in. */
+ * the library headers are in (every one the harness and the emulation
+ * headers include: a std header read after the rename would break). */
 static int is_libc_name(const char *name)
 {
 	static const char *const names[] = {
@@ -554,6 +555,7 @@ static int write_forced_header(const char *path, const struct npukb_task *t, con
 	if (rc == 0 && is_libc_name(t->kernel_name))
 		fprintf(f, "#include <math.h>\n#include <stdlib.h>\n#include <string.h>\n"
 			   "#include <cmath>\n#include <cstdlib>\n#include <cstring>\n#include <algorithm>\n"
+			   "#include <string>\n#include <vector>\n"
 			   "#include \"kernel_operator.h\"\n#define %s npukb_kernel_%s\n",
 			t->kernel_name, t->kernel_name);
 	if (fclose(f) != 0 && rc == 0)
