@@ -660,7 +660,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 	const uint64_t bytes = detail::copy_bytes<T>(count);
 	npukb_cpusim::ub_check(src.addr_, bytes, src.GetLength(), "DataCopy UB->GM", "source", loc);
 	npukb_cpusim::gm_check(dst.addr_, bytes, "DataCopy UB->GM writes", loc);
-	npukb_cpusim::gm_store(dst.addr_, src.addr_, bytes);
+	npukb_cpusim::gm_store(dst.addr_, src.addr_, bytes, loc);
 	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE3, bytes);
 }
 
@@ -721,7 +721,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 	for (uint32_t i = 0; i < p.blockCount; i++) {
 		unsigned char *di = d + i * (blk + p.dstStride * 32ull);
 		npukb_cpusim::gm_check(di, blk, "DataCopy UB->GM writes", loc);
-		npukb_cpusim::gm_store(di, s + i * (blk + p.srcStride * 32ull), blk);
+		npukb_cpusim::gm_store(di, s + i * (blk + p.srcStride * 32ull), blk, loc);
 	}
 	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE3, blk * p.blockCount);
 }

@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <ucontext.h>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -397,6 +398,31 @@ double block_time(const rt::State &st)
 	return t;
 }
 
+/* Two blocks wrote the same GM bytes between two SyncAlls: a race. */
+void check_gm_write_overlap()
+{
+	rt::GmWrite *w = rt::gm_log;
+	const size_t n = rt::gm_log_n;
+	std::sort(w, w + n, [](const rt::GmWrite &a, const rt::GmWrite &b) {
+		return a.epoch != b.epoch ? a.epoch < b.epoch : a.lo < b.lo;
+	});
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n && w[j].epoch == w[i].epoch && w[j].lo < w[i].hi; j++) {
+			if (w[j].block == w[i].block)
+				continue;
+			const rt::GmRange *r = rt::gm_find(w[j].lo);
+			const uintptr_t end = w[i].hi < w[j].hi ? w[i].hi : w[j].hi;
+			rt::fail("sync-race", w[j].at,
+				 "blocks %lld and %lld both write bytes %llu..%llu of argument %d (%s) with no SyncAll between "
+				 "(block %lld's write at %s:%d): the result depends on which core is last",
+				 (long long)w[i].block, (long long)w[j].block,
+				 (unsigned long long)(w[j].lo - (r ? r->lo : 0)),
+				 (unsigned long long)(end - (r ? r->lo : 0) - 1), r ? r->arg : -1,
+				 r ? r->role : "?", (long long)w[i].block, w[i].at.file ? w[i].at.file : "?",
+				 w[i].at.line);
+		}
+}
+
 void run_blocks(uint64_t blocks, double *core_cycles)
 {
 	const uint32_t cores = rt::g.soc.cores;
@@ -439,6 +465,7 @@ void run_blocks(uint64_t blocks, double *core_cycles)
 		for (uint64_t i = 0; i < nwait; i++)
 			t = rt::max2(t, block_time(waiting[i]->saved));
 		t += rt::g.soc.sync_all_cycles;
+		rt::gm_epoch++;
 		uint64_t nnext = 0;
 		for (uint64_t i = 0; i < nwait; i++) {
 			Slot *s = waiting[i];
@@ -571,6 +598,7 @@ int main(int argc, char **argv)
 		usage_error("out of memory");
 	kernel_args = args;
 	run_blocks(blocks, core_cycles);
+	check_gm_write_overlap();
 	double slowest = 0;
 	for (uint32_t c = 0; c < cores; c++)
 		slowest = rt::max2(slowest, core_cycles[c]);

@@ -349,13 +349,62 @@ inline void ub_check_elem(const void *p, uint64_t bytes, uint64_t avail, uint32_
 		fail("out-of-bounds", loc, "%s: %s runs past the end of the unified buffer", what, operand);
 }
 
-/* Every UB->GM copy goes through here so that SetAtomicAdd applies. */
-inline void gm_store(void *dst, const void *src, uint64_t bytes)
+/* ---- GM writes of different blocks ------------------------------------------
+ * Two cores writing the same GM bytes with no SyncAll between them race on
+ * the device: the result depends on which is last (and a DataCopy of whole
+ * 32-byte blocks past a core's own range clobbers its neighbour's). Every
+ * non-atomic UB->GM copy is logged as a byte range with its block and
+ * SyncAll epoch; consecutive ranges of one block merge, so a streaming
+ * kernel costs a few records per block. The harness checks the log when
+ * the launch ends (check_gm_write_overlap). Bounded: past GM_LOG_MAX
+ * records the rest of the launch is not logged. */
+struct GmWrite {
+	uintptr_t lo, hi;
+	int64_t block;
+	uint32_t epoch;
+	SrcLoc at;
+};
+constexpr size_t GM_LOG_MAX = (size_t)1 << 20;
+inline GmWrite *gm_log;
+inline size_t gm_log_n, gm_log_cap;
+inline uint32_t gm_epoch; /* SyncAll barriers passed by the whole launch */
+
+inline void gm_note_write(const void *dst, uint64_t bytes, SrcLoc loc)
 {
-	if (g.atomic_fn)
+	const uintptr_t lo = (uintptr_t)dst;
+	if (bytes == 0)
+		return;
+	if (gm_log_n > 0) {
+		GmWrite &last = gm_log[gm_log_n - 1];
+		if (last.block == g.block_idx && last.epoch == gm_epoch && lo >= last.lo &&
+		    lo <= last.hi) {
+			last.hi = lo + bytes > last.hi ? lo + bytes : last.hi;
+			return;
+		}
+	}
+	if (gm_log_n == gm_log_cap) {
+		if (gm_log_cap >= GM_LOG_MAX)
+			return;
+		const size_t cap = gm_log_cap ? 2 * gm_log_cap : 1024;
+		GmWrite *p = (GmWrite *)realloc(gm_log, cap * sizeof(GmWrite));
+		if (!p)
+			return;
+		gm_log = p;
+		gm_log_cap = cap;
+	}
+	gm_log[gm_log_n++] = GmWrite{lo, lo + bytes, g.block_idx, gm_epoch, loc};
+}
+
+/* Every UB->GM copy goes through here so that SetAtomicAdd applies; the
+ * atomic ones combine on the device and are not races. */
+inline void gm_store(void *dst, const void *src, uint64_t bytes, SrcLoc loc)
+{
+	if (g.atomic_fn) {
 		g.atomic_fn(dst, src, bytes);
-	else
+	} else {
+		gm_note_write(dst, bytes, loc);
 		memcpy(dst, src, bytes);
+	}
 }
 
 inline void cost_scalar(double cycles)
