@@ -259,6 +259,9 @@ private:
 		if (i >= size_)
 			npukb_cpusim::fail("out-of-bounds", loc, "%s: index %u of a tensor of %u elements", what,
 					   i, size_);
+		const uintptr_t a = (uintptr_t)(addr_ + i), base = (uintptr_t)npukb_cpusim::ub_arena;
+		if (a >= base && a < base + npukb_cpusim::UB_ARENA_BYTES)
+			npukb_cpusim::ub_owner_check((uint32_t)(a - base), what, "the tensor", loc);
 	}
 };
 
@@ -394,6 +397,7 @@ public:
 			bufs_[i].free_at = 0;
 			bufs_[i].ready_at = 0;
 		}
+		npukb_cpusim::ub_owner_set(off, rounded * (uint32_t)num, npukb_cpusim::UB_FREE);
 	}
 
 	unsigned char *alloc(uint32_t *len, SrcLoc loc)
@@ -406,6 +410,7 @@ public:
 				next_ = (uint8_t)((i + 1) % num_);
 				bufs_[i].state = B_ALLOC;
 				bufs_[i].loc = loc;
+				npukb_cpusim::ub_owner_set(bufs_[i].off, len_, npukb_cpusim::UB_IN_USE);
 				/* The producer reuses the buffer only after its consumer freed it. */
 				npukb_cpusim::wait_until(prod_, bufs_[i].free_at);
 				*len = len_;
@@ -427,6 +432,7 @@ public:
 			npukb_cpusim::fail("queue-misuse", loc, "EnQue on a full queue (depth %d)", capacity());
 		bufs_[i].state = B_QUEUED;
 		bufs_[i].ready_at = npukb_cpusim::pipe_done(prod_);
+		npukb_cpusim::ub_owner_set(bufs_[i].off, len_, npukb_cpusim::UB_ENQUEUED);
 		fifo_[(head_ + count_) % MAX_QUE_BUFS] = (uint8_t)i;
 		count_++;
 	}
@@ -439,6 +445,7 @@ public:
 		head_ = (uint8_t)((head_ + 1) % MAX_QUE_BUFS);
 		count_--;
 		bufs_[i].state = B_DEQUEUED;
+		npukb_cpusim::ub_owner_set(bufs_[i].off, len_, npukb_cpusim::UB_IN_USE);
 		npukb_cpusim::wait_until(cons_, bufs_[i].ready_at);
 		*len = len_;
 		return npukb_cpusim::ub_arena + bufs_[i].off;
@@ -455,6 +462,7 @@ public:
 			npukb_cpusim::fail("queue-misuse", loc, "FreeTensor of a tensor that is still enqueued");
 		bufs_[i].state = B_FREE;
 		bufs_[i].free_at = npukb_cpusim::pipe_done(cons_);
+		npukb_cpusim::ub_owner_set(bufs_[i].off, len_, npukb_cpusim::UB_FREE);
 	}
 
 	int queued() const { return count_; }

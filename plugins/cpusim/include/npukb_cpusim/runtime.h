@@ -100,10 +100,16 @@ struct State {
 	 * (GetReduceMaxMinCount). */
 	double rmm_value;
 	uint64_t rmm_index;
+	/* Per 32-byte block of UB: the state of the queue buffer holding it
+	 * (UB_NOT_QUEUE for TBuf and unallocated space), so that any use of a
+	 * freed or enqueued tensor is seen. Bounded: 16 KiB. */
+	uint8_t ub_owner[UB_ARENA_BYTES / 32];
 	uint64_t gm_bytes;  /* all blocks */
 	uint64_t vec_instrs;
 	uint64_t dma_instrs;
 };
+
+enum UbOwner : uint8_t { UB_NOT_QUEUE = 0, UB_FREE, UB_IN_USE, UB_ENQUEUED };
 
 inline State g;
 alignas(4096) inline unsigned char ub_arena[UB_ARENA_BYTES];
@@ -187,6 +193,26 @@ inline uint32_t ub_carve(uint32_t bytes, const char *what, SrcLoc loc)
 }
 
 /* A UB operand of `bytes` starting at p, whose tensor holds `avail` bytes. */
+/* A queue's tensor may be used between AllocTensor (or DeQue) and EnQue
+ * (or FreeTensor): after FreeTensor the buffer belongs to the queue again,
+ * and while enqueued it belongs to the pipe that will dequeue it. */
+inline void ub_owner_check(uint32_t off, const char *what, const char *operand, SrcLoc loc)
+{
+	const uint8_t st = g.ub_owner[off / 32];
+	if (st == UB_FREE)
+		fail("queue-misuse", loc, "%s: %s is a queue's tensor after FreeTensor (or before AllocTensor)",
+		     what, operand);
+	if (st == UB_ENQUEUED)
+		fail("queue-misuse", loc, "%s: %s is a queue's tensor while it is enqueued (DeQue it first)",
+		     what, operand);
+}
+
+inline void ub_owner_set(uint32_t off, uint32_t len, UbOwner st)
+{
+	for (uint32_t b = off / 32; b < (off + len + 31) / 32 && b < UB_ARENA_BYTES / 32; b++)
+		g.ub_owner[b] = st;
+}
+
 inline void ub_check(const void *p, uint64_t bytes, uint64_t avail, const char *what,
 		     const char *operand, SrcLoc loc)
 {
@@ -195,6 +221,7 @@ inline void ub_check(const void *p, uint64_t bytes, uint64_t avail, const char *
 		fail("out-of-bounds", loc, "%s: %s is not a unified-buffer tensor (uninitialised LocalTensor?)",
 		     what, operand);
 	const uint32_t off = (uint32_t)(a - base);
+	ub_owner_check(off, what, operand, loc);
 	if (off % 32 != 0)
 		fail("misaligned", loc, "%s: %s at UB address 0x%x is not 32-byte aligned", what, operand, off);
 	if (bytes > avail)
@@ -339,6 +366,7 @@ inline void ub_check_elem(const void *p, uint64_t bytes, uint64_t avail, uint32_
 		fail("out-of-bounds", loc, "%s: %s is not a unified-buffer tensor (uninitialised LocalTensor?)",
 		     what, operand);
 	const uint32_t off = (uint32_t)(a - base);
+	ub_owner_check(off, what, operand, loc);
 	if (off % align != 0)
 		fail("misaligned", loc, "%s: %s at UB address 0x%x is not %u-byte aligned", what, operand,
 		     off, align);
@@ -440,6 +468,7 @@ inline void begin_block(int64_t idx, int64_t num)
 	g.block_idx = idx;
 	g.block_num = num;
 	g.ub_used = 0;
+	memset(g.ub_owner, UB_NOT_QUEUE, sizeof g.ub_owner);
 	for (int i = 0; i < P_COUNT; i++)
 		g.busy[i] = g.done[i] = 0;
 	g.nport = 0;

@@ -1,4 +1,4 @@
-/* test_cpusim_races.c - checks cpusim makes at the end of a launch, on
+/* test_cpusim_checks.c - checks cpusim makes at the end of a launch, on
  * AddCustom samples: two cores writing the same GM bytes between two
  * SyncAlls is a race even when every value written is right; the same
  * writes ordered by a SyncAll are not. */
@@ -21,9 +21,9 @@ static const struct npukb_sample_result *sample(const char *id)
 	return NULL;
 }
 
-Test(cpusim_races, gm_bytes_written_by_two_cores, .timeout = 300)
+Test(cpusim_checks, gm_bytes_written_by_two_cores, .timeout = 300)
 {
-	static char outdir[] = "/tmp/npukb-races-XXXXXX";
+	static char outdir[] = "/tmp/npukb-checks-XXXXXX";
 	static const char *const names[] = { "gm_overlap", "gm_overlap_synced", NULL };
 	static const char *const ids[] = { "level1/Math/AddCustom", NULL };
 	static const char *const cases[] = { "4", NULL };
@@ -35,7 +35,7 @@ Test(cpusim_races, gm_bytes_written_by_two_cores, .timeout = 300)
 	test_cpusim_config(&cfg, &plugins, "levels", outdir);
 	cfg.task_ids = ids;
 	cfg.case_ids = cases;
-	cfg.sample_dirs = test_sample_dirs("tests/samples/races", names);
+	cfg.sample_dirs = test_sample_dirs("tests/samples/checks", names);
 	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
 
 	racy = sample("gm_overlap");
@@ -52,4 +52,38 @@ Test(cpusim_races, gm_bytes_written_by_two_cores, .timeout = 300)
 	cr_assert_eq(synced->compile.outcome, NPUKB_PASS, "%s", synced->compile.message);
 	cr_expect_eq(synced->cases[0].correctness.outcome, NPUKB_PASS, "%s",
 		     synced->cases[0].correctness.message);
+}
+
+static void expect_queue_misuse(const char *id, const char *what)
+{
+	const struct npukb_sample_result *s = sample(id);
+	const char *cat, *rule;
+
+	cr_assert_eq(s->compile.outcome, NPUKB_PASS, "%s", s->compile.message);
+	cr_assert_eq(s->cases[0].correctness.outcome, NPUKB_FAIL, "%s went unnoticed", id);
+	npukb_case_outcome(s, 0, &cat, &rule);
+	cr_expect_str_eq(cat, "queue-misuse", "%s", s->cases[0].correctness.message);
+	cr_expect_not_null(strstr(s->cases[0].correctness.message, what), "%s",
+			   s->cases[0].correctness.message);
+	cr_expect_not_null(strstr(s->cases[0].correctness.message, "add_custom.cpp:"), "%s",
+			   s->cases[0].correctness.message);
+}
+
+Test(cpusim_checks, queue_tensor_used_after_free_or_while_enqueued, .timeout = 300)
+{
+	static char outdir[] = "/tmp/npukb-checks-XXXXXX";
+	static const char *const names[] = { "use_after_free", "use_while_enqueued", NULL };
+	static const char *const ids[] = { "level1/Math/AddCustom", NULL };
+	static const char *const cases[] = { "4", NULL };
+	struct npukb_run_config cfg;
+	char err[8192] = "";
+
+	test_cpusim_config(&cfg, &plugins, "levels", outdir);
+	cfg.task_ids = ids;
+	cfg.case_ids = cases;
+	cfg.sample_dirs = test_sample_dirs("tests/samples/checks", names);
+	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
+	expect_queue_misuse("use_after_free", "Add: first source is a queue's tensor after FreeTensor");
+	expect_queue_misuse("use_while_enqueued",
+			    "DataCopy GM->UB: destination is a queue's tensor while it is enqueued");
 }
