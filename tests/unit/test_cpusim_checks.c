@@ -87,3 +87,37 @@ Test(cpusim_checks, queue_tensor_used_after_free_or_while_enqueued, .timeout = 3
 	expect_queue_misuse("use_while_enqueued",
 			    "DataCopy GM->UB: destination is a queue's tensor while it is enqueued");
 }
+
+Test(cpusim_checks, pipes_unordered_by_flags_race, .timeout = 300)
+{
+	static char outdir[] = "/tmp/npukb-checks-XXXXXX";
+	static const char *const names[] = { "no_flag_mte2_v", "flags_mte2_v", NULL };
+	static const char *const ids[] = { "level1/Math/AddCustom", NULL };
+	static const char *const cases[] = { "4", NULL };
+	struct npukb_run_config cfg;
+	const struct npukb_sample_result *racy, *ordered;
+	const char *cat, *rule;
+	char err[8192] = "";
+
+	test_cpusim_config(&cfg, &plugins, "levels", outdir);
+	cfg.task_ids = ids;
+	cfg.case_ids = cases;
+	cfg.sample_dirs = test_sample_dirs("tests/samples/checks", names);
+	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
+
+	racy = sample("no_flag_mte2_v");
+	cr_assert_eq(racy->compile.outcome, NPUKB_PASS, "%s", racy->compile.message);
+	cr_assert_eq(racy->cases[0].correctness.outcome, NPUKB_FAIL, "the race went unnoticed");
+	npukb_case_outcome(racy, 0, &cat, &rule);
+	cr_expect_str_eq(cat, "sync-race", "%s", racy->cases[0].correctness.message);
+	cr_expect_not_null(strstr(racy->cases[0].correctness.message,
+				  "Add (vector pipe) reads its first source at UB 0x0 while the MTE2 pipe is still writing it (at add_custom.cpp:24)"),
+			   "%s", racy->cases[0].correctness.message);
+	cr_expect_not_null(strstr(racy->cases[0].correctness.message, "at add_custom.cpp:26"), "%s",
+			   racy->cases[0].correctness.message);
+
+	ordered = sample("flags_mte2_v");
+	cr_assert_eq(ordered->compile.outcome, NPUKB_PASS, "%s", ordered->compile.message);
+	cr_expect_eq(ordered->cases[0].correctness.outcome, NPUKB_PASS, "%s",
+		     ordered->cases[0].correctness.message);
+}

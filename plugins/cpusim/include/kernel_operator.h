@@ -260,8 +260,14 @@ private:
 			npukb_cpusim::fail("out-of-bounds", loc, "%s: index %u of a tensor of %u elements", what,
 					   i, size_);
 		const uintptr_t a = (uintptr_t)(addr_ + i), base = (uintptr_t)npukb_cpusim::ub_arena;
-		if (a >= base && a < base + npukb_cpusim::UB_ARENA_BYTES)
+		if (a >= base && a < base + npukb_cpusim::UB_ARENA_BYTES) {
 			npukb_cpusim::ub_owner_check((uint32_t)(a - base), what, "the tensor", loc);
+			/* GetValue/SetValue run on the scalar pipe (their cost_scalar
+			 * commits the access); operator() has no pipe of its own. */
+			if (what[13] == 'G' || what[13] == 'S')
+				npukb_cpusim::ub_note_access((uint32_t)(a - base), sizeof(T), what,
+							     what[13] == 'S' ? "destination" : "element", loc);
+		}
 	}
 };
 
@@ -741,6 +747,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 #include "npukb_cpusim/copy_pad.h"
 #include "npukb_cpusim/reduce.h"
 #include "npukb_cpusim/list_tensor.h"
+#include "npukb_cpusim/math.h"
 
 /* ---- tiling ------------------------------------------------------------------- */
 

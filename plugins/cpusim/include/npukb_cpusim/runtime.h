@@ -104,6 +104,28 @@ struct State {
 	 * (UB_NOT_QUEUE for TBuf and unallocated space), so that any use of a
 	 * freed or enqueued tensor is seen. Bounded: 16 KiB. */
 	uint8_t ub_owner[UB_ARENA_BYTES / 32];
+	/* Pipe races, per 32-byte block of UB: which pipe last wrote it and when
+	 * that write completes, which pipe last read it and when that read
+	 * ends. An access on another pipe that starts before then was not
+	 * ordered by a flag, a queue hand-off or a barrier (the cycle model
+	 * delays an instruction exactly for those). Bounded: about 0.5 MiB. */
+	double ub_w_done[UB_ARENA_BYTES / 32];
+	double ub_r_done[UB_ARENA_BYTES / 32];
+	uint8_t ub_w_pipe[UB_ARENA_BYTES / 32];
+	uint8_t ub_r_pipe[UB_ARENA_BYTES / 32];
+	const char *ub_w_file[UB_ARENA_BYTES / 32];
+	int ub_w_line[UB_ARENA_BYTES / 32];
+	/* UB operands checked by the instruction being issued, committed to
+	 * the race shadow by its cost function (which knows its pipe and
+	 * times). */
+	struct UbAccess { /* plain data: State is copied and cleared bytewise */
+		uint32_t off, bytes;
+		bool write;
+		const char *what, *operand;
+		const char *file;
+		int line;
+	} ub_pending[8];
+	int ub_npending;
 	uint64_t gm_bytes;  /* all blocks */
 	uint64_t vec_instrs;
 	uint64_t dma_instrs;
@@ -213,6 +235,74 @@ inline void ub_owner_set(uint32_t off, uint32_t len, UbOwner st)
 		g.ub_owner[b] = st;
 }
 
+constexpr uint8_t NO_PIPE = 0xff;
+
+inline const char *pipe_name(int p)
+{
+	static const char *const names[] = { "scalar", "vector", "MTE2", "MTE3", "cube", "MTE1", "FIX" };
+	return p >= 0 && p < P_COUNT ? names[p] : "?";
+}
+
+/* Remembers a UB operand of the instruction being checked; operands of an
+ * earlier instruction that never reached a cost function are dropped. */
+inline void ub_note_access(uint32_t off, uint64_t bytes, const char *what, const char *operand, SrcLoc loc)
+{
+	if (g.ub_npending > 0 &&
+	    (g.ub_pending[0].what != what || g.ub_pending[0].line != loc.line ||
+	     g.ub_pending[0].file != loc.file))
+		g.ub_npending = 0;
+	if (g.ub_npending >= 8 || bytes == 0)
+		return;
+	const bool write = strcmp(operand, "destination") == 0 || strcmp(operand, "work tensor") == 0;
+	g.ub_pending[g.ub_npending++] = State::UbAccess{off, (uint32_t)bytes, write, what, operand, loc.file, loc.line};
+}
+
+/* The race check of one access by pipe p starting at `start`. */
+inline void ub_race_access(int p, double start, double read_end, double write_done, const State::UbAccess &a)
+{
+	SrcLoc at;
+	at.file = a.file;
+	at.line = a.line;
+	const uint32_t first = a.off / 32, last = (a.off + a.bytes + 31) / 32;
+	for (uint32_t b = first; b < last && b < UB_ARENA_BYTES / 32; b++) {
+		const int wp = g.ub_w_pipe[b], rp = g.ub_r_pipe[b];
+		if (wp != NO_PIPE && wp != p && start < g.ub_w_done[b])
+			fail("sync-race", at,
+			     "%s (%s pipe) %s its %s at UB 0x%x while the %s pipe is still writing it (at %s:%d): "
+			     "no SetFlag/WaitFlag, queue hand-off or PipeBarrier orders them",
+			     a.what, pipe_name(p), a.write ? "writes" : "reads", a.operand, b * 32, pipe_name(wp),
+			     g.ub_w_file[b] ? g.ub_w_file[b] : "?", g.ub_w_line[b]);
+		if (a.write && rp != NO_PIPE && rp != p && start < g.ub_r_done[b])
+			fail("sync-race", at,
+			     "%s (%s pipe) overwrites its %s at UB 0x%x while the %s pipe may still be reading it: "
+			     "no SetFlag/WaitFlag, queue hand-off or PipeBarrier orders them",
+			     a.what, pipe_name(p), a.operand, b * 32, pipe_name(rp));
+	}
+	for (uint32_t b = first; b < last && b < UB_ARENA_BYTES / 32; b++) {
+		if (a.write) {
+			g.ub_w_pipe[b] = (uint8_t)p;
+			g.ub_w_done[b] = write_done;
+			g.ub_w_file[b] = a.file;
+			g.ub_w_line[b] = a.line;
+		} else if (g.ub_r_pipe[b] == p || g.ub_r_pipe[b] == NO_PIPE || read_end >= g.ub_r_done[b]) {
+			g.ub_r_pipe[b] = (uint8_t)p;
+			g.ub_r_done[b] = read_end;
+		}
+	}
+}
+
+/* Called by each cost function with the instruction's pipe and times. */
+inline void ub_race_commit(int p, double start, double read_end, double write_done)
+{
+	/* Reads first: "reads what another pipe is writing" is the usual
+	 * diagnosis when an in-place destination is also a source. */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < g.ub_npending; i++)
+			if (g.ub_pending[i].write == (pass == 1))
+				ub_race_access(p, start, read_end, write_done, g.ub_pending[i]);
+	g.ub_npending = 0;
+}
+
 inline void ub_check(const void *p, uint64_t bytes, uint64_t avail, const char *what,
 		     const char *operand, SrcLoc loc)
 {
@@ -229,6 +319,7 @@ inline void ub_check(const void *p, uint64_t bytes, uint64_t avail, const char *
 		     what, operand, (unsigned long long)bytes, (unsigned long long)avail);
 	if (off + bytes > g.soc.ub_bytes)
 		fail("out-of-bounds", loc, "%s: %s runs past the end of the unified buffer", what, operand);
+	ub_note_access(off, bytes, what, operand, loc);
 }
 
 /* ---- cycle model ---------------------------------------------------------- */
@@ -333,6 +424,8 @@ inline void cost_dma(Pipe p, uint64_t bytes)
 	const double lat = p == P_MTE3 ? g.soc.mte3_latency : g.soc.mte2_latency;
 	g.busy[p] = end;
 	g.done[p] = max2(g.done[p], end + lat);
+	/* UB is read while the bytes stream, written when they have landed. */
+	ub_race_commit(p, start, end, end + lat);
 	g.gm_bytes += bytes;
 	g.dma_instrs++;
 }
@@ -345,6 +438,7 @@ inline void cost_vec(uint64_t bytes, double per_repeat)
 	g.busy[P_V] = end;
 	g.done[P_V] = end;
 	g.vec_instrs++;
+	ub_race_commit(P_V, start, end, end);
 }
 
 /* A vector instruction of `repeats` repeats (mask/repeat forms). */
@@ -355,6 +449,7 @@ inline void cost_vec_rep(uint64_t repeats, double per_repeat)
 	g.busy[P_V] = end;
 	g.done[P_V] = end;
 	g.vec_instrs++;
+	ub_race_commit(P_V, start, end, end);
 }
 
 /* A UB operand that only needs element alignment (reduction results). */
@@ -375,6 +470,7 @@ inline void ub_check_elem(const void *p, uint64_t bytes, uint64_t avail, uint32_
 		     what, operand, (unsigned long long)bytes, (unsigned long long)avail);
 	if (off + bytes > g.soc.ub_bytes)
 		fail("out-of-bounds", loc, "%s: %s runs past the end of the unified buffer", what, operand);
+	ub_note_access(off, bytes, what, operand, loc);
 }
 
 /* ---- GM writes of different blocks ------------------------------------------
@@ -437,8 +533,10 @@ inline void gm_store(void *dst, const void *src, uint64_t bytes, SrcLoc loc)
 
 inline void cost_scalar(double cycles)
 {
+	const double start = g.busy[P_S];
 	g.busy[P_S] += cycles;
 	g.done[P_S] = g.busy[P_S];
+	ub_race_commit(P_S, start, g.busy[P_S], g.busy[P_S]);
 }
 
 /* pipe `to` cannot start before time t (a flag, a queue hand-off). */
@@ -469,6 +567,9 @@ inline void begin_block(int64_t idx, int64_t num)
 	g.block_num = num;
 	g.ub_used = 0;
 	memset(g.ub_owner, UB_NOT_QUEUE, sizeof g.ub_owner);
+	memset(g.ub_w_pipe, NO_PIPE, sizeof g.ub_w_pipe);
+	memset(g.ub_r_pipe, NO_PIPE, sizeof g.ub_r_pipe);
+	g.ub_npending = 0;
 	for (int i = 0; i < P_COUNT; i++)
 		g.busy[i] = g.done[i] = 0;
 	g.nport = 0;
