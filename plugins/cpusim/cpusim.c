@@ -529,6 +529,9 @@ static int write_forced_header(const char *path, const struct npukb_task *t, con
 		fputs("#define NPUKB_CPUSIM_KERNEL_SIDE 1\n", f);
 		for (i = 0; tiling_headers[i]; i++)
 			fprintf(f, "#include \"%s\"\n", tiling_headers[i]);
+		/* CANN generates the struct at global scope; op_host headers
+		 * declare it in namespace optiling. */
+		fputs("namespace optiling {}\nusing namespace optiling;\n", f);
 	} else if (t->tiling_struct) {
 		rc = npukb_tiling_struct_source(t, &src);
 		if (rc == 0)
@@ -852,7 +855,7 @@ static int build_host_device(struct build_ctx *b, struct npukb_build_result *res
 {
 	const struct npukb_sample *s = b->req->sample;
 	char **host = NULL, **kern = NULL, **tiling = NULL, **objs = NULL;
-	char *host_inc = NULL, *kern_inc = NULL;
+	char *host_inc = NULL, *kern_inc = NULL, *tiling_def = NULL;
 	const char **argv = NULL, **tail = NULL;
 	size_t i, nhost = 0, nkern = 0, ntiling = 0, argc, nobj = 0;
 	int rc = 0;
@@ -865,7 +868,8 @@ static int build_host_device(struct build_ctx *b, struct npukb_build_result *res
 	tail = calloc(s->nfiles + 8, sizeof(*tail));
 	host_inc = format("-I%s/op_host", b->sdir);
 	kern_inc = format("-I%s/op_kernel", b->sdir);
-	if (!host || !kern || !tiling || !objs || !argv || !tail || !host_inc || !kern_inc) {
+	tiling_def = format("-DNPUKB_TILING_STRUCT=npukb_tiling_reg_%s", b->req->task->name);
+	if (!host || !kern || !tiling || !objs || !argv || !tail || !host_inc || !kern_inc || !tiling_def) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -910,9 +914,14 @@ static int build_host_device(struct build_ctx *b, struct npukb_build_result *res
 	res->message = NULL;
 	res->ok = 0;
 
-	/* Step 2: per dtype variant, the kernel sources linked with them. */
+	/* Step 2: per dtype variant, the kernel sources linked with them.
+	 * GET_TILING_DATA reads the struct the op_host registered for the
+	 * operator (REGISTER_TILING_DATA_CLASS(<task name>, ...)), and the
+	 * workspace starts with the system part GetUserWorkspace skips. */
 	argc = common_args(b, argv);
 	argv[argc++] = kern_inc;
+	argv[argc++] = tiling_def;
+	argv[argc++] = "-DNPUKB_SYS_WORKSPACE=16777216";
 	for (i = 0; i < nkern; i++)
 		tail[i] = kern[i];
 	for (size_t j = 0; j < nobj; j++)
@@ -928,6 +937,7 @@ out:
 	free(tail);
 	free(host_inc);
 	free(kern_inc);
+	free(tiling_def);
 	return rc;
 }
 

@@ -94,6 +94,12 @@ int cpusim_hostdev_write_case(const char *path, const struct npukb_task *t,
 					as_input = 0;
 		}
 		ct = find_tensor(d, npukb_param_tensor(p));
+		if (ct && ct->nmembers > 0) {
+			snprintf(err, errlen, "%s is a tensor list, which host+device mode cannot pass yet (kernel-only mode can)",
+				 p->name);
+			rc = -ENOTSUP;
+			break;
+		}
 		if (!ct || !one_field(ct->path) || !npukb_dtype_name(ct->dtype)) {
 			snprintf(err, errlen, "tensor %s has no usable file for the case file", p->name);
 			rc = -EINVAL;

@@ -530,7 +530,9 @@ Test(cpusim, compile_timeout)
 	cr_assert_eq(b.res.proc.kind, NPUKB_EXIT_TIMEOUT, "kind %d", (int)b.res.proc.kind);
 }
 
-Test(cpusim, host_device_mode_is_skipped)
+/* Host+device samples need op_host and op_kernel sources; the full mode is
+ * tested end to end in test_cpusim_hostdev. */
+Test(cpusim, host_device_sample_without_op_host_is_rejected)
 {
 	struct built b;
 	struct npukb_build_request req;
@@ -547,8 +549,10 @@ Test(cpusim, host_device_mode_is_skipped)
 	req.options = &b.opts;
 	req.workdir = "/tmp";
 	cr_assert_eq(npukb_cpusim_plugin.backend->build(&req, &b.res), 0);
-	cr_assert_eq(b.res.skipped, 1);
+	cr_assert_eq(b.res.skipped, 0);
 	cr_assert_eq(b.res.ok, 0);
+	cr_assert_not_null(b.res.message);
+	cr_expect_not_null(strstr(b.res.message, "without op_host/ sources"), "%s", b.res.message);
 }
 
 Test(cpusim, wrong_result_runs_but_mismatches, .timeout = 120)

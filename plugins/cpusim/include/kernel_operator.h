@@ -116,7 +116,16 @@ inline void check_event_id(int32_t id, const char *what, SrcLoc loc)
 
 inline int64_t GetBlockIdx() { return npukb_cpusim::g.block_idx; }
 inline int64_t GetBlockNum() { return npukb_cpusim::g.block_num; }
-inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
+/* Host+device builds reserve the system workspace at the front, as CANN
+ * does (the tiling asks GetLibApiWorkSpaceSize() + its own); kernel-only
+ * mode hands the user workspace itself. */
+#ifndef NPUKB_SYS_WORKSPACE
+#define NPUKB_SYS_WORKSPACE 0
+#endif
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace)
+{
+	return workspace ? workspace + NPUKB_SYS_WORKSPACE : workspace;
+}
 /* No system workspace is reserved: the user workspace is the whole argument. */
 inline void SetSysWorkspace(GM_ADDR) {}
 inline GM_ADDR GetSysWorkSpacePtr()

@@ -491,12 +491,84 @@ void run_blocks(uint64_t blocks, double *core_cycles)
 
 } // namespace
 
+/* hostdev.cpp, linked into host+device builds only. */
+extern "C" void npukb_hostdev_args(const char *case_path, uint64_t *blocks, uint64_t *tiling_key,
+				   std::vector<std::string> *args) __attribute__((weak));
+
+/* One kernel argument, ROLE=VALUE: mapped and registered as a GM range. */
+static void add_arg(const char *a, uint8_t **args, int &nargs)
+{
+	if (nargs >= rt::MAX_GM_RANGES)
+		usage_error("more than %d kernel arguments", rt::MAX_GM_RANGES);
+	const char *eq = strchr(a, '=');
+	if (!eq)
+		usage_error("argument '%s' is not ROLE=VALUE", a);
+	const size_t rl = (size_t)(eq - a);
+	const char *v = eq + 1;
+	rt::GmRange &r = rt::g.gm[rt::g.ngm];
+	uint64_t size = 0;
+	uint8_t *p;
+	if (rl == 2 && strncmp(a, "in", 2) == 0) {
+		p = map_file(v, true, &size);
+		r.role = "in";
+	} else if (rl == 3 && strncmp(a, "out", 3) == 0) {
+		p = map_file(v, true, &size);
+		r.role = "out";
+	} else if (rl == 5 && strncmp(a, "inout", 5) == 0) {
+		p = map_file(v, true, &size);
+		r.role = "inout";
+	} else if (rl == 4 && strncmp(a, "list", 4) == 0) {
+		uint8_t *data;
+		uint64_t data_size;
+		if (rt::g.ngm + 2 > rt::MAX_GM_RANGES)
+			usage_error("too many kernel arguments");
+		p = build_list(v, &size, &data, &data_size);
+		r.role = "list";
+		/* The members' data: a range of its own, after the descriptor's. */
+		rt::GmRange &dr = rt::g.gm[rt::g.ngm + 1];
+		dr.lo = (uintptr_t)data;
+		dr.hi = (uintptr_t)data + data_size;
+		dr.arg = nargs;
+		dr.role = "list data";
+	} else if (rl == 6 && strncmp(a, "tiling", 6) == 0) {
+		p = map_file(v, false, &size);
+		r.role = "tiling";
+	} else if (rl == 2 && strncmp(a, "ws", 2) == 0) {
+		if (!parse_u64(v, &size))
+			usage_error("bad workspace size '%s'", v);
+		r.role = "ws";
+		if (size == 0) {
+			p = nullptr;
+		} else {
+			void *m = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+			if (m == MAP_FAILED)
+				usage_error("cannot allocate a %llu-byte workspace", (unsigned long long)size);
+			p = (uint8_t *)m;
+		}
+	} else {
+		usage_error("unknown argument role in '%s'", a);
+	}
+	r.lo = (uintptr_t)p;
+	r.hi = (uintptr_t)p + size;
+	r.arg = nargs;
+	if (size > 0)
+		rt::g.ngm++;
+	if (strcmp(r.role, "list") == 0) {
+		/* Keep the data range next to the descriptor's. */
+		if (rt::g.gm[rt::g.ngm].hi > rt::g.gm[rt::g.ngm].lo)
+			rt::g.ngm++;
+	}
+	args[nargs++] = p;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t blocks = 0;
 	const char *soc = nullptr, *stats = nullptr, *soc_dir = NPUKB_CPUSIM_SOCDIR;
 	uint8_t *args[rt::MAX_GM_RANGES];
 	int nargs = 0;
+	const char *hostdev = nullptr;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -516,73 +588,26 @@ int main(int argc, char **argv)
 			} else if (strcmp(a, "--tiling-key") == 0) {
 				if (!parse_u64(v, &rt::g.tiling_key))
 					usage_error("--tiling-key must be an unsigned integer, not '%s'", v);
+			} else if (strcmp(a, "--hostdev") == 0) {
+				hostdev = v;
 			} else {
 				usage_error("unknown option %s", a);
 			}
 			continue;
 		}
-		if (nargs >= rt::MAX_GM_RANGES)
-			usage_error("more than %d kernel arguments", rt::MAX_GM_RANGES);
-		const char *eq = strchr(a, '=');
-		if (!eq)
-			usage_error("argument '%s' is not ROLE=VALUE", a);
-		const size_t rl = (size_t)(eq - a);
-		const char *v = eq + 1;
-		rt::GmRange &r = rt::g.gm[rt::g.ngm];
-		uint64_t size = 0;
-		uint8_t *p;
-		if (rl == 2 && strncmp(a, "in", 2) == 0) {
-			p = map_file(v, true, &size);
-			r.role = "in";
-		} else if (rl == 3 && strncmp(a, "out", 3) == 0) {
-			p = map_file(v, true, &size);
-			r.role = "out";
-		} else if (rl == 5 && strncmp(a, "inout", 5) == 0) {
-			p = map_file(v, true, &size);
-			r.role = "inout";
-		} else if (rl == 4 && strncmp(a, "list", 4) == 0) {
-			uint8_t *data;
-			uint64_t data_size;
-			if (rt::g.ngm + 2 > rt::MAX_GM_RANGES)
-				usage_error("too many kernel arguments");
-			p = build_list(v, &size, &data, &data_size);
-			r.role = "list";
-			/* The members' data: a range of its own, after the descriptor's. */
-			rt::GmRange &dr = rt::g.gm[rt::g.ngm + 1];
-			dr.lo = (uintptr_t)data;
-			dr.hi = (uintptr_t)data + data_size;
-			dr.arg = nargs;
-			dr.role = "list data";
-		} else if (rl == 6 && strncmp(a, "tiling", 6) == 0) {
-			p = map_file(v, false, &size);
-			r.role = "tiling";
-		} else if (rl == 2 && strncmp(a, "ws", 2) == 0) {
-			if (!parse_u64(v, &size))
-				usage_error("bad workspace size '%s'", v);
-			r.role = "ws";
-			if (size == 0) {
-				p = nullptr;
-			} else {
-				void *m = mmap(nullptr, size, PROT_READ | PROT_WRITE,
-					       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-				if (m == MAP_FAILED)
-					usage_error("cannot allocate a %llu-byte workspace", (unsigned long long)size);
-				p = (uint8_t *)m;
-			}
-		} else {
-			usage_error("unknown argument role in '%s'", a);
-		}
-		r.lo = (uintptr_t)p;
-		r.hi = (uintptr_t)p + size;
-		r.arg = nargs;
-		if (size > 0)
-			rt::g.ngm++;
-		if (strcmp(r.role, "list") == 0) {
-			/* Keep the data range next to the descriptor's. */
-			if (rt::g.gm[rt::g.ngm].hi > rt::g.gm[rt::g.ngm].lo)
-				rt::g.ngm++;
-		}
-		args[nargs++] = p;
+		add_arg(a, args, nargs);
+	}
+	if (hostdev) {
+		/* Host+device: the sample's tiling decides blocks, key, tiling
+		 * data and workspace; the case file gives the tensors. */
+		if (!npukb_hostdev_args)
+			usage_error("--hostdev: this build has no op-host driver (kernel-only sample)");
+		if (nargs > 0)
+			usage_error("--hostdev takes the kernel arguments from the case file, not the command line");
+		std::vector<std::string> extra;
+		npukb_hostdev_args(hostdev, &blocks, &rt::g.tiling_key, &extra);
+		for (const std::string &e : extra)
+			add_arg(e.c_str(), args, nargs);
 	}
 	if (!blocks || !soc || !stats)
 		usage_error("--blocks, --soc and --stats are required");
