@@ -310,7 +310,7 @@ public:
 
 	T GetValue(uint64_t i, SrcLoc loc = NPUKB_LOC) const
 	{
-		npukb_cpusim::gm_check(addr_ + i, sizeof(T), "GlobalTensor::GetValue", loc);
+		npukb_cpusim::gm_check_read(addr_ + i, sizeof(T), "GlobalTensor::GetValue", loc);
 		npukb_cpusim::cost_scalar(npukb_cpusim::g.soc.gm_scalar_cycles);
 		return addr_[i];
 	}
@@ -671,7 +671,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 {
 	const uint64_t bytes = detail::copy_bytes<T>(count);
 	npukb_cpusim::ub_check(dst.addr_, bytes, dst.GetLength(), "DataCopy GM->UB", "destination", loc);
-	npukb_cpusim::gm_check(src.addr_, bytes, "DataCopy GM->UB reads", loc);
+	npukb_cpusim::gm_check_read(src.addr_, bytes, "DataCopy GM->UB reads", loc);
 	memcpy(dst.addr_, src.addr_, bytes);
 	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE2, bytes);
 }
@@ -709,7 +709,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 	npukb_cpusim::ub_check(d, dspan, dst.GetLength(), "DataCopy GM->UB", "destination", loc);
 	for (uint32_t i = 0; i < p.blockCount; i++) {
 		const unsigned char *si = s + i * (blk + p.srcStride * 32ull);
-		npukb_cpusim::gm_check(si, blk, "DataCopy GM->UB reads", loc);
+		npukb_cpusim::gm_check_read(si, blk, "DataCopy GM->UB reads", loc);
 		memcpy(d + i * (blk + p.dstStride * 32ull), si, blk);
 	}
 	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE2, blk * p.blockCount);

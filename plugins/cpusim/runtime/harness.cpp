@@ -528,6 +528,7 @@ static void add_arg(const char *a, uint8_t **args, int &nargs)
 		rt::GmRange &dr = rt::g.gm[rt::g.ngm + 1];
 		dr.lo = (uintptr_t)data;
 		dr.hi = (uintptr_t)data + data_size;
+		dr.read_hi = dr.hi;
 		dr.arg = nargs;
 		dr.role = "list data";
 	} else if (rl == 6 && strncmp(a, "tiling", 6) == 0) {
@@ -551,6 +552,11 @@ static void add_arg(const char *a, uint8_t **args, int &nargs)
 	}
 	r.lo = (uintptr_t)p;
 	r.hi = (uintptr_t)p + size;
+	/* Tensor files are mapped whole pages, so the rounded-up allocation
+	 * (GM_ALLOC_ALIGN divides the page size) is readable. */
+	r.read_hi = 0;
+	if (strcmp(r.role, "in") == 0 || strcmp(r.role, "out") == 0 || strcmp(r.role, "inout") == 0)
+		r.read_hi = r.lo + (size + rt::GM_ALLOC_ALIGN - 1) / rt::GM_ALLOC_ALIGN * rt::GM_ALLOC_ALIGN;
 	r.arg = nargs;
 	if (size > 0)
 		rt::g.ngm++;

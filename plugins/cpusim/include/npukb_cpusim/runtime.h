@@ -58,7 +58,14 @@ struct GmRange {
 	uintptr_t lo, hi;
 	int arg;           /* kernel parameter index */
 	const char *role;  /* "in", "out", "ws", "tiling" */
+	/* End of what a read may touch: a tensor's device allocation is
+	 * rounded up to GM_ALLOC_ALIGN bytes (the framework's allocators do,
+	 * so kernels that read a whole 32-byte block past a small tensor's end
+	 * work on the device); 0 means hi. Writes always stop at hi. */
+	uintptr_t read_hi;
 };
+
+constexpr uint64_t GM_ALLOC_ALIGN = 512;
 
 /* The largest UB any supported SoC has; the SoC's own size is enforced by
  * the InitBuffer check, the arena only has to hold it. */
@@ -168,7 +175,10 @@ inline const GmRange *gm_find(uintptr_t p)
 }
 
 /* An access of `bytes` at p must lie inside one kernel argument. */
-inline void gm_check(const void *p, uint64_t bytes, const char *what, SrcLoc loc)
+/* A read: may reach into the rest of the tensor's allocation. */
+inline void gm_check_read(const void *p, uint64_t bytes, const char *what, SrcLoc loc);
+
+inline void gm_check(const void *p, uint64_t bytes, const char *what, SrcLoc loc, bool read = false)
 {
 	if (bytes == 0)
 		return;
@@ -176,6 +186,14 @@ inline void gm_check(const void *p, uint64_t bytes, const char *what, SrcLoc loc
 	const GmRange *r = gm_find(lo);
 	if (r && lo + bytes <= r->hi)
 		return;
+	if (read) {
+		/* a read may start or end in the allocation's padding */
+		for (int i = 0; !r && i < g.ngm; i++)
+			if (g.gm[i].read_hi && lo >= g.gm[i].lo && lo < g.gm[i].read_hi)
+				r = &g.gm[i];
+		if (r && r->read_hi && lo + bytes <= r->read_hi)
+			return;
+	}
 	if (r)
 		fail("out-of-bounds", loc,
 		     "%s: %llu bytes at offset %llu of argument %d (%s, %llu bytes) run %llu bytes past its end",
@@ -193,6 +211,11 @@ inline void gm_check(const void *p, uint64_t bytes, const char *what, SrcLoc loc
 		     below->role, (unsigned long long)(below->hi - below->lo));
 	fail("out-of-bounds", loc, "%s: %llu bytes at GM address %p, outside every kernel argument",
 	     what, (unsigned long long)bytes, p);
+}
+
+inline void gm_check_read(const void *p, uint64_t bytes, const char *what, SrcLoc loc)
+{
+	gm_check(p, bytes, what, loc, true);
 }
 
 /* ---- unified buffer ------------------------------------------------------- */
