@@ -751,6 +751,12 @@ static size_t common_args(const struct build_ctx *b, const char **argv)
 	argv[argc++] = b->sinc;
 	argv[argc++] = b->soc_def;
 	argv[argc++] = b->prefix_map;
+	/* The device compiler's architecture macro, which kernels test for
+	 * 910B-only paths (220: 910B and 910_93; 200: 310P). */
+	argv[argc++] = b->req->options && b->req->options->soc &&
+				       strncmp(b->req->options->soc, "ascend310p", 10) == 0
+			       ? "-D__CCE_AICORE__=200"
+			       : "-D__CCE_AICORE__=220";
 	return argc;
 }
 

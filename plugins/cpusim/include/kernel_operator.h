@@ -116,6 +116,12 @@ inline void check_event_id(int32_t id, const char *what, SrcLoc loc)
 
 inline int64_t GetBlockIdx() { return npukb_cpusim::g.block_idx; }
 inline int64_t GetBlockNum() { return npukb_cpusim::g.block_num; }
+/* Scalar conversions of the bfloat16 helpers (ToFloat(bf16) and back). */
+inline float ToFloat(bfloat16_t v) { return (float)v; }
+inline float ToFloat(half v) { return (float)v; }
+inline float ToFloat(float v) { return v; }
+inline bfloat16_t ToBfloat16(float v) { return bfloat16_t(v); }
+
 /* Host+device builds reserve the system workspace at the front, as CANN
  * does (the tiling asks GetLibApiWorkSpaceSize() + its own); kernel-only
  * mode hands the user workspace itself. */
@@ -310,7 +316,7 @@ public:
 
 	T GetValue(uint64_t i, SrcLoc loc = NPUKB_LOC) const
 	{
-		npukb_cpusim::gm_check_read(addr_ + i, sizeof(T), "GlobalTensor::GetValue", loc);
+		npukb_cpusim::gm_check(addr_ + i, sizeof(T), "GlobalTensor::GetValue", loc);
 		npukb_cpusim::cost_scalar(npukb_cpusim::g.soc.gm_scalar_cycles);
 		return addr_[i];
 	}
@@ -671,7 +677,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 {
 	const uint64_t bytes = detail::copy_bytes<T>(count);
 	npukb_cpusim::ub_check(dst.addr_, bytes, dst.GetLength(), "DataCopy GM->UB", "destination", loc);
-	npukb_cpusim::gm_check_read(src.addr_, bytes, "DataCopy GM->UB reads", loc);
+	npukb_cpusim::gm_check(src.addr_, bytes, "DataCopy GM->UB reads", loc);
 	memcpy(dst.addr_, src.addr_, bytes);
 	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE2, bytes);
 }
@@ -709,7 +715,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 	npukb_cpusim::ub_check(d, dspan, dst.GetLength(), "DataCopy GM->UB", "destination", loc);
 	for (uint32_t i = 0; i < p.blockCount; i++) {
 		const unsigned char *si = s + i * (blk + p.srcStride * 32ull);
-		npukb_cpusim::gm_check_read(si, blk, "DataCopy GM->UB reads", loc);
+		npukb_cpusim::gm_check(si, blk, "DataCopy GM->UB reads", loc);
 		memcpy(d + i * (blk + p.dstStride * 32ull), si, blk);
 	}
 	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE2, blk * p.blockCount);

@@ -67,7 +67,7 @@ inline void pad_in(const LocalTensor<T> &dst, const GlobalTensor<T> &src, uint32
 	for (uint32_t i = 0; i < count; i++) {
 		const unsigned char *si = s + (uint64_t)i * (len + src_gap);
 		unsigned char *di = d + (uint64_t)i * ustep;
-		npukb_cpusim::gm_check_read(si, len, "DataCopyPad GM->UB reads", loc);
+		npukb_cpusim::gm_check(si, len, "DataCopyPad GM->UB reads", loc);
 		if (is_pad)
 			for (uint32_t k = 0; k < left; k++)
 				memcpy(di + k * sizeof(T), &value, sizeof(T));

@@ -58,10 +58,11 @@ struct GmRange {
 	uintptr_t lo, hi;
 	int arg;           /* kernel parameter index */
 	const char *role;  /* "in", "out", "ws", "tiling" */
-	/* End of what a read may touch: a tensor's device allocation is
-	 * rounded up to GM_ALLOC_ALIGN bytes (the framework's allocators do,
-	 * so kernels that read a whole 32-byte block past a small tensor's end
-	 * work on the device); 0 means hi. Writes always stop at hi. */
+	/* End of the tensor's device allocation: rounded up to GM_ALLOC_ALIGN
+	 * bytes, as the framework's allocators round it, so kernels that copy
+	 * a whole 32-byte block past a small tensor's end (in or out) work as
+	 * on the device; 0 means hi. Bytes written there are not part of the
+	 * result; a write reaching another core's bytes is still a race. */
 	uintptr_t read_hi;
 };
 
@@ -175,10 +176,7 @@ inline const GmRange *gm_find(uintptr_t p)
 }
 
 /* An access of `bytes` at p must lie inside one kernel argument. */
-/* A read: may reach into the rest of the tensor's allocation. */
-inline void gm_check_read(const void *p, uint64_t bytes, const char *what, SrcLoc loc);
-
-inline void gm_check(const void *p, uint64_t bytes, const char *what, SrcLoc loc, bool read = false)
+inline void gm_check(const void *p, uint64_t bytes, const char *what, SrcLoc loc)
 {
 	if (bytes == 0)
 		return;
@@ -186,8 +184,8 @@ inline void gm_check(const void *p, uint64_t bytes, const char *what, SrcLoc loc
 	const GmRange *r = gm_find(lo);
 	if (r && lo + bytes <= r->hi)
 		return;
-	if (read) {
-		/* a read may start or end in the allocation's padding */
+	{
+		/* an access may start or end in the allocation's padding */
 		for (int i = 0; !r && i < g.ngm; i++)
 			if (g.gm[i].read_hi && lo >= g.gm[i].lo && lo < g.gm[i].read_hi)
 				r = &g.gm[i];
@@ -211,11 +209,6 @@ inline void gm_check(const void *p, uint64_t bytes, const char *what, SrcLoc loc
 		     below->role, (unsigned long long)(below->hi - below->lo));
 	fail("out-of-bounds", loc, "%s: %llu bytes at GM address %p, outside every kernel argument",
 	     what, (unsigned long long)bytes, p);
-}
-
-inline void gm_check_read(const void *p, uint64_t bytes, const char *what, SrcLoc loc)
-{
-	gm_check(p, bytes, what, loc, true);
 }
 
 /* ---- unified buffer ------------------------------------------------------- */
