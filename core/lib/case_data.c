@@ -333,8 +333,9 @@ static int fill_input(const struct npukb_task *t, const struct npukb_case *c,
 	npukb_rng_seed(&r, seed, c->id, td->name);
 	if (td->dist.kind == NPUKB_DIST_ATTR) {
 		v = npukb_case_attr(c, td->dist.attr);
-		if (v && npukb_attr_list_parse(v, NULL, 0) != 1 &&
-		    npukb_attr_list_parse(v, NULL, 0) >= 0)
+		long nvals = v ? npukb_attr_list_parse(v, NULL, 0) : -1;
+		/* One value is a scalar operand: resolve_attr_dist below. */
+		if (nvals >= 0 && nvals != 1)
 			return fill_from_list(c, td, ct, v, err, errlen);
 	}
 	rc = resolve_attr_dist(c, td, &dist, err, errlen);

@@ -337,9 +337,9 @@ static int list_shape(const struct npukb_task *t, const struct npukb_case *c,
 		      const struct npukb_tensor_decl *d, struct npukb_shape *out,
 		      char *err, size_t errlen)
 {
-	const struct npukb_named_shape *ns = case_named_shape(c, d->name);
+	const struct npukb_shape *members;
 	enum npukb_dtype dt;
-	size_t n;
+	size_t nmembers, n;
 	int rc;
 
 	if (d->shape_of) {
@@ -347,15 +347,12 @@ static int list_shape(const struct npukb_task *t, const struct npukb_case *c,
 			d->name);
 		return -EINVAL;
 	}
-	if (!ns || !ns->members || ns->nmembers == 0) {
-		set_err(err, errlen, "case '%s' gives no member shapes for list '%s'",
-			case_id(c), d->name);
-		return -EINVAL;
-	}
-	rc = npukb_case_tensor_dtype(t, c, d->name, &dt, err, errlen);
+	rc = npukb_case_tensor_members(t, c, d->name, &nmembers, &members, NULL, err, errlen);
+	if (rc == 0)
+		rc = npukb_case_tensor_dtype(t, c, d->name, &dt, err, errlen);
 	if (rc < 0)
 		return rc;
-	n = list_layout(ns->members, ns->nmembers, npukb_dtype_size(dt), NULL);
+	n = list_layout(members, nmembers, npukb_dtype_size(dt), NULL);
 	if (n == SIZE_MAX || n > (size_t)INT64_MAX) {
 		set_err(err, errlen, "case '%s': list '%s' is too large", case_id(c), d->name);
 		return -EINVAL;
