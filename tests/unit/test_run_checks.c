@@ -7,7 +7,7 @@
 #include <npukb/npy.h>
 
 #include "fsutil.h"
-#include "plugin_loader.h"
+#include "cpusim_run.h"
 #include "results.h"
 #include "run.h"
 
@@ -48,49 +48,25 @@ static char *slurp(const char *path)
 
 static void run_once(void)
 {
-	static char levels[4096], schema[4096], s1[4096], s2[4096];
 	static const char *ids[] = { TASK, NULL };
 	static const char *cases[] = { "4", NULL };
-	static const char *samples[3];
-	const char *src = getenv("NPUKB_SRCDIR");
+	static const char *const names[] = { "constant_output", "seed_dependent", NULL };
 	struct npukb_run_config cfg;
-	char **dirs, err[8192] = "";
+	char err[8192] = "";
 
-	src = src ? src : ".";
-	snprintf(levels, sizeof(levels), "%s/levels", src);
-	snprintf(schema, sizeof(schema), "%s/levels/schema/task.rng", src);
-	snprintf(s1, sizeof(s1), "%s/tests/samples/AddCustom/constant_output", src);
-	snprintf(s2, sizeof(s2), "%s/tests/samples/AddCustom/seed_dependent", src);
-	samples[0] = s1;
-	samples[1] = s2;
-	samples[2] = NULL;
-	cr_assert_not_null(mkdtemp(outdir));
-	cr_assert_eq(npukb_plugin_dirs(NULL, &dirs, err, sizeof(err)), 0);
-	cr_assert_eq(npukb_plugins_load(&plugins, dirs, err, sizeof(err)), 0);
-	npukb_plugin_dirs_free(dirs);
-
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.levels_dir = levels;
-	cfg.schema_path = schema;
+	test_cpusim_config(&cfg, &plugins, "levels", outdir);
 	cfg.task_ids = ids;
 	cfg.case_ids = cases;
-	cfg.sample_dirs = samples;
+	cfg.sample_dirs = test_sample_dirs("tests/samples/AddCustom", names);
 	cfg.include_answer = 1;
-	cfg.plugins = &plugins;
-	cfg.backend = "cpusim";
-	cfg.output_dir = outdir;
-	cfg.options.soc = "ascend910b2";
 	/* Seed values are base + index: with base 7, case 4's seeds 7 and 8
 	 * start x with a non-negative value and the re-check's seed 9 with a
 	 * negative one, which is where seed_dependent goes wrong. */
 	cfg.options.nseeds = 2;
 	cfg.options.base_seed = 7;
 	cfg.options.dump_tensors = 1;
-	cfg.options.build_limits.wall_seconds = 120;
-	cfg.options.build_limits.memory_bytes = 8ull << 30;
 	cfg.options.run_limits.wall_seconds = 10;
 	cfg.options.run_limits.cpu_seconds = 10;
-	cfg.options.run_limits.memory_bytes = 8ull << 30;
 	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
 }
 

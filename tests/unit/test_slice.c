@@ -4,9 +4,8 @@
 #include <criterion/criterion.h>
 
 #include "fsutil.h"
-#include "plugin_loader.h"
+#include "cpusim_run.h"
 #include "results.h"
-#include "run.h"
 
 #include <libxml/parser.h>
 #include <libxml/xmlschemas.h>
@@ -36,53 +35,23 @@ static const struct npukb_sample_result *sample(const char *id)
  * once, in one test, and each check below is a function of it. */
 static void run_once(void)
 {
-	static char levels[4096], schema[4096], s1[4096], s2[4096], s3[4096], s4[4096], s5[4096];
 	static const char *ids[] = { TASK, NULL };
-	static const char *samples[6];
-	const char *src = getenv("NPUKB_SRCDIR");
+	static const char *const names[] = { "compile_error", "wrong_result", "hang", "crash",
+					     "ub_overflow", NULL };
 	struct npukb_run_config cfg;
-	char **dirs, err[8192] = "";
+	char err[8192] = "";
 	int rc;
 
 	if (ran)
 		return;
-	src = src ? src : ".";
-	snprintf(levels, sizeof(levels), "%s/levels", src);
-	snprintf(schema, sizeof(schema), "%s/levels/schema/task.rng", src);
-	snprintf(s1, sizeof(s1), "%s/tests/samples/AddCustom/compile_error", src);
-	snprintf(s2, sizeof(s2), "%s/tests/samples/AddCustom/wrong_result", src);
-	snprintf(s3, sizeof(s3), "%s/tests/samples/AddCustom/hang", src);
-	snprintf(s4, sizeof(s4), "%s/tests/samples/AddCustom/crash", src);
-	snprintf(s5, sizeof(s5), "%s/tests/samples/AddCustom/ub_overflow", src);
-	samples[0] = s1;
-	samples[1] = s2;
-	samples[2] = s3;
-	samples[3] = s4;
-	samples[4] = s5;
-	samples[5] = NULL;
-	cr_assert_not_null(mkdtemp(outdir));
-
-	cr_assert_eq(npukb_plugin_dirs(NULL, &dirs, err, sizeof(err)), 0);
-	cr_assert_eq(npukb_plugins_load(&plugins, dirs, err, sizeof(err)), 0);
-	npukb_plugin_dirs_free(dirs);
-
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.levels_dir = levels;
-	cfg.schema_path = schema;
+	test_cpusim_config(&cfg, &plugins, "levels", outdir);
 	cfg.task_ids = ids;
-	cfg.sample_dirs = samples;
+	cfg.sample_dirs = test_sample_dirs("tests/samples/AddCustom", names);
 	cfg.include_answer = 1;
-	cfg.plugins = &plugins;
-	cfg.backend = "cpusim";
-	cfg.output_dir = outdir;
-	cfg.options.soc = "ascend910b2";
 	cfg.options.nseeds = 2;
 	cfg.options.base_seed = 11;
-	cfg.options.build_limits.wall_seconds = 120;
-	cfg.options.build_limits.memory_bytes = 8ull << 30;
 	cfg.options.run_limits.wall_seconds = 3;
 	cfg.options.run_limits.cpu_seconds = 10;
-	cfg.options.run_limits.memory_bytes = 8ull << 30;
 	rc = npukb_run_execute(&cfg, &results, err, sizeof(err));
 	cr_assert_eq(rc, 0, "run failed: %s", err);
 	ran = 1;
