@@ -1,0 +1,53 @@
+/* cpusim emulation of the op_host tiling-data macros.  One expansion serves
+ * both sides: a standard-layout struct whose data members are the fields in
+ * declaration order (natural alignment), plus non-virtual accessors.  Member
+ * functions do not change layout, so the kernel side (compiled with
+ * -DNPUKB_CPUSIM_KERNEL_SIDE and the op_host tiling header force-included)
+ * sees byte-identical structs. */
+#ifndef NPUKB_CPUSIM_OPHOST_TILING_H
+#define NPUKB_CPUSIM_OPHOST_TILING_H
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#define BEGIN_TILING_DATA_DEF(Name)                                              \
+	struct Name {                                                                \
+		using npukb_self = Name;                                                 \
+		size_t GetDataSize() const { return sizeof(Name); }                      \
+		const uint8_t *GetDataPtr() const { return reinterpret_cast<const uint8_t *>(this); } \
+		bool SaveToBuffer(void *buf, size_t cap) const {                         \
+			if (buf == nullptr || cap < sizeof(Name)) return false;              \
+			std::memcpy(buf, this, sizeof(Name));                                \
+			return true;                                                         \
+		}                                                                        \
+		void SetDataPtr(void *p) { if (p) std::memcpy(this, p, sizeof(Name)); }
+
+#define TILING_DATA_FIELD_DEF(T, n)                                             \
+	T n{};                                                                       \
+	void set_##n(T v) { n = v; }                                                 \
+	T get_##n() const { return n; }
+
+#define TILING_DATA_FIELD_DEF_ARR(T, cnt, n)                                    \
+	T n[cnt]{};                                                                  \
+	void set_##n(const T *v) { if (v) std::memcpy(n, v, sizeof(n)); }            \
+	T *get_##n() { return n; }
+
+#define TILING_DATA_FIELD_DEF_STRUCT(S, n)                                      \
+	S n{};                                                                       \
+	S &get_##n() { return n; }                                                   \
+	void set_##n(const S &v) { n = v; }
+
+#define END_TILING_DATA_DEF };
+
+#ifdef NPUKB_CPUSIM_KERNEL_SIDE
+/* The plugin passes -DNPUKB_TILING_STRUCT=npukb_tiling_reg_<OpType> so that
+ * GET_TILING_DATA picks the struct registered for the plain op name. */
+#define REGISTER_TILING_DATA_CLASS(Op, Name) using npukb_tiling_reg_##Op = Name;
+#else
+#include "npukb_cpusim/ophost_registry.h"
+#define REGISTER_TILING_DATA_CLASS(Op, Name)                                    \
+	using npukb_tiling_reg_##Op = Name;                                          \
+	static const int npukb_tdreg_##Op = ::npukb_ophost::register_tiling_class(   \
+		#Op, #Name, sizeof(Name));
+#endif
+#endif

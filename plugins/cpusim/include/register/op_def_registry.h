@@ -1,0 +1,3 @@
+#pragma once
+#include "npukb_cpusim/ophost.h"
+#include "register/tilingdata_base.h"

@@ -1,0 +1,2 @@
+#pragma once
+#include "npukb_cpusim/ophost_platform.h"

@@ -1,0 +1,4 @@
+#pragma once
+#include "npukb_cpusim/ophost.h"
+#include "register/tilingdata_base.h"
+#include "npukb_cpusim/ophost_platform.h"

@@ -1,0 +1,101 @@
+// Unit test of the cpusim op-host emulation (plain program: exit 0 = pass).
+#include <cstdio>
+#include "register/tilingdata_base.h"
+#include "register/op_def_registry.h"
+#include "tiling/platform/platform_ascendc.h"
+
+static int failures;
+#define CHECK(c) do { if (!(c)) { std::fprintf(stderr, "FAIL %s:%d %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(Inner)
+TILING_DATA_FIELD_DEF(uint16_t, a);
+TILING_DATA_FIELD_DEF(uint64_t, b);
+END_TILING_DATA_DEF;
+BEGIN_TILING_DATA_DEF(TestTiling)
+TILING_DATA_FIELD_DEF(uint32_t, total);
+TILING_DATA_FIELD_DEF_ARR(int64_t, 3, dims);
+TILING_DATA_FIELD_DEF_STRUCT(Inner, inner);
+TILING_DATA_FIELD_DEF(float, scale);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(TestOp, TestTiling)
+}
+
+// What the kernel side would declare by hand: same layout expected.
+struct KInner { uint16_t a; uint64_t b; };
+struct KTiling { uint32_t total; int64_t dims[3]; KInner inner; float scale; };
+
+static ge::graphStatus tiling_fn(gert::TilingContext *ctx)
+{
+	optiling::TestTiling t;
+	t.set_total((uint32_t)ctx->GetInputShape(0)->GetStorageShape().GetShapeSize());
+	int64_t d[3] = {1, 2, 3};
+	t.set_dims(d);
+	ctx->SetBlockDim(8);
+	ctx->SetTilingKey(7);
+	ctx->GetWorkspaceSizes(1)[0] = 100;
+	if (!t.SaveToBuffer(ctx->GetRawTilingData()->GetData(), ctx->GetRawTilingData()->GetCapacity()))
+		return ge::GRAPH_FAILED;
+	ctx->GetRawTilingData()->SetDataSize(t.GetDataSize());
+	return ge::GRAPH_SUCCESS;
+}
+
+namespace ops {
+class TestOp : public OpDef {
+public:
+	explicit TestOp(const char *name) : OpDef(name)
+	{
+		Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
+		Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT});
+		Attr("alpha").AttrType(OPTIONAL).Float(1.5f);
+		this->AICore().SetTiling(tiling_fn).AddConfig("ascend910b");
+	}
+};
+OP_ADD(TestOp);
+}
+
+int main()
+{
+	CHECK(sizeof(optiling::TestTiling) == sizeof(KTiling));
+	CHECK(offsetof(optiling::TestTiling, scale) == offsetof(KTiling, scale));
+	CHECK(offsetof(optiling::TestTiling, inner) == offsetof(KTiling, inner));
+	optiling::TestTiling t;
+	char small[8];
+	CHECK(!t.SaveToBuffer(small, sizeof small));
+	CHECK(npukb_ophost::tiling_classes().size() == 1 && npukb_ophost::tiling_classes()[0].op == "TestOp");
+
+	auto &reg = ops::Registry::get();
+	CHECK(reg.factories.size() == 1);
+	std::unique_ptr<ops::OpDef> def(reg.factories[0]());
+	CHECK(def->type == "TestOp" && def->inputs.size() == 1 && def->inputs[0].dtypes.size() == 2);
+	CHECK(def->attrs.size() == 1 && def->attrs[0].kind == ops::AttrKind::FLOAT && def->attrs[0].f == 1.5f);
+
+	gert::TilingContext ctx;
+	gert::Tensor x;
+	x.shape = gert::StorageShape(gert::Shape({4, 8}));
+	ctx.io.inputs.push_back(x);
+	CHECK(def->aicore.tiling(&ctx) == ge::GRAPH_SUCCESS);
+	CHECK(ctx.GetBlockDim() == 8 && ctx.GetTilingKey() == 7 && ctx.GetWorkspaceSizes(1)[0] == 100);
+	KTiling k;
+	std::memcpy(&k, ctx.GetRawTilingData()->GetData(), sizeof k);
+	CHECK(k.total == 32 && k.dims[2] == 3);
+
+	gert::AttrValue a; a.kind = gert::AttrValue::LIST_INT; a.li.v = {1, 2};
+	gert::AttrValue b; b.kind = gert::AttrValue::STR; b.s = "mean";
+	ctx.io.attrs.attrs = {a, b};
+	CHECK(ctx.GetAttrs()->GetListInt(0)->GetSize() == 2);
+	CHECK(std::string(ctx.GetAttrs()->GetAttrPointer<char>(1)) == "mean");
+
+	ctx.io.platform.soc = "ascend910b";
+	platform_ascendc::PlatformAscendC p(ctx.GetPlatformInfo());
+	uint64_t ub = 0;
+	p.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub);
+	CHECK(ub == 196608 && p.GetCoreNumAiv() == 48 && p.GetSocVersion() == platform_ascendc::SocVersion::ASCEND910B);
+	ctx.io.platform.soc = "ascend910_93";
+	platform_ascendc::PlatformAscendC p2(ctx.GetPlatformInfo());
+	CHECK(p2.GetSocVersion() == platform_ascendc::SocVersion::ASCEND910_93);
+
+	if (failures) return 1;
+	std::puts("test_ophost: all passed");
+	return 0;
+}
