@@ -133,3 +133,26 @@ int npukb_ref_ccopy(const struct npukb_ref_call *c, char *err, size_t errlen)
 		memcpy((char *)y->data + i * size, (const char *)x->data + i * inc * size, size);
 	return 0;
 }
+
+/* x <- alpha * x over the whole tensor, in place: one float32 product per
+ * element (exact in double, then rounded once, as the hardware rounds). */
+int npukb_ref_sscal(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const char *v = npukb_case_attr(c->kcase, "alpha");
+	char *end;
+	double alpha;
+
+	if (!v) {
+		snprintf(err, errlen, "case gives no attribute alpha");
+		return -EINVAL;
+	}
+	alpha = (float)strtod(v, &end);
+	if (end == v || *end) {
+		snprintf(err, errlen, "alpha '%s' is not a number", v);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < c->out[0].numel; i++)
+		npukb_store_from_double(c->out[0].dtype, c->out[0].data, i,
+					npukb_load_as_double(c->in[0].dtype, c->in[0].data, i) * alpha);
+	return 0;
+}

@@ -16,6 +16,11 @@ struct npukb_ref_tensor {
 	struct npukb_shape shape;
 	size_t numel;
 	void *data;
+	/* Tensor lists: member i has shape members[i] and starts at element
+	 * member_offsets[i] of data; 0/NULL for plain tensors. */
+	size_t nmembers;
+	const struct npukb_shape *members;
+	const size_t *member_offsets;
 };
 
 struct npukb_ref_call {
@@ -55,6 +60,7 @@ int npukb_ref_sin(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_cos(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_tanh(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_spence(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_non_finite_check(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_cast(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_strideslice_neg_concat(const struct npukb_ref_call *call, char *err, size_t errlen);
 /* binary.c */
@@ -70,6 +76,10 @@ int npukb_ref_snrm2(const struct npukb_ref_call *call, char *err, size_t errlen)
 int npukb_ref_iamax(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_iamin(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_ccopy(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_sscal(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* index.c */
+int npukb_ref_gather_v3(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_scatter_list(const struct npukb_ref_call *call, char *err, size_t errlen);
 /* creation.c */
 int npukb_ref_arange(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_eye(const struct npukb_ref_call *call, char *err, size_t errlen);

@@ -34,6 +34,10 @@ static const struct npukb_reference references[] = {
 	{ "arange", 3, 1, npukb_ref_arange },
 	{ "eye", 1, 1, npukb_ref_eye },
 	{ "fill", 1, 1, npukb_ref_fill },
+	{ "sscal", 1, 1, npukb_ref_sscal },
+	{ "non_finite_check", 1, 1, npukb_ref_non_finite_check },
+	{ "gather_v3", 3, 1, npukb_ref_gather_v3 },
+	{ "scatter_list", 4, 1, npukb_ref_scatter_list },
 };
 
 const struct npukb_reference *npukb_reference_find(const char *name)

@@ -198,3 +198,24 @@ int npukb_ref_strideslice_neg_concat(const struct npukb_ref_call *c, char *err,
 	}
 	return 0;
 }
+
+/* found_flag = 1.0 when any element of any member of the list is +-inf or
+ * NaN, else 0.0 (the padding between members is not part of the list). */
+int npukb_ref_non_finite_check(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *x = &c->in[0];
+	int found = 0;
+
+	if (c->out[0].numel != 1) {
+		snprintf(err, errlen, "%s must hold one element", c->out[0].name);
+		return -EINVAL;
+	}
+	for (size_t m = 0; m < (x->nmembers ? x->nmembers : 1) && !found; m++) {
+		size_t first = x->nmembers ? x->member_offsets[m] : 0;
+		size_t n = x->nmembers ? npukb_shape_numel(&x->members[m]) : x->numel;
+		for (size_t i = 0; i < n && !found; i++)
+			found = !isfinite(npukb_load_as_double(x->dtype, x->data, first + i));
+	}
+	npukb_store_from_double(c->out[0].dtype, c->out[0].data, 0, found ? 1.0 : 0.0);
+	return 0;
+}

@@ -10,6 +10,7 @@
 #include "reference.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,12 +121,16 @@ static int pack_tiling(const struct npukb_task *t, const struct npukb_case *c,
 	for (i = 0; i < t->ntiling; i++) {
 		const struct npukb_tiling_field *f = &t->tiling[i];
 		size_t size = npukb_dtype_size(f->type);
-		int64_t v;
+		int64_t v = 0;
+		double fval = 0;
 		if (size == 0) {
 			snprintf(err, errlen, "tiling field %s has no storable type", f->name);
 			return -EINVAL;
 		}
-		rc = npukb_tiling_eval(t, c, f->expr, &v, err, errlen);
+		if (f->type == NPUKB_DT_FLOAT32)
+			rc = npukb_tiling_eval_float(t, c, f->expr, &fval, err, errlen);
+		else
+			rc = npukb_tiling_eval(t, c, f->expr, &v, err, errlen);
 		if (rc)
 			return rc;
 		off = (off + size - 1) / size * size;
@@ -136,7 +141,7 @@ static int pack_tiling(const struct npukb_task *t, const struct npukb_case *c,
 			return -E2BIG;
 		}
 		if (f->type == NPUKB_DT_FLOAT32) {
-			float fv = (float)v;
+			float fv = (float)fval;
 			memcpy(buf + off, &fv, 4);
 		} else if (size == 8) {
 			memcpy(buf + off, &v, 8);
@@ -188,14 +193,24 @@ static int compute_reference(const struct npukb_task *t, const struct npukb_case
 		free(out);
 		return -ENOMEM;
 	}
+	/* An in-place tensor is both: its generated values as an input, and
+	 * the copy the reference updates as an output. */
 	for (i = 0; i < d->ntensors; i++) {
 		struct npukb_case_tensor *ct = &d->tensors[i];
-		struct npukb_ref_tensor *rt = ct->is_output ? &out[nout++] : &in[nin++];
-		rt->name = ct->name;
-		rt->dtype = ct->dtype;
-		rt->shape = ct->shape;
-		rt->numel = ct->numel;
-		rt->data = ct->is_output ? ct->expected : ct->data;
+		for (int as_out = 0; as_out < 2; as_out++) {
+			struct npukb_ref_tensor *rt;
+			if (as_out ? !ct->is_output : (ct->is_output && !ct->is_inout))
+				continue;
+			rt = as_out ? &out[nout++] : &in[nin++];
+			rt->name = ct->name;
+			rt->dtype = ct->dtype;
+			rt->shape = ct->shape;
+			rt->numel = ct->numel;
+			rt->data = as_out ? ct->expected : ct->data;
+			rt->nmembers = ct->nmembers;
+			rt->members = ct->members;
+			rt->member_offsets = ct->member_offsets;
+		}
 	}
 	if (nin != ref->nin || nout != ref->nout) {
 		snprintf(err, errlen, "%s: reference '%s' takes %zu inputs and %zu outputs, the task has %zu and %zu",
@@ -215,6 +230,123 @@ static int compute_reference(const struct npukb_task *t, const struct npukb_case
 	return rc;
 }
 
+static int resolve_attr_dist(const struct npukb_case *c, const struct npukb_tensor_decl *td,
+			     struct npukb_dist *dist, char *err, size_t errlen);
+
+/* Bounds written as expressions take their value in the case. */
+static int resolve_bounds(const struct npukb_task *t, const struct npukb_case *c,
+			  const struct npukb_tensor_decl *td, struct npukb_dist *dist,
+			  char *err, size_t errlen)
+{
+	int64_t v;
+	int rc;
+
+	if (td->dist.a_expr) {
+		rc = npukb_tiling_eval(t, c, td->dist.a_expr, &v, err, errlen);
+		if (rc < 0)
+			return rc;
+		dist->a = (double)v;
+	}
+	if (td->dist.b_expr) {
+		rc = npukb_tiling_eval(t, c, td->dist.b_expr, &v, err, errlen);
+		if (rc < 0)
+			return rc;
+		dist->b = (double)v;
+	}
+	if (dist->kind == NPUKB_DIST_SLICES ? dist->b < 1 : dist->a > dist->b) {
+		snprintf(err, errlen, "case %s: input %s has the empty range [%g, %g]", c->id,
+			 td->name, dist->a, dist->b);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* An input holding a list attribute: element i is the i-th value. */
+static int fill_from_list(const struct npukb_case *c, const struct npukb_tensor_decl *td,
+			  struct npukb_case_tensor *ct, const char *text, char *err,
+			  size_t errlen)
+{
+	long n = npukb_attr_list_parse(text, NULL, 0);
+	double *vals;
+
+	if (n < 0 || (size_t)n != ct->numel) {
+		snprintf(err, errlen, "case %s: attribute %s = '%s' does not give the %zu values of input %s",
+			 c->id, td->dist.attr, text, ct->numel, td->name);
+		return -EINVAL;
+	}
+	vals = calloc((size_t)n + 1, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	npukb_attr_list_parse(text, vals, (size_t)n);
+	for (long i = 0; i < n; i++)
+		npukb_store_from_double(ct->dtype, ct->data, (size_t)i, vals[i]);
+	free(vals);
+	return 0;
+}
+
+/* plant-nonfinite: when the case's bool attribute is set, one to three
+ * elements of one member (chosen by the seed) become +inf, -inf or NaN, so
+ * a kernel must look at every member and every position to find them. */
+static int plant_nonfinite(const struct npukb_task *t, const struct npukb_case *c,
+			   const struct npukb_tensor_decl *td, struct npukb_case_tensor *ct,
+			   struct npukb_rng *r, char *err, size_t errlen)
+{
+	static const double values[3] = { INFINITY, -INFINITY, NAN };
+	const char *v = npukb_case_attr(c, td->dist.plant_nonfinite);
+	size_t nmem = 1, first = 0, count = ct->numel, *offsets = NULL, m, k, n;
+	const struct npukb_shape *members;
+	int rc;
+
+	if (!v || !(strcmp(v, "true") == 0 || strcmp(v, "1") == 0))
+		return 0;
+	if (td->is_list) {
+		rc = npukb_case_tensor_members(t, c, td->name, &nmem, &members, &offsets, err,
+					       errlen);
+		if (rc < 0)
+			return rc;
+	}
+	m = (size_t)(npukb_rng_next(r) % nmem);
+	if (offsets) {
+		first = offsets[m];
+		count = npukb_shape_numel(&members[m]);
+	}
+	free(offsets);
+	if (count == 0)
+		return 0;
+	n = 1 + (size_t)(npukb_rng_next(r) % 3);
+	for (k = 0; k < n; k++)
+		npukb_store_from_double(ct->dtype, ct->data,
+					first + (size_t)(npukb_rng_next(r) % count),
+					values[npukb_rng_next(r) % 3]);
+	return 0;
+}
+
+static int fill_input(const struct npukb_task *t, const struct npukb_case *c,
+		      const struct npukb_tensor_decl *td, struct npukb_case_tensor *ct,
+		      uint64_t seed, char *err, size_t errlen)
+{
+	struct npukb_rng r;
+	struct npukb_dist dist = td->dist;
+	const char *v;
+	int rc;
+
+	npukb_rng_seed(&r, seed, c->id, td->name);
+	if (td->dist.kind == NPUKB_DIST_ATTR) {
+		v = npukb_case_attr(c, td->dist.attr);
+		if (v && npukb_attr_list_parse(v, NULL, 0) != 1 &&
+		    npukb_attr_list_parse(v, NULL, 0) >= 0)
+			return fill_from_list(c, td, ct, v, err, errlen);
+	}
+	rc = resolve_attr_dist(c, td, &dist, err, errlen);
+	if (rc == 0)
+		rc = resolve_bounds(t, c, td, &dist, err, errlen);
+	if (rc == 0)
+		rc = npukb_inputs_fill(ct->dtype, ct->data, ct->numel, &dist, &r, err, errlen);
+	if (rc == 0 && td->dist.plant_nonfinite)
+		rc = plant_nonfinite(t, c, td, ct, &r, err, errlen);
+	return rc;
+}
+
 /* An input holding a case attribute becomes a constant "uniform" draw. */
 static int resolve_attr_dist(const struct npukb_case *c, const struct npukb_tensor_decl *td,
 			     struct npukb_dist *dist, char *err, size_t errlen)
@@ -230,7 +362,12 @@ static int resolve_attr_dist(const struct npukb_case *c, const struct npukb_tens
 			 c->id, td->dist.attr ? td->dist.attr : "?", td->name);
 		return -EINVAL;
 	}
-	x = strtod(v, &end);
+	if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0) {
+		x = v[0] == 't';
+		end = (char *)v + strlen(v);
+	} else {
+		x = strtod(v, &end);
+	}
 	if (end == v || *end != '\0') {
 		snprintf(err, errlen, "case %s: attribute %s = '%s' is not a number (input %s)",
 			 c->id, td->dist.attr, v, td->name);
@@ -260,13 +397,14 @@ static int build_args(const struct npukb_task *t, struct npukb_case_data *d,
 		} else if (p->role == NPUKB_PARAM_WORKSPACE) {
 			a->bytes = d->workspace_bytes;
 		} else {
-			int k = npukb_task_tensor_index(t, p->name);
+			int k = npukb_task_tensor_index(t, npukb_param_tensor(p));
 			if (k < 0) {
 				snprintf(err, errlen, "kernel parameter %s names no tensor", p->name);
 				return -EINVAL;
 			}
 			a->path = d->tensors[k].path;
 			a->bytes = d->tensors[k].bytes;
+			a->tensor = &d->tensors[k];
 		}
 	}
 	return 0;
@@ -322,6 +460,7 @@ int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case 
 		struct npukb_case_tensor *ct = &d->tensors[i];
 		ct->name = strdup(td->name);
 		ct->is_output = td->is_output;
+		ct->is_inout = td->is_inout;
 		if (!ct->name || asprintf(&ct->path, "%s/%s.bin", workdir, td->name) < 0) {
 			ct->path = NULL;
 			rc = -ENOMEM;
@@ -340,6 +479,14 @@ int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case 
 				 ct->path, ct->bytes, strerror(-rc));
 			break;
 		}
+		if (td->is_list) {
+			const struct npukb_shape *members;
+			rc = npukb_case_tensor_members(t, c, td->name, &ct->nmembers, &members,
+						       &ct->member_offsets, err, errlen);
+			if (rc)
+				break;
+			ct->members = members;
+		}
 		if (td->is_output) {
 			ct->expected = malloc(ct->bytes ? ct->bytes : 1);
 			if (!ct->expected) {
@@ -348,17 +495,16 @@ int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case 
 				rc = -ENOMEM;
 				break;
 			}
+		}
+		if (td->is_output && !td->is_inout) {
 			npukb_poison_fill(ct->dtype, ct->expected, ct->numel);
 			npukb_poison_fill(ct->dtype, ct->data, ct->numel);
 		} else {
-			struct npukb_rng r;
-			struct npukb_dist dist = td->dist;
-			npukb_rng_seed(&r, seed, c->id, td->name);
-			rc = resolve_attr_dist(c, td, &dist, err, errlen);
-			if (rc == 0)
-				rc = npukb_inputs_fill(ct->dtype, ct->data, ct->numel, &dist, &r,
-						       err, errlen);
+			rc = fill_input(t, c, td, ct, seed, err, errlen);
 			ct->hash = npukb_hash_bytes(ct->data, ct->bytes);
+			/* The reference updates its copy of an in-place tensor. */
+			if (rc == 0 && td->is_inout)
+				memcpy(ct->expected, ct->data, ct->bytes);
 		}
 	}
 	if (rc == 0)
@@ -413,6 +559,7 @@ void npukb_case_data_free(struct npukb_case_data *d)
 		free(ct->name);
 		free(ct->path);
 		free(ct->expected);
+		free(ct->member_offsets);
 	}
 	free(d->tensors);
 	free(d->tiling_path);

@@ -112,6 +112,23 @@ int npukb_inputs_fill(enum npukb_dtype dt, void *buf, size_t numel,
 		case NPUKB_DIST_BOOL:
 			v = npukb_rng_uniform01(r) < dist->a ? 1.0 : 0.0;
 			break;
+		case NPUKB_DIST_SLICES: {
+			/* Element 2k is a start, 2k+1 its length: the length
+			 * first, so that every (start, length) with
+			 * start + length <= b can occur. */
+			double len;
+			if (numel % 2) {
+				snprintf(err, errlen, "a slices input needs (start, length) pairs, not %zu values",
+					 numel);
+				return -EINVAL;
+			}
+			len = 1.0 + floor(dist->b * npukb_rng_uniform01(r));
+			v = floor((dist->b - len + 1.0) * npukb_rng_uniform01(r));
+			npukb_store_from_double(dt, buf, i, v);
+			i++;
+			v = len;
+			break;
+		}
 		case NPUKB_DIST_ATTR:
 			snprintf(err, errlen, "attribute-valued input '%s' must be resolved by the caller",
 				 dist->attr ? dist->attr : "?");

@@ -594,6 +594,7 @@ static int is_reserved_name(const char *s)
 {
 	static const char *const words[] = {
 		"blockdim", "numel", "dim", "rank", "ceil_div", "min", "max", "dtype",
+		"prod", "count",
 	};
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
@@ -702,8 +703,9 @@ static void build_attr_dist(struct loader *L, xmlNodePtr n, struct npukb_tensor_
 	if (!a)
 		fail(L, n, "input '%s': distribution attr '%s' names no declared attribute",
 		     td->name ? td->name : "?", td->dist.attr);
-	else if (!a->type || (strcmp(a->type, "int") != 0 && strcmp(a->type, "float") != 0))
-		fail(L, n, "input '%s': distribution attr '%s' has type %s, not int or float",
+	else if (!a->type || (strcmp(a->type, "int") != 0 && strcmp(a->type, "float") != 0 &&
+			       strcmp(a->type, "bool") != 0 && strcmp(a->type, "list") != 0))
+		fail(L, n, "input '%s': distribution attr '%s' has type %s, not int, float, bool or list",
 		     td->name ? td->name : "?", td->dist.attr, a->type ? a->type : "?");
 }
 
@@ -716,6 +718,24 @@ static void build_special(struct loader *L, xmlNodePtr n, struct npukb_tensor_de
 		   !(td->dist.special >= 0 && td->dist.special <= 1)))
 		fail(L, n, "distribution: special share '%s' is not in [0, 1]", sp);
 	free(sp);
+}
+
+/* Optional plant-nonfinite="attr": a bool attribute saying whether the case
+ * holds non-finite values (NonFiniteCheckOp's contains_non_finite). */
+static void build_plant(struct loader *L, xmlNodePtr n, struct npukb_tensor_decl *td)
+{
+	const struct npukb_attr_decl *a;
+
+	td->dist.plant_nonfinite = get_attr(L, n, "plant-nonfinite");
+	if (!td->dist.plant_nonfinite)
+		return;
+	a = find_attr_decl(L->t, td->dist.plant_nonfinite);
+	if (!a)
+		fail(L, n, "input '%s': plant-nonfinite '%s' names no declared attribute",
+		     td->name ? td->name : "?", td->dist.plant_nonfinite);
+	else if (!a->type || strcmp(a->type, "bool") != 0)
+		fail(L, n, "input '%s': plant-nonfinite '%s' has type %s, not bool",
+		     td->name ? td->name : "?", a->name, a->type ? a->type : "?");
 }
 
 static void build_dist(struct loader *L, xmlNodePtr in, struct npukb_tensor_decl *td)
@@ -733,11 +753,18 @@ static void build_dist(struct loader *L, xmlNodePtr in, struct npukb_tensor_decl
 		free(kind);
 		return;
 	}
+	if (kind && strcmp(kind, "slices") == 0) {
+		td->dist.kind = NPUKB_DIST_SLICES;
+		td->dist.b_expr = need_attr(L, n, "b");
+		free(kind);
+		return;
+	}
 	a = need_attr(L, n, "a");
 	b = get_attr(L, n, "b");
 	if (!kind || !a)
 		goto out;
 	build_special(L, n, td);
+	build_plant(L, n, td);
 	if (strcmp(kind, "uniform") == 0)
 		td->dist.kind = NPUKB_DIST_UNIFORM;
 	else if (strcmp(kind, "normal") == 0)
@@ -748,6 +775,14 @@ static void build_dist(struct loader *L, xmlNodePtr in, struct npukb_tensor_decl
 		td->dist.kind = NPUKB_DIST_BOOL;
 	else {
 		fail(L, n, "unknown distribution kind '%s'", kind);
+		goto out;
+	}
+	/* Integer bounds may be expressions over the case (an index bounded
+	 * by the dimension it indexes); they are checked per case. */
+	if (td->dist.kind == NPUKB_DIST_INTEGER && b &&
+	    (parse_double(a, &td->dist.a) < 0 || parse_double(b, &td->dist.b) < 0)) {
+		td->dist.a_expr = dup_str(L, a);
+		td->dist.b_expr = dup_str(L, b);
 		goto out;
 	}
 	if (parse_double(a, &td->dist.a) < 0 || td->dist.a != td->dist.a) {
@@ -820,7 +855,7 @@ static void build_tensors(struct loader *L, xmlNodePtr root)
 	size_t count = 0, i = 0;
 
 	for (n = list ? list->children : NULL; n; n = n->next)
-		if (is_elem(n, "input") || is_elem(n, "output"))
+		if (is_elem(n, "input") || is_elem(n, "output") || is_elem(n, "inout"))
 			count++;
 	t->tensors = alloc_array(L, count, sizeof(*t->tensors));
 	if (!t->tensors)
@@ -828,10 +863,16 @@ static void build_tensors(struct loader *L, xmlNodePtr root)
 	for (n = list->children; n; n = n->next) {
 		struct npukb_tensor_decl *td;
 
-		if (!is_elem(n, "input") && !is_elem(n, "output"))
+		char *list_attr;
+
+		if (!is_elem(n, "input") && !is_elem(n, "output") && !is_elem(n, "inout"))
 			continue;
 		td = &t->tensors[i];
-		td->is_output = is_elem(n, "output");
+		td->is_inout = is_elem(n, "inout");
+		td->is_output = is_elem(n, "output") || td->is_inout;
+		list_attr = get_attr(L, n, "list");
+		td->is_list = list_attr && strcmp(list_attr, "true") == 0;
+		free(list_attr);
 		td->line = (int)line_of(n);
 		td->name = need_attr(L, n, "name");
 		td->dtype = need_attr(L, n, "dtype");
@@ -845,8 +886,13 @@ static void build_tensors(struct loader *L, xmlNodePtr root)
 				     td->name, t->tensors[j].line);
 		if (td->dtype)
 			check_tensor_dtype(L, n, td);
-		if (!td->is_output)
+		if (!td->is_output || td->is_inout)
 			build_dist(L, n, td);
+		if (td->is_list && td->is_output && !td->is_inout)
+			fail(L, n, "output '%s' cannot be a list; a list result is updated in place (<inout>)",
+			     td->name);
+		if (td->is_list && td->shape_of)
+			fail(L, n, "list '%s' cannot have shape-of", td->name);
 	}
 }
 
@@ -911,10 +957,11 @@ static int param_seen(const struct npukb_task *t, size_t before, const char *nam
 	return 0;
 }
 
+
 static void build_params(struct loader *L, xmlNodePtr root, int has_tiling_elem)
 {
 	static const char *const role_names[] = { "", "input", "output", "workspace",
-						  "tiling" };
+						  "tiling", "inout" };
 	struct npukb_task *t = L->t;
 	xmlNodePtr kernel = first_child(root, "kernel"), n, tiling_param = NULL;
 	size_t i = 0;
@@ -931,6 +978,9 @@ static void build_params(struct loader *L, xmlNodePtr root, int has_tiling_elem)
 		const struct npukb_tensor_decl *td;
 
 		p->name = need_attr(L, n, "name");
+		p->tensor = get_attr(L, n, "tensor");
+		if (!p->tensor && p->name)
+			p->tensor = dup_str(L, p->name);
 		t->nparams = ++i;
 		if (role && strcmp(role, "input") == 0)
 			p->role = NPUKB_PARAM_INPUT;
@@ -940,8 +990,10 @@ static void build_params(struct loader *L, xmlNodePtr root, int has_tiling_elem)
 			p->role = NPUKB_PARAM_WORKSPACE;
 		else if (role && strcmp(role, "tiling") == 0)
 			p->role = NPUKB_PARAM_TILING;
+		else if (role && strcmp(role, "inout") == 0)
+			p->role = NPUKB_PARAM_INOUT;
 		else if (role)
-			fail(L, n, "parameter role '%s' is not input, output, workspace or tiling",
+			fail(L, n, "parameter role '%s' is not input, output, inout, workspace or tiling",
 			     role);
 		free(role);
 		if (!p->name || !p->role)
@@ -950,16 +1002,36 @@ static void build_params(struct loader *L, xmlNodePtr root, int has_tiling_elem)
 			fail(L, n, "duplicate kernel parameter '%s'", p->name);
 			continue;
 		}
-		td = npukb_task_tensor(t, p->name);
+		if (!p->tensor)
+			continue;
+		/* Only an in-place tensor may be passed twice (CANN's var and
+		 * varOut). */
+		for (size_t j = 0; j + 1 < i; j++)
+			if (t->params[j].tensor && strcmp(t->params[j].tensor, p->tensor) == 0 &&
+			    (p->role != NPUKB_PARAM_INOUT || t->params[j].role != NPUKB_PARAM_INOUT))
+				fail(L, n, "kernel parameters '%s' and '%s' carry the same tensor '%s'",
+				     t->params[j].name, p->name, p->tensor);
+		td = npukb_task_tensor(t, p->tensor);
 		switch (p->role) {
+		case NPUKB_PARAM_INOUT:
+			if (!td)
+				fail(L, n, "kernel parameter '%s' (inout) names no declared tensor",
+				     p->name);
+			else if (!td->is_inout)
+				fail(L, n, "kernel parameter '%s' has role inout but '%s' is declared as an %s",
+				     p->name, p->tensor, td->is_output ? "output" : "input");
+			break;
 		case NPUKB_PARAM_INPUT:
 		case NPUKB_PARAM_OUTPUT:
 			if (!td)
 				fail(L, n, "kernel parameter '%s' (%s) names no declared tensor",
 				     p->name, role_names[p->role]);
+			else if (td->is_inout)
+				fail(L, n, "kernel parameter '%s' has role %s but '%s' is declared as inout",
+				     p->name, role_names[p->role], p->tensor);
 			else if (td->is_output != (p->role == NPUKB_PARAM_OUTPUT))
 				fail(L, n, "kernel parameter '%s' has role %s but '%s' is declared as an %s",
-				     p->name, role_names[p->role], p->name,
+				     p->name, role_names[p->role], p->tensor,
 				     td->is_output ? "output" : "input");
 			break;
 		case NPUKB_PARAM_WORKSPACE:
@@ -982,8 +1054,8 @@ static void build_params(struct loader *L, xmlNodePtr root, int has_tiling_elem)
 		int found = 0;
 
 		for (size_t j = 0; j < t->nparams; j++)
-			if (t->params[j].name && td->name &&
-			    strcmp(t->params[j].name, td->name) == 0)
+			if (t->params[j].tensor && td->name &&
+			    strcmp(t->params[j].tensor, td->name) == 0)
 				found = 1;
 		if (td->name && !found)
 			diag_add(L->d, L->path, td->line,
@@ -1096,6 +1168,36 @@ static int parse_dims(struct loader *L, xmlNodePtr n, const char *cid,
 	}
 }
 
+/* A list's member shapes: "32 64 64; 32 64 64". */
+static void parse_members(struct loader *L, xmlNodePtr n, const char *cid,
+			  struct npukb_named_shape *ns, char *text)
+{
+	size_t count = 1, k = 0;
+	char *p = text, *semi;
+
+	for (const char *q = text; *q; q++)
+		count += *q == ';';
+	ns->members = alloc_array(L, count, sizeof(*ns->members));
+	if (!ns->members)
+		return;
+	for (;;) {
+		semi = strchr(p, ';');
+		if (semi)
+			*semi = '\0';
+		if (parse_dims(L, n, cid, ns->tensor, p, &ns->members[k]) < 0)
+			return;
+		if (ns->members[k].rank == 0) {
+			fail(L, n, "case '%s': member %zu of list '%s' has no dimensions", cid, k,
+			     ns->tensor);
+			return;
+		}
+		ns->nmembers = ++k;
+		if (!semi)
+			break;
+		p = semi + 1;
+	}
+}
+
 static int check_attr_value(struct loader *L, xmlNodePtr n, const char *cid,
 			    const struct npukb_attr_decl *a, const char *v)
 {
@@ -1113,6 +1215,8 @@ static int check_attr_value(struct loader *L, xmlNodePtr n, const char *cid,
 		     strcmp(v, "1") == 0 || strcmp(v, "0") == 0;
 	else if (strcmp(type, "dtype") == 0)
 		ok = npukb_dtype_from_name(v) != NPUKB_DT_INVALID;
+	else if (strcmp(type, "list") == 0)
+		ok = npukb_attr_list_parse(v, NULL, 0) >= 0;
 	if (!ok)
 		fail(L, n, "case '%s': attribute '%s' = '%s' is not a valid %s", cid,
 		     a->name, v, type);
@@ -1170,7 +1274,9 @@ static int build_case(struct loader *L, xmlNodePtr n, struct npukb_case *c)
 				fail(L, s, "case '%s': second shape for tensor '%s'", cid,
 				     ns->tensor);
 		text = get_text(L, s, 0);
-		if (text)
+		if (text && npukb_task_tensor(t, ns->tensor)->is_list)
+			parse_members(L, s, cid, ns, text);
+		else if (text)
 			parse_dims(L, s, cid, ns->tensor, text, &ns->shape);
 		free(text);
 	}
@@ -1274,6 +1380,45 @@ static void build_cases(struct loader *L, xmlNodePtr root, unsigned char **badp)
 	}
 }
 
+/* Distribution bounds written as expressions must evaluate in every case,
+ * to a non-empty range. One report per tensor. */
+static void check_dist_exprs(struct loader *L, const unsigned char *bad)
+{
+	const struct npukb_task *t = L->t;
+
+	for (size_t i = 0; i < t->ntensors; i++) {
+		const struct npukb_tensor_decl *td = &t->tensors[i];
+
+		if (!td->dist.a_expr && !td->dist.b_expr)
+			continue;
+		for (size_t k = 0; k < t->ncases; k++) {
+			const struct npukb_case *c = &t->cases[k];
+			char why[512];
+			int64_t a = 0, b = 0;
+			int rc = 0;
+
+			if (bad[k])
+				continue;
+			if (td->dist.a_expr)
+				rc = npukb_tiling_eval(t, c, td->dist.a_expr, &a, why, sizeof(why));
+			if (rc == 0 && td->dist.b_expr)
+				rc = npukb_tiling_eval(t, c, td->dist.b_expr, &b, why, sizeof(why));
+			if (rc < 0) {
+				diag_add(L->d, L->path, td->line,
+					 "input '%s': distribution bound (case '%s'): %s", td->name,
+					 c->id, why);
+				break;
+			}
+			if (td->dist.kind == NPUKB_DIST_SLICES ? b < 1 : a > b) {
+				diag_add(L->d, L->path, td->line,
+					 "input '%s': distribution range is empty in case '%s' (a = %lld, b = %lld)",
+					 td->name, c->id, (long long)a, (long long)b);
+				break;
+			}
+		}
+	}
+}
+
 static void check_cases_and_tiling(struct loader *L, xmlNodePtr root,
 				   unsigned char *bad)
 {
@@ -1286,6 +1431,7 @@ static void check_cases_and_tiling(struct loader *L, xmlNodePtr root,
 			bad[i] = (unsigned char)resolve_case(L, n, &t->cases[i]);
 		i++;
 	}
+	check_dist_exprs(L, bad);
 	i = 0;
 	FOR_EACH_CHILD(n, tiling, "field") {
 		const struct npukb_tiling_field *f;
@@ -1304,7 +1450,11 @@ static void check_cases_and_tiling(struct loader *L, xmlNodePtr root,
 
 			if (bad[k])
 				continue;
-			if (npukb_tiling_eval(t, c, f->expr, &v, why, sizeof(why)) < 0) {
+			double fv;
+
+			if (f->type == NPUKB_DT_FLOAT32
+				    ? npukb_tiling_eval_float(t, c, f->expr, &fv, why, sizeof(why)) < 0
+				    : npukb_tiling_eval(t, c, f->expr, &v, why, sizeof(why)) < 0) {
 				fail(L, n, "tiling field '%s' (case '%s'): %s", f->name, c->id, why);
 				break;
 			}

@@ -56,6 +56,16 @@ static void tensor_dtypes(const struct npukb_task *t, size_t i, char *buf, size_
 	}
 }
 
+/* 1 when parameter p carries an in-place tensor an earlier one carries. */
+static int inout_repeat(const struct npukb_task *t, size_t p)
+{
+	for (size_t q = 0; q < p; q++)
+		if (t->params[q].role == NPUKB_PARAM_INOUT &&
+		    strcmp(npukb_param_tensor(&t->params[q]), npukb_param_tensor(&t->params[p])) == 0)
+			return 1;
+	return 0;
+}
+
 static void write_tensors(FILE *f, const struct npukb_task *t, int outputs)
 {
 	size_t p;
@@ -65,15 +75,23 @@ static void write_tensors(FILE *f, const struct npukb_task *t, int outputs)
 		const struct npukb_param *pa = &t->params[p];
 		size_t i;
 
-		if (pa->role != (outputs ? NPUKB_PARAM_OUTPUT : NPUKB_PARAM_INPUT))
+		/* An in-place tensor is an input of the OpDef, and an output
+		 * too where the kernel takes it a second time (var, varOut). */
+		if (pa->role == NPUKB_PARAM_INOUT) {
+			if (inout_repeat(t, p) != outputs)
+				continue;
+		} else if (pa->role != (outputs ? NPUKB_PARAM_OUTPUT : NPUKB_PARAM_INPUT)) {
 			continue;
+		}
 		for (i = 0; i < t->ntensors; i++)
-			if (strcmp(t->tensors[i].name, pa->name) == 0)
+			if (strcmp(t->tensors[i].name, npukb_param_tensor(pa)) == 0)
 				break;
 		if (i == t->ntensors)
 			continue;
 		tensor_dtypes(t, i, dtypes, sizeof dtypes);
-		fprintf(f, "- `%s`: %s\n", pa->name, dtypes[0] ? dtypes : "(no case)");
+		fprintf(f, "- `%s`: %s%s%s\n", pa->name, dtypes[0] ? dtypes : "(no case)",
+			t->tensors[i].is_list ? " (a tensor list: `DYNAMIC` in the OpDef)" : "",
+			pa->role == NPUKB_PARAM_INOUT ? " (updated in place)" : "");
 	}
 }
 

@@ -49,8 +49,10 @@ size_t npukb_shape_numel(const struct npukb_shape *s)
 static void free_case(struct npukb_case *c)
 {
 	free(c->id);
-	for (size_t i = 0; i < c->nshapes; i++)
+	for (size_t i = 0; i < c->nshapes; i++) {
 		free(c->shapes[i].tensor);
+		free(c->shapes[i].members);
+	}
 	free(c->shapes);
 	for (size_t i = 0; i < c->nattrs; i++) {
 		free(c->attrs[i].name);
@@ -70,14 +72,19 @@ void npukb_task_free(struct npukb_task *t)
 	free(t->dir);
 	free(t->manifest_path);
 	free(t->kernel_name);
-	for (size_t i = 0; i < t->nparams; i++)
+	for (size_t i = 0; i < t->nparams; i++) {
 		free(t->params[i].name);
+		free(t->params[i].tensor);
+	}
 	free(t->params);
 	for (size_t i = 0; i < t->ntensors; i++) {
 		free(t->tensors[i].name);
 		free(t->tensors[i].dtype);
 		free(t->tensors[i].shape_of);
 		free(t->tensors[i].dist.attr);
+		free(t->tensors[i].dist.a_expr);
+		free(t->tensors[i].dist.b_expr);
+		free(t->tensors[i].dist.plant_nonfinite);
 	}
 	free(t->tensors);
 	for (size_t i = 0; i < t->nattrs; i++) {
@@ -127,6 +134,60 @@ const char *npukb_case_attr(const struct npukb_case *c, const char *name)
 		if (c->attrs[i].name && strcmp(c->attrs[i].name, name) == 0)
 			return c->attrs[i].value;
 	return NULL;
+}
+
+long npukb_attr_list_parse(const char *text, double *out, size_t max)
+{
+	const char *p = text;
+	long n = 0;
+	int open = 0;
+
+	if (!p)
+		return -1;
+	while (*p == ' ' || *p == '\t' || *p == '\n')
+		p++;
+	if (*p == '[') {
+		open = 1;
+		p++;
+	}
+	for (;;) {
+		char tok[64];
+		size_t len = 0;
+		double v;
+		char *end;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == ',')
+			p++;
+		if (*p == ']' && open) {
+			open = 0;
+			p++;
+			while (*p == ' ' || *p == '\t' || *p == '\n')
+				p++;
+			return *p ? -1 : n;
+		}
+		if (!*p)
+			return open ? -1 : n;
+		while (p[len] && p[len] != ' ' && p[len] != '\t' && p[len] != '\n' &&
+		       p[len] != ',' && p[len] != ']')
+			len++;
+		if (len >= sizeof(tok))
+			return -1;
+		memcpy(tok, p, len);
+		tok[len] = '\0';
+		p += len;
+		if (strcmp(tok, "true") == 0 || strcmp(tok, "True") == 0) {
+			v = 1;
+		} else if (strcmp(tok, "false") == 0 || strcmp(tok, "False") == 0) {
+			v = 0;
+		} else {
+			v = strtod(tok, &end);
+			if (end == tok || *end || v != v)
+				return -1;
+		}
+		if (out && (size_t)n < max)
+			out[n] = v;
+		n++;
+	}
 }
 
 static const char *case_id(const struct npukb_case *c)
@@ -191,14 +252,118 @@ int npukb_case_tensor_dtype(const struct npukb_task *t, const struct npukb_case 
 	}
 }
 
-static const struct npukb_shape *case_shape(const struct npukb_case *c, const char *name)
+static const struct npukb_named_shape *case_named_shape(const struct npukb_case *c,
+							 const char *name)
 {
 	if (!c)
 		return NULL;
 	for (size_t i = 0; i < c->nshapes; i++)
 		if (c->shapes[i].tensor && strcmp(c->shapes[i].tensor, name) == 0)
-			return &c->shapes[i].shape;
+			return &c->shapes[i];
 	return NULL;
+}
+
+static const struct npukb_shape *case_shape(const struct npukb_case *c, const char *name)
+{
+	const struct npukb_named_shape *ns = case_named_shape(c, name);
+
+	return ns ? &ns->shape : NULL;
+}
+
+/* Element offsets of the members of a list in its buffer; returns the
+ * buffer's length in elements, or SIZE_MAX on overflow. */
+static size_t list_layout(const struct npukb_shape *members, size_t n, size_t esize,
+			  size_t *offsets)
+{
+	size_t align = esize && NPUKB_LIST_ALIGN % esize == 0 ? NPUKB_LIST_ALIGN / esize : 1;
+	size_t at = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t numel = npukb_shape_numel(&members[i]);
+
+		if (at % align)
+			at += align - at % align;
+		if (offsets)
+			offsets[i] = at;
+		if (numel > SIZE_MAX / 2 - at)
+			return SIZE_MAX;
+		at += numel;
+	}
+	return at;
+}
+
+int npukb_case_tensor_members(const struct npukb_task *t, const struct npukb_case *c,
+			      const char *name, size_t *nmembers,
+			      const struct npukb_shape **members, size_t **offsets,
+			      char *err, size_t errlen)
+{
+	const struct npukb_tensor_decl *d = npukb_task_tensor(t, name);
+	const struct npukb_named_shape *ns;
+	enum npukb_dtype dt;
+	int rc;
+
+	if (offsets)
+		*offsets = NULL;
+	if (!d) {
+		set_err(err, errlen, "no tensor named '%s'", name ? name : "(null)");
+		return -ENOENT;
+	}
+	if (!d->is_list) {
+		set_err(err, errlen, "tensor '%s' is not a list", d->name);
+		return -EINVAL;
+	}
+	ns = case_named_shape(c, name);
+	if (!ns || !ns->members || ns->nmembers == 0) {
+		set_err(err, errlen, "case '%s' gives no member shapes for list '%s'",
+			case_id(c), name);
+		return -EINVAL;
+	}
+	rc = npukb_case_tensor_dtype(t, c, name, &dt, err, errlen);
+	if (rc < 0)
+		return rc;
+	*nmembers = ns->nmembers;
+	*members = ns->members;
+	if (offsets) {
+		*offsets = calloc(ns->nmembers, sizeof(**offsets));
+		if (!*offsets)
+			return -ENOMEM;
+		list_layout(ns->members, ns->nmembers, npukb_dtype_size(dt), *offsets);
+	}
+	return 0;
+}
+
+/* The flat buffer holding a list's members. */
+static int list_shape(const struct npukb_task *t, const struct npukb_case *c,
+		      const struct npukb_tensor_decl *d, struct npukb_shape *out,
+		      char *err, size_t errlen)
+{
+	const struct npukb_named_shape *ns = case_named_shape(c, d->name);
+	enum npukb_dtype dt;
+	size_t n;
+	int rc;
+
+	if (d->shape_of) {
+		set_err(err, errlen, "list tensor '%s' cannot take the shape of another tensor",
+			d->name);
+		return -EINVAL;
+	}
+	if (!ns || !ns->members || ns->nmembers == 0) {
+		set_err(err, errlen, "case '%s' gives no member shapes for list '%s'",
+			case_id(c), d->name);
+		return -EINVAL;
+	}
+	rc = npukb_case_tensor_dtype(t, c, d->name, &dt, err, errlen);
+	if (rc < 0)
+		return rc;
+	n = list_layout(ns->members, ns->nmembers, npukb_dtype_size(dt), NULL);
+	if (n == SIZE_MAX || n > (size_t)INT64_MAX) {
+		set_err(err, errlen, "case '%s': list '%s' is too large", case_id(c), d->name);
+		return -EINVAL;
+	}
+	memset(out, 0, sizeof(*out));
+	out->rank = 1;
+	out->dims[0] = (int64_t)n;
+	return 0;
 }
 
 int npukb_case_tensor_shape(const struct npukb_task *t, const struct npukb_case *c,
@@ -224,6 +389,14 @@ int npukb_case_tensor_shape(const struct npukb_task *t, const struct npukb_case 
 					"tensor '%s' has the shape of '%s', which is not a tensor",
 					name, cur);
 			return -ENOENT;
+		}
+		if (d->is_list) {
+			if (hops > 0) {
+				set_err(err, errlen, "tensor '%s' cannot take the shape of list '%s'",
+					name, cur);
+				return -EINVAL;
+			}
+			return list_shape(t, c, d, out, err, errlen);
 		}
 		s = case_shape(c, cur);
 		if (s) {
@@ -401,8 +574,34 @@ static int tensor_arg(struct expr *e, const char *fn, struct npukb_shape *shape)
 	}
 	if (npukb_task_tensor_index(e->t, name) < 0)
 		return expr_fail(e, at, "%s(%s): no tensor named '%s'", fn, name, name);
+	if (strcmp(fn, "count") == 0) {
+		size_t n = 1;
+		const struct npukb_shape *m;
+
+		if (npukb_task_tensor(e->t, name)->is_list &&
+		    npukb_case_tensor_members(e->t, e->c, name, &n, &m, NULL, why, sizeof(why)) < 0)
+			return expr_fail(e, at, "%s", why);
+		memset(shape, 0, sizeof(*shape));
+		shape->rank = 1;
+		shape->dims[0] = (int64_t)n;
+		return 0;
+	}
+	if (npukb_task_tensor(e->t, name)->is_list)
+		return expr_fail(e, at, "%s(%s): '%s' is a tensor list; use count(%s), or the shapes of another tensor",
+				 fn, name, name, name);
 	if (npukb_case_tensor_shape(e->t, e->c, name, shape, why, sizeof(why)) < 0)
 		return expr_fail(e, at, "%s", why);
+	return 0;
+}
+
+/* A dimension index of prod(): negative counts from the end; to may be rank. */
+static int dim_index(struct expr *e, const char *at, int64_t i, int rank, int64_t *out)
+{
+	if (i < 0)
+		i += rank;
+	if (i < 0 || i > rank)
+		return expr_fail(e, at, "prod(): index out of range for rank %d", rank);
+	*out = i;
 	return 0;
 }
 
@@ -426,6 +625,43 @@ static int call_function(struct expr *e, const char *fn, const char *at, int64_t
 			*v = (int64_t)n;
 		}
 		return expect_char(e, ')');
+	}
+	if (strcmp(fn, "count") == 0) {
+		rc = tensor_arg(e, fn, &s);
+		if (rc < 0)
+			return rc;
+		*v = s.dims[0];
+		return expect_char(e, ')');
+	}
+	if (strcmp(fn, "prod") == 0) {
+		const char *fat, *tat;
+		int64_t from = 0, to = 0, p = 1;
+
+		rc = tensor_arg(e, fn, &s);
+		if (rc == 0)
+			rc = expect_char(e, ',');
+		skip_space(e);
+		fat = e->p;
+		if (rc == 0)
+			rc = parse_sum(e, &a);
+		if (rc == 0)
+			rc = expect_char(e, ',');
+		skip_space(e);
+		tat = e->p;
+		if (rc == 0)
+			rc = parse_sum(e, &b);
+		if (rc == 0)
+			rc = expect_char(e, ')');
+		if (rc == 0)
+			rc = dim_index(e, fat, a, s.rank, &from);
+		if (rc == 0)
+			rc = dim_index(e, tat, b, s.rank, &to);
+		for (int64_t k = from; rc == 0 && k < to; k++)
+			rc = checked_mul(e, at, p, s.dims[k], &p);
+		if (rc < 0)
+			return rc;
+		*v = p;
+		return 0;
 	}
 	if (strcmp(fn, "dim") == 0) {
 		const char *iat;
@@ -677,4 +913,38 @@ int npukb_tiling_eval(const struct npukb_task *t, const struct npukb_case *c,
 	}
 	*out = v;
 	return 0;
+}
+
+int npukb_tiling_eval_float(const struct npukb_task *t, const struct npukb_case *c,
+			    const char *expr, double *out, char *err, size_t errlen)
+{
+	int64_t v;
+	int rc;
+
+	for (size_t i = 0; t && expr && i < t->nattrs; i++) {
+		const struct npukb_attr_decl *a = &t->attrs[i];
+		const char *val;
+		char *end;
+
+		if (!a->name || !a->type || strcmp(a->name, expr) != 0 ||
+		    strcmp(a->type, "float") != 0)
+			continue;
+		val = npukb_case_attr(c, a->name);
+		if (!val) {
+			set_err(err, errlen, "case '%s' gives no value for attribute '%s'",
+				case_id(c), a->name);
+			return -EINVAL;
+		}
+		*out = strtod(val, &end);
+		if (end == val || *end != '\0') {
+			set_err(err, errlen, "attribute '%s' = '%s' in case '%s' is not a number",
+				a->name, val, case_id(c));
+			return -EINVAL;
+		}
+		return 0;
+	}
+	rc = npukb_tiling_eval(t, c, expr, &v, err, errlen);
+	if (rc == 0)
+		*out = (double)v;
+	return rc;
 }

@@ -418,9 +418,18 @@ static char **launch_argv(const struct npukb_run_request *req, const char *work,
 
 		switch (a->role) {
 		case NPUKB_PARAM_INPUT: role = "in"; break;
-		case NPUKB_PARAM_OUTPUT: role = "out"; break;
+		/* Copied in and back out: an in-place tensor is an output
+		 * whose file already holds the inputs. */
+		case NPUKB_PARAM_OUTPUT:
+		case NPUKB_PARAM_INOUT: role = "out"; break;
 		case NPUKB_PARAM_TILING: role = "tiling"; break;
 		case NPUKB_PARAM_WORKSPACE: role = "ws"; break;
+		}
+		if (a->tensor && a->tensor->nmembers > 0) {
+			snprintf(err, errlen, "kernel argument %zu is a tensor list, which this backend cannot pass yet",
+				 i);
+			npukb_cann_strv_free(v);
+			return NULL;
 		}
 		if (!role || (a->role != NPUKB_PARAM_WORKSPACE && !a->path)) {
 			snprintf(err, errlen, "kernel argument %zu has no role or no file", i);

@@ -269,7 +269,8 @@ static char role_letter(enum npukb_param_role r)
 {
 	switch (r) {
 	case NPUKB_PARAM_INPUT: return 'i';
-	case NPUKB_PARAM_OUTPUT: return 'o';
+	case NPUKB_PARAM_OUTPUT:
+	case NPUKB_PARAM_INOUT: return 'o';
 	case NPUKB_PARAM_TILING: return 't';
 	case NPUKB_PARAM_WORKSPACE: return 'w';
 	}

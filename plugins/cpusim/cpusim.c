@@ -122,6 +122,31 @@ static int has_suffix(const char *s, const char *suffix)
 }
 
 /* The absolute, resolved form of path (malloc'd), or NULL with errno. */
+/* "list=OFFxD0xD1,OFFxD0...@PATH": a tensor list's members (byte offset in
+ * the file, then dims) for the harness to build the ListTensorDesc. */
+static char *list_arg(const struct npukb_case_tensor *t, const char *path)
+{
+	size_t esize = npukb_dtype_size(t->dtype), cap = 64 + strlen(path), len;
+	char *s, *out;
+
+	for (size_t m = 0; m < t->nmembers; m++)
+		cap += 24 + 24 * (size_t)t->members[m].rank;
+	s = malloc(cap);
+	if (!s)
+		return NULL;
+	len = (size_t)snprintf(s, cap, "list=");
+	for (size_t m = 0; m < t->nmembers; m++) {
+		len += (size_t)snprintf(s + len, cap - len, "%s%zu", m ? "," : "",
+					t->member_offsets[m] * esize);
+		for (int d = 0; d < t->members[m].rank; d++)
+			len += (size_t)snprintf(s + len, cap - len, "x%lld",
+						(long long)t->members[m].dims[d]);
+	}
+	snprintf(s + len, cap - len, "@%s", path);
+	out = s;
+	return out;
+}
+
 static char *absolute(const char *path)
 {
 	return realpath(path, NULL);
@@ -454,7 +479,8 @@ static char *variant_exe(const char *first, size_t k)
 /* Kernel names that are C library functions (NPUKernelBench's Sqrt task
  * names its kernel `sqrt`): an extern "C" kernel of that name conflicts
  * with <math.h> in a host build, so the forced header renames it after
- * the library headers are in. */
+ * the library headers are in (every one the harness and the emulation
+ * headers include: a std header read after the rename would break). */
 static int is_libc_name(const char *name)
 {
 	static const char *const names[] = {
@@ -503,6 +529,9 @@ static int write_forced_header(const char *path, const struct npukb_task *t, con
 		fputs("#define NPUKB_CPUSIM_KERNEL_SIDE 1\n", f);
 		for (i = 0; tiling_headers[i]; i++)
 			fprintf(f, "#include \"%s\"\n", tiling_headers[i]);
+		/* CANN generates the struct at global scope; op_host headers
+		 * declare it in namespace optiling. */
+		fputs("namespace optiling {}\nusing namespace optiling;\n", f);
 	} else if (t->tiling_struct) {
 		rc = npukb_tiling_struct_source(t, &src);
 		if (rc == 0)
@@ -529,6 +558,7 @@ static int write_forced_header(const char *path, const struct npukb_task *t, con
 	if (rc == 0 && is_libc_name(t->kernel_name))
 		fprintf(f, "#include <math.h>\n#include <stdlib.h>\n#include <string.h>\n"
 			   "#include <cmath>\n#include <cstdlib>\n#include <cstring>\n#include <algorithm>\n"
+			   "#include <string>\n#include <vector>\n"
 			   "#include \"kernel_operator.h\"\n#define %s npukb_kernel_%s\n",
 			t->kernel_name, t->kernel_name);
 	if (fclose(f) != 0 && rc == 0)
@@ -825,7 +855,7 @@ static int build_host_device(struct build_ctx *b, struct npukb_build_result *res
 {
 	const struct npukb_sample *s = b->req->sample;
 	char **host = NULL, **kern = NULL, **tiling = NULL, **objs = NULL;
-	char *host_inc = NULL, *kern_inc = NULL;
+	char *host_inc = NULL, *kern_inc = NULL, *tiling_def = NULL;
 	const char **argv = NULL, **tail = NULL;
 	size_t i, nhost = 0, nkern = 0, ntiling = 0, argc, nobj = 0;
 	int rc = 0;
@@ -838,7 +868,8 @@ static int build_host_device(struct build_ctx *b, struct npukb_build_result *res
 	tail = calloc(s->nfiles + 8, sizeof(*tail));
 	host_inc = format("-I%s/op_host", b->sdir);
 	kern_inc = format("-I%s/op_kernel", b->sdir);
-	if (!host || !kern || !tiling || !objs || !argv || !tail || !host_inc || !kern_inc) {
+	tiling_def = format("-DNPUKB_TILING_STRUCT=npukb_tiling_reg_%s", b->req->task->name);
+	if (!host || !kern || !tiling || !objs || !argv || !tail || !host_inc || !kern_inc || !tiling_def) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -883,9 +914,14 @@ static int build_host_device(struct build_ctx *b, struct npukb_build_result *res
 	res->message = NULL;
 	res->ok = 0;
 
-	/* Step 2: per dtype variant, the kernel sources linked with them. */
+	/* Step 2: per dtype variant, the kernel sources linked with them.
+	 * GET_TILING_DATA reads the struct the op_host registered for the
+	 * operator (REGISTER_TILING_DATA_CLASS(<task name>, ...)), and the
+	 * workspace starts with the system part GetUserWorkspace skips. */
 	argc = common_args(b, argv);
 	argv[argc++] = kern_inc;
+	argv[argc++] = tiling_def;
+	argv[argc++] = "-DNPUKB_SYS_WORKSPACE=16777216";
 	for (i = 0; i < nkern; i++)
 		tail[i] = kern[i];
 	for (size_t j = 0; j < nobj; j++)
@@ -901,6 +937,7 @@ out:
 	free(tail);
 	free(host_inc);
 	free(kern_inc);
+	free(tiling_def);
 	return rc;
 }
 
@@ -1102,6 +1139,7 @@ static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_resu
 		switch (a->role) {
 		case NPUKB_PARAM_INPUT: role = "in"; break;
 		case NPUKB_PARAM_OUTPUT: role = "out"; break;
+		case NPUKB_PARAM_INOUT: role = "inout"; break;
 		case NPUKB_PARAM_TILING: role = "tiling"; break;
 		case NPUKB_PARAM_WORKSPACE: role = "ws"; break;
 		}
@@ -1120,7 +1158,10 @@ static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_resu
 			}
 			/* The harness runs in its own work directory. */
 			abs = a->path[0] == '/' ? NULL : absolute(a->path);
-			owned[i] = format("%s=%s", role, abs ? abs : a->path);
+			if (a->tensor && a->tensor->nmembers > 0)
+				owned[i] = list_arg(a->tensor, abs ? abs : a->path);
+			else
+				owned[i] = format("%s=%s", role, abs ? abs : a->path);
 			free(abs);
 		}
 		if (!owned[i]) {

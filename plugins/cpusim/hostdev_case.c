@@ -79,15 +79,33 @@ int cpusim_hostdev_write_case(const char *path, const struct npukb_task *t,
 		const struct npukb_param *p = &t->params[i];
 		const struct npukb_case_tensor *ct;
 
-		if (p->role != NPUKB_PARAM_INPUT && p->role != NPUKB_PARAM_OUTPUT)
+		int as_input = p->role == NPUKB_PARAM_INPUT;
+
+		if (p->role != NPUKB_PARAM_INPUT && p->role != NPUKB_PARAM_OUTPUT &&
+		    p->role != NPUKB_PARAM_INOUT)
 			continue;
-		ct = find_tensor(d, p->name);
+		/* An in-place tensor is the OpDef's input; a second parameter
+		 * carrying it (var, varOut) is its output. */
+		if (p->role == NPUKB_PARAM_INOUT) {
+			as_input = 1;
+			for (size_t q = 0; q < i; q++)
+				if (t->params[q].role == NPUKB_PARAM_INOUT &&
+				    strcmp(npukb_param_tensor(&t->params[q]), npukb_param_tensor(p)) == 0)
+					as_input = 0;
+		}
+		ct = find_tensor(d, npukb_param_tensor(p));
+		if (ct && ct->nmembers > 0) {
+			snprintf(err, errlen, "%s is a tensor list, which host+device mode cannot pass yet (kernel-only mode can)",
+				 p->name);
+			rc = -ENOTSUP;
+			break;
+		}
 		if (!ct || !one_field(ct->path) || !npukb_dtype_name(ct->dtype)) {
 			snprintf(err, errlen, "tensor %s has no usable file for the case file", p->name);
 			rc = -EINVAL;
 			break;
 		}
-		fprintf(f, "%s %s %s ", p->role == NPUKB_PARAM_INPUT ? "input" : "output", p->name,
+		fprintf(f, "%s %s %s ", as_input ? "input" : "output", p->name,
 			npukb_dtype_name(ct->dtype));
 		write_dims(f, &ct->shape);
 		fprintf(f, " %s\n", ct->path);

@@ -763,6 +763,7 @@ Test(cpusim_api, data_copy_pad_in_and_out)
 	}
 	cr_expect_eq(hb(u.addr_[16]), UNTOUCHED16, "dstStride gap written");
 	/* Back out: UB blocks 32 bytes + 1 block apart, GM blocks 2 halves apart. */
+	PipeBarrier<PIPE_ALL>();
 	DataCopyPad(o, u, DataCopyExtParams(2, 20, 1, 4, 0));
 	for (int i = 0; i < 10; i++) {
 		cr_expect_eq(hb(out[i]), hbits(i));
@@ -792,6 +793,7 @@ Test(cpusim_api, data_copy_params_strides)
 	LocalTensor<float> u = ub<float>(64);
 	DataCopy(u, g, DataCopyParams(2, 1, 1, 0)); /* GM blocks 0 and 2 -> UB 0, 1 */
 	cr_expect_eq(u.addr_[8], 16.0f);
+	PipeBarrier<PIPE_ALL>();
 	DataCopy(o, u, DataCopyParams(2, 1, 0, 2)); /* UB 0, 1 -> GM blocks 0 and 3 */
 	cr_expect_eq(out[24], 16.0f);
 	cr_expect_eq(out[8], -1.0f);
@@ -876,4 +878,74 @@ Test(cpusim_api, wrong_dtype_is_a_compile_error, .timeout = 120)
 	expect_compile_error("LocalTensor<bfloat16_t> a; Add(a, a, a, 8);", "Add: element type not supported");
 	expect_compile_error("LocalTensor<int16_t> a; Adds(a, a, (int16_t)1, 8, 1, UnaryRepeatParams()); Div(a, a, a, 8);",
 			     "Div: element type not supported");
+}
+
+/* ---- high-level math (math.h) ------------------------------------------------ */
+
+Test(cpusim_api, high_level_math_float)
+{
+	LocalTensor<float> x = ub<float>(8), y = ub<float>(8);
+	LocalTensor<uint8_t> tmp = ub<uint8_t>(256);
+	const float in[8] = { 0.0f, 1.0f, -1.0f, 2.0f, -2.5f, 0.5f, 3.0f, -0.0f };
+	for (int i = 0; i < 8; i++)
+		x.addr_[i] = in[i];
+	Sigmoid(y, x, 8);
+	cr_expect_eq(y.addr_[0], 0.5f);
+	cr_expect_eq(y.addr_[3], (float)(1.0 / (1.0 + exp(-2.0))));
+	Tanh(y, x, tmp, 8);
+	cr_expect_eq(y.addr_[1], (float)tanh(1.0));
+	cr_expect_eq(fbits(y.addr_[7]), fbits(-0.0f), "tanh(-0) keeps the sign");
+	Sin(y, x, 8);
+	cr_expect_eq(y.addr_[2], (float)sin(-1.0));
+	Cos(y, x, 8);
+	cr_expect_eq(y.addr_[0], 1.0f);
+	Log(y, x, 8);
+	cr_expect(isinf(y.addr_[0]) && y.addr_[0] < 0, "log(0) = -inf");
+	cr_expect(isnan(y.addr_[2]), "log(-1) = NaN");
+	cr_expect_eq(y.addr_[3], (float)log(2.0));
+	Erf(y, x, 8);
+	cr_expect_eq(y.addr_[5], (float)erf(0.5));
+	Floor(y, x, 8);
+	cr_expect_eq(y.addr_[4], -3.0f);
+	Ceil(y, x, 8);
+	cr_expect_eq(y.addr_[4], -2.0f);
+	Trunc(y, x, 8);
+	cr_expect_eq(y.addr_[4], -2.0f);
+	Round(y, x, 8);
+	cr_expect_eq(y.addr_[4], -2.0f, "half to even");
+	cr_expect_eq(y.addr_[5], 0.0f, "half to even");
+	Frac(y, x, 8);
+	cr_expect_eq(y.addr_[4], -0.5f);
+	Sign(y, x, 8);
+	cr_expect(y.addr_[2] == -1.0f && y.addr_[3] == 1.0f && y.addr_[0] == 0.0f);
+	Gelu(y, x, 8);
+	cr_expect_eq(y.addr_[1], (float)(1.0 / (1.0 + exp(-1.5957691216057308 * 1.044715))));
+	cr_expect_eq(y.addr_[0], 0.0f);
+}
+
+Test(cpusim_api, power_forms_and_half_rounding)
+{
+	LocalTensor<float> a = ub<float>(8), b = ub<float>(8), c = ub<float>(8);
+	LocalTensor<half> h = ub<half>(16), hy = ub<half>(16);
+	for (int i = 0; i < 8; i++) {
+		a.addr_[i] = (float)(i + 1);
+		b.addr_[i] = 2.0f;
+	}
+	Power(c, a, b, 8);
+	cr_expect(c.addr_[0] == 1.0f && c.addr_[2] == 9.0f && c.addr_[7] == 64.0f);
+	Power(c, a, 0.5f, 8);
+	cr_expect_eq(c.addr_[3], 2.0f);
+	Power(c, 2.0f, a, 8);
+	cr_expect_eq(c.addr_[9 - 2], 256.0f);
+	for (int i = 0; i < 16; i++)
+		h.addr_[i] = half(0.1);
+	/* exp(-0.1) in double, rounded once to half */
+	Sigmoid(hy, h, 16);
+	cr_expect_eq(hb(hy.addr_[0]), hbits(1.0 / (1.0 + exp(-(double)npukb_cpusim::f16_to_f32(half(0.1).bits)))));
+}
+
+Test(cpusim_api, high_level_math_counts_are_checked, .exit_code = 3)
+{
+	LocalTensor<float> x = ub<float>(8), y = ub<float>(8);
+	Sigmoid(y, x, 16);
 }

@@ -595,11 +595,11 @@ static void fake_compiler_tree(int fails)
 
 /* AddCustom's kernel: x, y in; z out; workspace; tiling. */
 static struct npukb_param add_params[] = {
-	{ (char *)"x", NPUKB_PARAM_INPUT },
-	{ (char *)"y", NPUKB_PARAM_INPUT },
-	{ (char *)"z", NPUKB_PARAM_OUTPUT },
-	{ (char *)"workspace", NPUKB_PARAM_WORKSPACE },
-	{ (char *)"tiling", NPUKB_PARAM_TILING },
+	{ (char *)"x", NPUKB_PARAM_INPUT, NULL },
+	{ (char *)"y", NPUKB_PARAM_INPUT, NULL },
+	{ (char *)"z", NPUKB_PARAM_OUTPUT, NULL },
+	{ (char *)"workspace", NPUKB_PARAM_WORKSPACE, NULL },
+	{ (char *)"tiling", NPUKB_PARAM_TILING, NULL },
 };
 
 static struct npukb_task add_task(void)
@@ -925,8 +925,8 @@ Test(cann, launch_program_for_add_custom)
 
 Test(cann, launch_program_refuses_what_it_cannot_spell)
 {
-	struct npukb_param bad_role[] = { { (char *)"x", (enum npukb_param_role)0 } };
-	struct npukb_param odd_name[] = { { (char *)"my-x", NPUKB_PARAM_INPUT } };
+	struct npukb_param bad_role[] = { { (char *)"x", (enum npukb_param_role)0, NULL } };
+	struct npukb_param odd_name[] = { { (char *)"my-x", NPUKB_PARAM_INPUT, NULL } };
 	char err[256];
 	char *text;
 

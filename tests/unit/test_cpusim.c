@@ -155,11 +155,11 @@ static struct npukb_tiling_field tiling_fields[] = {
 };
 
 static struct npukb_param params[] = {
-	{ n_x, NPUKB_PARAM_INPUT },
-	{ n_y, NPUKB_PARAM_INPUT },
-	{ n_z, NPUKB_PARAM_OUTPUT },
-	{ n_ws, NPUKB_PARAM_WORKSPACE },
-	{ n_tiling, NPUKB_PARAM_TILING },
+	{ n_x, NPUKB_PARAM_INPUT, NULL },
+	{ n_y, NPUKB_PARAM_INPUT, NULL },
+	{ n_z, NPUKB_PARAM_OUTPUT, NULL },
+	{ n_ws, NPUKB_PARAM_WORKSPACE, NULL },
+	{ n_tiling, NPUKB_PARAM_TILING, NULL },
 };
 
 static void fake_task(struct npukb_task *t)
@@ -279,11 +279,11 @@ static void make_case(struct case_files *c, size_t n, int block_dim, uint64_t se
 	write_file(c->pz, z, 2 * n);
 	write_file(c->pt, tiling, sizeof tiling);
 	free(z);
-	c->args[0] = (struct npukb_kernel_arg){ NPUKB_PARAM_INPUT, c->px, 2 * n };
-	c->args[1] = (struct npukb_kernel_arg){ NPUKB_PARAM_INPUT, c->py, 2 * n };
-	c->args[2] = (struct npukb_kernel_arg){ NPUKB_PARAM_OUTPUT, c->pz, 2 * n };
-	c->args[3] = (struct npukb_kernel_arg){ NPUKB_PARAM_WORKSPACE, NULL, 0 };
-	c->args[4] = (struct npukb_kernel_arg){ NPUKB_PARAM_TILING, c->pt, sizeof tiling };
+	c->args[0] = (struct npukb_kernel_arg){ NPUKB_PARAM_INPUT, c->px, 2 * n, NULL };
+	c->args[1] = (struct npukb_kernel_arg){ NPUKB_PARAM_INPUT, c->py, 2 * n, NULL };
+	c->args[2] = (struct npukb_kernel_arg){ NPUKB_PARAM_OUTPUT, c->pz, 2 * n, NULL };
+	c->args[3] = (struct npukb_kernel_arg){ NPUKB_PARAM_WORKSPACE, NULL, 0, NULL };
+	c->args[4] = (struct npukb_kernel_arg){ NPUKB_PARAM_TILING, c->pt, sizeof tiling, NULL };
 	memset(&c->data, 0, sizeof(c->data));
 	c->data.block_dim = block_dim;
 	c->data.nargs = 5;
@@ -530,7 +530,9 @@ Test(cpusim, compile_timeout)
 	cr_assert_eq(b.res.proc.kind, NPUKB_EXIT_TIMEOUT, "kind %d", (int)b.res.proc.kind);
 }
 
-Test(cpusim, host_device_mode_is_skipped)
+/* Host+device samples need op_host and op_kernel sources; the full mode is
+ * tested end to end in test_cpusim_hostdev. */
+Test(cpusim, host_device_sample_without_op_host_is_rejected)
 {
 	struct built b;
 	struct npukb_build_request req;
@@ -547,8 +549,10 @@ Test(cpusim, host_device_mode_is_skipped)
 	req.options = &b.opts;
 	req.workdir = "/tmp";
 	cr_assert_eq(npukb_cpusim_plugin.backend->build(&req, &b.res), 0);
-	cr_assert_eq(b.res.skipped, 1);
+	cr_assert_eq(b.res.skipped, 0);
 	cr_assert_eq(b.res.ok, 0);
+	cr_assert_not_null(b.res.message);
+	cr_expect_not_null(strstr(b.res.message, "without op_host/ sources"), "%s", b.res.message);
 }
 
 Test(cpusim, wrong_result_runs_but_mismatches, .timeout = 120)
@@ -772,6 +776,7 @@ Test(cpusim, copy_rounds_down_to_32_bytes, .timeout = 60)
 		    "    pipe.InitBuffer(a, 4096);\n"
 		    "    LocalTensor<half> t = a.Get<half>();\n"
 		    "    DataCopy(t, xGm, 31);\n"
+		    "    PipeBarrier<PIPE_ALL>();\n"
 		    "    DataCopy(zGm, t, 31);\n", 1024, &c, &r);
 	cr_assert_eq(r.ok, 1, "%s", r.message);
 	z = read_u16(c.pz, c.n);
@@ -851,7 +856,9 @@ Test(cpusim, tiling_shorter_than_struct_trips, .timeout = 60)
 Test(cpusim, api_subset_computes, .timeout = 60)
 {
 	snippet_passes(
-		"#define CHECK(c) do { if (!(c)) { printf(\"check failed: line %d\\n\", __LINE__); __builtin_trap(); } } while (0)\n"
+		/* A barrier before each scalar read: the vector results must have
+		 * landed (on the device as on cpusim, which reports the race). */
+		"#define CHECK(c) do { PipeBarrier<PIPE_ALL>(); if (!(c)) { printf(\"check failed: line %d\\n\", __LINE__); __builtin_trap(); } } while (0)\n"
 		"    TBuf<TPosition::VECCALC> buf;\n"
 		"    pipe.InitBuffer(buf, 8192);\n"
 		"    LocalTensor<float> a = buf.Get<float>(64);\n"

@@ -3,14 +3,11 @@
  * does), and runs kernels named like C library functions. */
 #include <criterion/criterion.h>
 
-#include "plugin_loader.h"
+#include "cpusim_run.h"
 #include "results.h"
-#include "run.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static char outdir[] = "/tmp/npukb-variants-XXXXXX";
 static struct npukb_results results;
@@ -18,44 +15,18 @@ static struct npukb_plugin_set plugins;
 
 static void run_task(const char *task, const char *const *sample_rel)
 {
-	static char levels[4096], schema[4096], paths[4][4096];
-	static const char *samples[5];
-	const char *ids[] = { task, NULL };
-	const char *src = getenv("NPUKB_SRCDIR");
+	static const char *ids[2];
 	struct npukb_run_config cfg;
-	char **dirs, err[8192] = "";
-	size_t i;
+	char err[8192] = "";
 
-	src = src ? src : ".";
-	snprintf(levels, sizeof(levels), "%s/tests/data/levels-variants", src);
-	snprintf(schema, sizeof(schema), "%s/levels/schema/task.rng", src);
-	for (i = 0; sample_rel[i] && i < 4; i++) {
-		snprintf(paths[i], sizeof(paths[i]), "%s/tests/samples/variants/%s", src, sample_rel[i]);
-		samples[i] = paths[i];
-	}
-	samples[i] = NULL;
-	cr_assert_not_null(mkdtemp(outdir));
-	cr_assert_eq(npukb_plugin_dirs(NULL, &dirs, err, sizeof(err)), 0);
-	cr_assert_eq(npukb_plugins_load(&plugins, dirs, err, sizeof(err)), 0);
-	npukb_plugin_dirs_free(dirs);
-
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.levels_dir = levels;
-	cfg.schema_path = schema;
+	test_cpusim_config(&cfg, &plugins, "tests/data/levels-variants", outdir);
+	ids[0] = task;
+	ids[1] = NULL;
 	cfg.task_ids = ids;
-	cfg.sample_dirs = samples;
-	cfg.include_answer = 0;
-	cfg.plugins = &plugins;
-	cfg.backend = "cpusim";
-	cfg.output_dir = outdir;
-	cfg.options.soc = "ascend910b2";
-	cfg.options.nseeds = 1;
+	cfg.sample_dirs = test_sample_dirs("tests/samples/variants", sample_rel);
 	cfg.options.base_seed = 5;
-	cfg.options.build_limits.wall_seconds = 120;
-	cfg.options.build_limits.memory_bytes = 8ull << 30;
 	cfg.options.run_limits.wall_seconds = 20;
 	cfg.options.run_limits.cpu_seconds = 20;
-	cfg.options.run_limits.memory_bytes = 8ull << 30;
 	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
 }
 

@@ -320,6 +320,16 @@ ParameterizedTestParameters(manifest, reports_problem_at_line)
 		{ "sem_attrs.xml", 43, "case 'small': attribute 'tile' = '8.5' is not a valid int" },
 		{ "sem_attrs.xml", 45, "case 'big' has no dtype, but tensor 'x' has dtype $dtype" },
 		{ "sem_attrs.xml", 45, "case 'big' gives no value for attribute 'dst_type'" },
+		{ "sem_inout_decl.xml", 6,
+		  "kernel parameter 'x' has role inout but 'x' is declared as an input" },
+		{ "sem_inout_decl.xml", 9, "kernel parameters 'y' and 'y2' carry the same tensor 'y'" },
+		{ "sem_inout_decl.xml", 21,
+		  "output 'z' cannot be a list; a list result is updated in place (<inout>)" },
+		{ "sem_list_cases.xml", 13,
+		  "input 'idx': distribution range is empty in case '0' (a = 0, b = -1)" },
+		{ "sem_list_cases.xml", 22,
+		  "numel(var): 'var' is a tensor list; use count(var), or the shapes of another tensor" },
+		{ "sem_list_cases.xml", 32, "case '1': member 1 of list 'var' has no dimensions" },
 	};
 
 	return cr_make_param_array(struct problem, problems,
@@ -352,6 +362,8 @@ ParameterizedTestParameters(manifest, problem_count)
 		{ "sem_bad_tiling_expr.xml", 2, "" },
 		{ "sem_duplicate_case.xml", 1, "" },
 		{ "sem_attrs.xml", 4, "" },
+		{ "sem_inout_decl.xml", 3, "" },
+		{ "sem_list_cases.xml", 3, "" },
 	};
 
 	return cr_make_param_array(struct problem, counts, sizeof(counts) / sizeof(counts[0]));

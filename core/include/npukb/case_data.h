@@ -29,6 +29,15 @@ struct npukb_case_tensor {
 	void *data;       /* mapping of that file (size bytes), or NULL when unmapped */
 	uint64_t hash;    /* inputs: content hash taken after generation */
 	void *expected;   /* outputs: reference result (malloc'd) */
+	/* In place (<inout>): generated like an input, never poisoned, compared
+	 * like an output (is_output is set too). */
+	int is_inout;
+	/* Tensor lists: the buffer holds nmembers tensors, member i starting at
+	 * element member_offsets[i] (malloc'd) with shape members[i] (borrowed
+	 * from the task). 0/NULL for plain tensors. */
+	size_t nmembers;
+	const struct npukb_shape *members;
+	size_t *member_offsets;
 };
 
 /* One kernel argument, in the kernel's parameter order. */
@@ -36,6 +45,9 @@ struct npukb_kernel_arg {
 	enum npukb_param_role role;
 	const char *path;  /* inputs, outputs, tiling: the file */
 	size_t bytes;      /* size of the file, or of the workspace */
+	/* Tensor parameters: the tensor (its dtype and list members); NULL for
+	 * the workspace and the tiling. */
+	const struct npukb_case_tensor *tensor;
 };
 
 struct npukb_case_data {

@@ -29,20 +29,36 @@ enum npukb_param_role {
 	NPUKB_PARAM_INPUT = 1,
 	NPUKB_PARAM_OUTPUT,
 	NPUKB_PARAM_WORKSPACE,
-	NPUKB_PARAM_TILING
+	NPUKB_PARAM_TILING,
+	/* A tensor the kernel updates in place (Sscal's x, ScatterList's var):
+	 * generated like an input, compared like an output. Several parameters
+	 * may carry the same in-place tensor (CANN passes var and varOut). */
+	NPUKB_PARAM_INOUT
 };
 
 struct npukb_param {
-	char *name; /* for inputs/outputs: the tensor it carries */
+	char *name;   /* as in the kernel's signature */
 	enum npukb_param_role role;
+	char *tensor; /* inputs/outputs/inout: the tensor it carries (the name,
+		       * unless the manifest's tensor="..." says otherwise);
+		       * NULL means the name */
 };
+
+static inline const char *npukb_param_tensor(const struct npukb_param *p)
+{
+	return p->tensor ? p->tensor : p->name;
+}
 
 enum npukb_dist_kind {
 	NPUKB_DIST_UNIFORM = 1, /* a..b */
 	NPUKB_DIST_NORMAL,      /* mean a, stddev b */
 	NPUKB_DIST_INTEGER,     /* integers a..b inclusive */
 	NPUKB_DIST_BOOL,        /* true with probability a */
-	NPUKB_DIST_ATTR         /* every element = the case's value of attribute `attr` */
+	NPUKB_DIST_ATTR,        /* every element = the case's value of attribute `attr`;
+				 * a list value ("1 0 1", "[True, False]") gives element i
+				 * its i-th entry */
+	NPUKB_DIST_SLICES       /* rows of (start, length): length in 1..b, start in
+				 * 0..b-length, so start + length <= b */
 };
 
 struct npukb_dist {
@@ -56,11 +72,19 @@ struct npukb_dist {
 	 * operands the kernel reads from GM (Muls' value, Arange's bounds) take
 	 * the case's published value this way. */
 	char *attr;
+	/* Integer/slices bounds given as expressions over the case (the tiling
+	 * expression language, e.g. "dim(x, axis) - 1"), evaluated per case;
+	 * NULL when the literal a/b apply. Owned. */
+	char *a_expr, *b_expr;
+	/* Name of a bool attribute: when a case sets it, one to three elements
+	 * of one tensor (of one list member) become +inf, -inf or NaN, and when
+	 * it is false none do. NULL for none. Owned. */
+	char *plant_nonfinite;
 };
 
 struct npukb_tensor_decl {
 	char *name;
-	int is_output;
+	int is_output; /* also set for in-place tensors: they are compared */
 	/* Either a dtype name, or "$dtype" for the case's dtype. */
 	char *dtype;
 	/* NULL when each case gives this tensor's shape; otherwise the name of
@@ -68,6 +92,10 @@ struct npukb_tensor_decl {
 	char *shape_of;
 	struct npukb_dist dist; /* inputs only */
 	int line;
+	int is_inout;  /* <inout>: generated like an input, then updated in place */
+	/* list="true": a tensor list (CANN's dynamic input, ListTensorDesc on
+	 * the kernel side); each case gives its members' shapes. */
+	int is_list;
 };
 
 struct npukb_attr_decl {
@@ -80,13 +108,18 @@ struct npukb_tiling_field {
 	enum npukb_dtype type; /* int32, uint32 (as INT32 with is_unsigned), int64, float32 */
 	int is_unsigned;
 	/* Integer expression over the case: literals, + - * / %, parentheses,
-	 * numel(t), dim(t,i), rank(t), blockdim, and attribute names. */
+	 * numel(t), dim(t,i), rank(t), prod(t,from,to) (product of dims
+	 * from..to-1, negative indices from the end), count(t) (members of a
+	 * list tensor), min, max, ceil_div, blockdim, and attribute names. */
 	char *expr;
 };
 
 struct npukb_named_shape {
 	char *tensor;
 	struct npukb_shape shape;
+	/* List tensors: the members' shapes (owned); shape is unused. */
+	size_t nmembers;
+	struct npukb_shape *members;
 };
 
 struct npukb_attr_value {
@@ -152,6 +185,12 @@ const struct npukb_tensor_decl *npukb_task_tensor(const struct npukb_task *t,
 int npukb_task_tensor_index(const struct npukb_task *t, const char *name);
 const char *npukb_case_attr(const struct npukb_case *c, const char *name);
 
+/* Parse a list attribute value: numbers or true/false, separated by white
+ * space or commas, optionally in brackets ("1 0 1", "[True, False]").
+ * Stores up to max values in out (may be NULL) and returns how many there
+ * are, or -1 when the text is not such a list. */
+long npukb_attr_list_parse(const char *text, double *out, size_t max);
+
 /* Resolve the dtype and shape tensor `name` has in case c. Return 0, or a
  * negative errno value with a message in err. */
 int npukb_case_tensor_dtype(const struct npukb_task *t, const struct npukb_case *c,
@@ -161,9 +200,27 @@ int npukb_case_tensor_shape(const struct npukb_task *t, const struct npukb_case 
 			    const char *name, struct npukb_shape *out,
 			    char *err, size_t errlen);
 
+/* A list tensor's members are stored one after another in one buffer, each
+ * starting at a multiple of NPUKB_LIST_ALIGN bytes as device allocations
+ * do. npukb_case_tensor_shape gives a list tensor the flat shape of that
+ * buffer; this gives its members' shapes (borrowed from the case) and their
+ * element offsets in it (offsets: nmembers entries, malloc'd, or NULL when
+ * not wanted). A tensor that is not a list has one member, its shape. */
+#define NPUKB_LIST_ALIGN 512
+int npukb_case_tensor_members(const struct npukb_task *t, const struct npukb_case *c,
+			      const char *name, size_t *nmembers,
+			      const struct npukb_shape **members, size_t **offsets,
+			      char *err, size_t errlen);
+
 /* Evaluate a tiling expression for case c (see npukb_tiling_field). */
 int npukb_tiling_eval(const struct npukb_task *t, const struct npukb_case *c,
 		      const char *expr, int64_t *out, char *err, size_t errlen);
+
+/* A float32 tiling field: the case's value of a float attribute when the
+ * expression is just that attribute's name (Sscal's alpha), else the
+ * integer expression's value. */
+int npukb_tiling_eval_float(const struct npukb_task *t, const struct npukb_case *c,
+			    const char *expr, double *out, char *err, size_t errlen);
 
 /* C/C++ source declaring the kernel-only tiling struct (fields in manifest
  * order, the layout npukb_case_data packs), for backends to put in front of

@@ -116,7 +116,16 @@ inline void check_event_id(int32_t id, const char *what, SrcLoc loc)
 
 inline int64_t GetBlockIdx() { return npukb_cpusim::g.block_idx; }
 inline int64_t GetBlockNum() { return npukb_cpusim::g.block_num; }
-inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
+/* Host+device builds reserve the system workspace at the front, as CANN
+ * does (the tiling asks GetLibApiWorkSpaceSize() + its own); kernel-only
+ * mode hands the user workspace itself. */
+#ifndef NPUKB_SYS_WORKSPACE
+#define NPUKB_SYS_WORKSPACE 0
+#endif
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace)
+{
+	return workspace ? workspace + NPUKB_SYS_WORKSPACE : workspace;
+}
 /* No system workspace is reserved: the user workspace is the whole argument. */
 inline void SetSysWorkspace(GM_ADDR) {}
 inline GM_ADDR GetSysWorkSpacePtr()
@@ -259,6 +268,15 @@ private:
 		if (i >= size_)
 			npukb_cpusim::fail("out-of-bounds", loc, "%s: index %u of a tensor of %u elements", what,
 					   i, size_);
+		const uintptr_t a = (uintptr_t)(addr_ + i), base = (uintptr_t)npukb_cpusim::ub_arena;
+		if (a >= base && a < base + npukb_cpusim::UB_ARENA_BYTES) {
+			npukb_cpusim::ub_owner_check((uint32_t)(a - base), what, "the tensor", loc);
+			/* GetValue/SetValue run on the scalar pipe (their cost_scalar
+			 * commits the access); operator() has no pipe of its own. */
+			if (what[13] == 'G' || what[13] == 'S')
+				npukb_cpusim::ub_note_access((uint32_t)(a - base), sizeof(T), what,
+							     what[13] == 'S' ? "destination" : "element", loc);
+		}
 	}
 };
 
@@ -394,6 +412,7 @@ public:
 			bufs_[i].free_at = 0;
 			bufs_[i].ready_at = 0;
 		}
+		npukb_cpusim::ub_owner_set(off, rounded * (uint32_t)num, npukb_cpusim::UB_FREE);
 	}
 
 	unsigned char *alloc(uint32_t *len, SrcLoc loc)
@@ -406,6 +425,7 @@ public:
 				next_ = (uint8_t)((i + 1) % num_);
 				bufs_[i].state = B_ALLOC;
 				bufs_[i].loc = loc;
+				npukb_cpusim::ub_owner_set(bufs_[i].off, len_, npukb_cpusim::UB_IN_USE);
 				/* The producer reuses the buffer only after its consumer freed it. */
 				npukb_cpusim::wait_until(prod_, bufs_[i].free_at);
 				*len = len_;
@@ -427,6 +447,7 @@ public:
 			npukb_cpusim::fail("queue-misuse", loc, "EnQue on a full queue (depth %d)", capacity());
 		bufs_[i].state = B_QUEUED;
 		bufs_[i].ready_at = npukb_cpusim::pipe_done(prod_);
+		npukb_cpusim::ub_owner_set(bufs_[i].off, len_, npukb_cpusim::UB_ENQUEUED);
 		fifo_[(head_ + count_) % MAX_QUE_BUFS] = (uint8_t)i;
 		count_++;
 	}
@@ -439,6 +460,7 @@ public:
 		head_ = (uint8_t)((head_ + 1) % MAX_QUE_BUFS);
 		count_--;
 		bufs_[i].state = B_DEQUEUED;
+		npukb_cpusim::ub_owner_set(bufs_[i].off, len_, npukb_cpusim::UB_IN_USE);
 		npukb_cpusim::wait_until(cons_, bufs_[i].ready_at);
 		*len = len_;
 		return npukb_cpusim::ub_arena + bufs_[i].off;
@@ -455,6 +477,7 @@ public:
 			npukb_cpusim::fail("queue-misuse", loc, "FreeTensor of a tensor that is still enqueued");
 		bufs_[i].state = B_FREE;
 		bufs_[i].free_at = npukb_cpusim::pipe_done(cons_);
+		npukb_cpusim::ub_owner_set(bufs_[i].off, len_, npukb_cpusim::UB_FREE);
 	}
 
 	int queued() const { return count_; }
@@ -660,7 +683,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 	const uint64_t bytes = detail::copy_bytes<T>(count);
 	npukb_cpusim::ub_check(src.addr_, bytes, src.GetLength(), "DataCopy UB->GM", "source", loc);
 	npukb_cpusim::gm_check(dst.addr_, bytes, "DataCopy UB->GM writes", loc);
-	npukb_cpusim::gm_store(dst.addr_, src.addr_, bytes);
+	npukb_cpusim::gm_store(dst.addr_, src.addr_, bytes, loc);
 	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE3, bytes);
 }
 
@@ -721,7 +744,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 	for (uint32_t i = 0; i < p.blockCount; i++) {
 		unsigned char *di = d + i * (blk + p.dstStride * 32ull);
 		npukb_cpusim::gm_check(di, blk, "DataCopy UB->GM writes", loc);
-		npukb_cpusim::gm_store(di, s + i * (blk + p.srcStride * 32ull), blk);
+		npukb_cpusim::gm_store(di, s + i * (blk + p.srcStride * 32ull), blk, loc);
 	}
 	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE3, blk * p.blockCount);
 }
@@ -732,6 +755,8 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 #include "npukb_cpusim/cast.h"
 #include "npukb_cpusim/copy_pad.h"
 #include "npukb_cpusim/reduce.h"
+#include "npukb_cpusim/list_tensor.h"
+#include "npukb_cpusim/math.h"
 
 /* ---- tiling ------------------------------------------------------------------- */
 

@@ -18,6 +18,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <ucontext.h>
+#include <algorithm>
+#include <string>
+#include <vector>
 
 #include "npukb_cpusim/runtime.h"
 
@@ -205,6 +208,59 @@ uint8_t *map_file(const char *path, bool writable, uint64_t *size)
 	return (uint8_t *)p;
 }
 
+bool parse_u64(const char *s, uint64_t *out);
+
+/* A tensor list argument, "OFF[xD0xD1...],OFF[x...]...@PATH": the members'
+ * byte offsets in the file and their shapes. The kernel gets the layout
+ * ListTensorDesc reads (kernel_operator_list_tensor_intf.h): a u64 byte
+ * offset of the pointer table, then per member a u64 rank and its dims, then
+ * the table of member addresses. The descriptor is a GM range of its own. */
+uint8_t *build_list(const char *spec, uint64_t *desc_size, uint8_t **data, uint64_t *data_size)
+{
+	const char *at = strchr(spec, '@');
+	if (!at)
+		usage_error("list argument '%s' has no @PATH", spec);
+	std::string members(spec, (size_t)(at - spec));
+	*data = map_file(at + 1, true, data_size);
+
+	std::vector<uint64_t> words(1, 0), offsets;
+	size_t pos = 0;
+	while (pos <= members.size()) {
+		size_t end = members.find(',', pos);
+		if (end == std::string::npos)
+			end = members.size();
+		std::string m = members.substr(pos, end - pos);
+		std::vector<uint64_t> nums;
+		size_t q = 0;
+		while (q <= m.size()) {
+			size_t x = m.find('x', q);
+			if (x == std::string::npos)
+				x = m.size();
+			uint64_t v;
+			if (!parse_u64(m.substr(q, x - q).c_str(), &v))
+				usage_error("bad list member '%s' in '%s'", m.c_str(), spec);
+			nums.push_back(v);
+			q = x + 1;
+		}
+		if (nums[0] > *data_size)
+			usage_error("list member offset %llu is past the %llu-byte file",
+				    (unsigned long long)nums[0], (unsigned long long)*data_size);
+		offsets.push_back(nums[0]);
+		words.push_back(nums.size() - 1);
+		words.insert(words.end(), nums.begin() + 1, nums.end());
+		pos = end + 1;
+	}
+	words[0] = words.size() * sizeof(uint64_t);
+	for (uint64_t off : offsets)
+		words.push_back((uint64_t)(uintptr_t)(*data + off));
+	*desc_size = words.size() * sizeof(uint64_t);
+	uint8_t *desc = (uint8_t *)malloc(*desc_size);
+	if (!desc)
+		usage_error("out of memory");
+	memcpy(desc, words.data(), *desc_size);
+	return desc;
+}
+
 bool parse_u64(const char *s, uint64_t *out)
 {
 	char *end;
@@ -342,6 +398,31 @@ double block_time(const rt::State &st)
 	return t;
 }
 
+/* Two blocks wrote the same GM bytes between two SyncAlls: a race. */
+void check_gm_write_overlap()
+{
+	rt::GmWrite *w = rt::gm_log;
+	const size_t n = rt::gm_log_n;
+	std::sort(w, w + n, [](const rt::GmWrite &a, const rt::GmWrite &b) {
+		return a.epoch != b.epoch ? a.epoch < b.epoch : a.lo < b.lo;
+	});
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n && w[j].epoch == w[i].epoch && w[j].lo < w[i].hi; j++) {
+			if (w[j].block == w[i].block)
+				continue;
+			const rt::GmRange *r = rt::gm_find(w[j].lo);
+			const uintptr_t end = w[i].hi < w[j].hi ? w[i].hi : w[j].hi;
+			rt::fail("sync-race", w[j].at,
+				 "blocks %lld and %lld both write bytes %llu..%llu of argument %d (%s) with no SyncAll between "
+				 "(block %lld's write at %s:%d): the result depends on which core is last",
+				 (long long)w[i].block, (long long)w[j].block,
+				 (unsigned long long)(w[j].lo - (r ? r->lo : 0)),
+				 (unsigned long long)(end - (r ? r->lo : 0) - 1), r ? r->arg : -1,
+				 r ? r->role : "?", (long long)w[i].block, w[i].at.file ? w[i].at.file : "?",
+				 w[i].at.line);
+		}
+}
+
 void run_blocks(uint64_t blocks, double *core_cycles)
 {
 	const uint32_t cores = rt::g.soc.cores;
@@ -384,6 +465,7 @@ void run_blocks(uint64_t blocks, double *core_cycles)
 		for (uint64_t i = 0; i < nwait; i++)
 			t = rt::max2(t, block_time(waiting[i]->saved));
 		t += rt::g.soc.sync_all_cycles;
+		rt::gm_epoch++;
 		uint64_t nnext = 0;
 		for (uint64_t i = 0; i < nwait; i++) {
 			Slot *s = waiting[i];
@@ -409,12 +491,84 @@ void run_blocks(uint64_t blocks, double *core_cycles)
 
 } // namespace
 
+/* hostdev.cpp, linked into host+device builds only. */
+extern "C" void npukb_hostdev_args(const char *case_path, uint64_t *blocks, uint64_t *tiling_key,
+				   std::vector<std::string> *args) __attribute__((weak));
+
+/* One kernel argument, ROLE=VALUE: mapped and registered as a GM range. */
+static void add_arg(const char *a, uint8_t **args, int &nargs)
+{
+	if (nargs >= rt::MAX_GM_RANGES)
+		usage_error("more than %d kernel arguments", rt::MAX_GM_RANGES);
+	const char *eq = strchr(a, '=');
+	if (!eq)
+		usage_error("argument '%s' is not ROLE=VALUE", a);
+	const size_t rl = (size_t)(eq - a);
+	const char *v = eq + 1;
+	rt::GmRange &r = rt::g.gm[rt::g.ngm];
+	uint64_t size = 0;
+	uint8_t *p;
+	if (rl == 2 && strncmp(a, "in", 2) == 0) {
+		p = map_file(v, true, &size);
+		r.role = "in";
+	} else if (rl == 3 && strncmp(a, "out", 3) == 0) {
+		p = map_file(v, true, &size);
+		r.role = "out";
+	} else if (rl == 5 && strncmp(a, "inout", 5) == 0) {
+		p = map_file(v, true, &size);
+		r.role = "inout";
+	} else if (rl == 4 && strncmp(a, "list", 4) == 0) {
+		uint8_t *data;
+		uint64_t data_size;
+		if (rt::g.ngm + 2 > rt::MAX_GM_RANGES)
+			usage_error("too many kernel arguments");
+		p = build_list(v, &size, &data, &data_size);
+		r.role = "list";
+		/* The members' data: a range of its own, after the descriptor's. */
+		rt::GmRange &dr = rt::g.gm[rt::g.ngm + 1];
+		dr.lo = (uintptr_t)data;
+		dr.hi = (uintptr_t)data + data_size;
+		dr.arg = nargs;
+		dr.role = "list data";
+	} else if (rl == 6 && strncmp(a, "tiling", 6) == 0) {
+		p = map_file(v, false, &size);
+		r.role = "tiling";
+	} else if (rl == 2 && strncmp(a, "ws", 2) == 0) {
+		if (!parse_u64(v, &size))
+			usage_error("bad workspace size '%s'", v);
+		r.role = "ws";
+		if (size == 0) {
+			p = nullptr;
+		} else {
+			void *m = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+			if (m == MAP_FAILED)
+				usage_error("cannot allocate a %llu-byte workspace", (unsigned long long)size);
+			p = (uint8_t *)m;
+		}
+	} else {
+		usage_error("unknown argument role in '%s'", a);
+	}
+	r.lo = (uintptr_t)p;
+	r.hi = (uintptr_t)p + size;
+	r.arg = nargs;
+	if (size > 0)
+		rt::g.ngm++;
+	if (strcmp(r.role, "list") == 0) {
+		/* Keep the data range next to the descriptor's. */
+		if (rt::g.gm[rt::g.ngm].hi > rt::g.gm[rt::g.ngm].lo)
+			rt::g.ngm++;
+	}
+	args[nargs++] = p;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t blocks = 0;
 	const char *soc = nullptr, *stats = nullptr, *soc_dir = NPUKB_CPUSIM_SOCDIR;
 	uint8_t *args[rt::MAX_GM_RANGES];
 	int nargs = 0;
+	const char *hostdev = nullptr;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -434,52 +588,26 @@ int main(int argc, char **argv)
 			} else if (strcmp(a, "--tiling-key") == 0) {
 				if (!parse_u64(v, &rt::g.tiling_key))
 					usage_error("--tiling-key must be an unsigned integer, not '%s'", v);
+			} else if (strcmp(a, "--hostdev") == 0) {
+				hostdev = v;
 			} else {
 				usage_error("unknown option %s", a);
 			}
 			continue;
 		}
-		if (nargs >= rt::MAX_GM_RANGES)
-			usage_error("more than %d kernel arguments", rt::MAX_GM_RANGES);
-		const char *eq = strchr(a, '=');
-		if (!eq)
-			usage_error("argument '%s' is not ROLE=VALUE", a);
-		const size_t rl = (size_t)(eq - a);
-		const char *v = eq + 1;
-		rt::GmRange &r = rt::g.gm[rt::g.ngm];
-		uint64_t size = 0;
-		uint8_t *p;
-		if (rl == 2 && strncmp(a, "in", 2) == 0) {
-			p = map_file(v, true, &size);
-			r.role = "in";
-		} else if (rl == 3 && strncmp(a, "out", 3) == 0) {
-			p = map_file(v, true, &size);
-			r.role = "out";
-		} else if (rl == 6 && strncmp(a, "tiling", 6) == 0) {
-			p = map_file(v, false, &size);
-			r.role = "tiling";
-		} else if (rl == 2 && strncmp(a, "ws", 2) == 0) {
-			if (!parse_u64(v, &size))
-				usage_error("bad workspace size '%s'", v);
-			r.role = "ws";
-			if (size == 0) {
-				p = nullptr;
-			} else {
-				void *m = mmap(nullptr, size, PROT_READ | PROT_WRITE,
-					       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-				if (m == MAP_FAILED)
-					usage_error("cannot allocate a %llu-byte workspace", (unsigned long long)size);
-				p = (uint8_t *)m;
-			}
-		} else {
-			usage_error("unknown argument role in '%s'", a);
-		}
-		r.lo = (uintptr_t)p;
-		r.hi = (uintptr_t)p + size;
-		r.arg = nargs;
-		if (size > 0)
-			rt::g.ngm++;
-		args[nargs++] = p;
+		add_arg(a, args, nargs);
+	}
+	if (hostdev) {
+		/* Host+device: the sample's tiling decides blocks, key, tiling
+		 * data and workspace; the case file gives the tensors. */
+		if (!npukb_hostdev_args)
+			usage_error("--hostdev: this build has no op-host driver (kernel-only sample)");
+		if (nargs > 0)
+			usage_error("--hostdev takes the kernel arguments from the case file, not the command line");
+		std::vector<std::string> extra;
+		npukb_hostdev_args(hostdev, &blocks, &rt::g.tiling_key, &extra);
+		for (const std::string &e : extra)
+			add_arg(e.c_str(), args, nargs);
 	}
 	if (!blocks || !soc || !stats)
 		usage_error("--blocks, --soc and --stats are required");
@@ -495,6 +623,7 @@ int main(int argc, char **argv)
 		usage_error("out of memory");
 	kernel_args = args;
 	run_blocks(blocks, core_cycles);
+	check_gm_write_overlap();
 	double slowest = 0;
 	for (uint32_t c = 0; c < cores; c++)
 		slowest = rt::max2(slowest, core_cycles[c]);

@@ -94,7 +94,7 @@ inline void pad_out(const GlobalTensor<T> &dst, const LocalTensor<T> &src, uint3
 	for (uint32_t i = 0; i < count; i++) {
 		unsigned char *di = d + (uint64_t)i * (len + dst_gap);
 		npukb_cpusim::gm_check(di, len, "DataCopyPad UB->GM writes", loc);
-		npukb_cpusim::gm_store(di, s + (uint64_t)i * ustep, len);
+		npukb_cpusim::gm_store(di, s + (uint64_t)i * ustep, len, loc);
 	}
 	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE3, (uint64_t)count * len);
 }

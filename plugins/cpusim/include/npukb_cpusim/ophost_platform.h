@@ -12,6 +12,7 @@ class PlatformAscendC {
 public:
 	PlatformAscendC() = default;
 	explicit PlatformAscendC(const gert::PlatformInfoHandle *p) : soc_(p && !p->soc.empty() ? p->soc : "ascend910b") {}
+	explicit PlatformAscendC(const std::string &soc) : soc_(soc.empty() ? "ascend910b" : soc) {}
 	SocVersion GetSocVersion() const
 	{
 		if (soc_.rfind("ascend910_93", 0) == 0) return SocVersion::ASCEND910_93;
@@ -51,6 +52,25 @@ public:
 private:
 	bool is310p() const { return soc_.rfind("ascend310p", 0) == 0; }
 	std::string soc_ = "ascend910b";
+};
+/* The SoC of the case being run; the host+device driver sets it. */
+inline std::string &npukb_current_soc()
+{
+	static std::string soc = "ascend910b";
+	return soc;
+}
+
+/* What tiling functions reach through
+ * PlatformAscendCManager::GetInstance()->GetCoreNumAiv() and the like. */
+class PlatformAscendCManager {
+public:
+	static PlatformAscendC *GetInstance()
+	{
+		static PlatformAscendC p;
+		p = PlatformAscendC(npukb_current_soc());
+		return &p;
+	}
+	static PlatformAscendC *GetInstance(const char *) { return GetInstance(); }
 };
 } // namespace platform_ascendc
 #endif

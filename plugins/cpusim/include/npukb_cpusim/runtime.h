@@ -100,10 +100,38 @@ struct State {
 	 * (GetReduceMaxMinCount). */
 	double rmm_value;
 	uint64_t rmm_index;
+	/* Per 32-byte block of UB: the state of the queue buffer holding it
+	 * (UB_NOT_QUEUE for TBuf and unallocated space), so that any use of a
+	 * freed or enqueued tensor is seen. Bounded: 16 KiB. */
+	uint8_t ub_owner[UB_ARENA_BYTES / 32];
+	/* Pipe races, per 32-byte block of UB: which pipe last wrote it and when
+	 * that write completes, which pipe last read it and when that read
+	 * ends. An access on another pipe that starts before then was not
+	 * ordered by a flag, a queue hand-off or a barrier (the cycle model
+	 * delays an instruction exactly for those). Bounded: about 0.5 MiB. */
+	double ub_w_done[UB_ARENA_BYTES / 32];
+	double ub_r_done[UB_ARENA_BYTES / 32];
+	uint8_t ub_w_pipe[UB_ARENA_BYTES / 32];
+	uint8_t ub_r_pipe[UB_ARENA_BYTES / 32];
+	const char *ub_w_file[UB_ARENA_BYTES / 32];
+	int ub_w_line[UB_ARENA_BYTES / 32];
+	/* UB operands checked by the instruction being issued, committed to
+	 * the race shadow by its cost function (which knows its pipe and
+	 * times). */
+	struct UbAccess { /* plain data: State is copied and cleared bytewise */
+		uint32_t off, bytes;
+		bool write;
+		const char *what, *operand;
+		const char *file;
+		int line;
+	} ub_pending[8];
+	int ub_npending;
 	uint64_t gm_bytes;  /* all blocks */
 	uint64_t vec_instrs;
 	uint64_t dma_instrs;
 };
+
+enum UbOwner : uint8_t { UB_NOT_QUEUE = 0, UB_FREE, UB_IN_USE, UB_ENQUEUED };
 
 inline State g;
 alignas(4096) inline unsigned char ub_arena[UB_ARENA_BYTES];
@@ -187,6 +215,94 @@ inline uint32_t ub_carve(uint32_t bytes, const char *what, SrcLoc loc)
 }
 
 /* A UB operand of `bytes` starting at p, whose tensor holds `avail` bytes. */
+/* A queue's tensor may be used between AllocTensor (or DeQue) and EnQue
+ * (or FreeTensor): after FreeTensor the buffer belongs to the queue again,
+ * and while enqueued it belongs to the pipe that will dequeue it. */
+inline void ub_owner_check(uint32_t off, const char *what, const char *operand, SrcLoc loc)
+{
+	const uint8_t st = g.ub_owner[off / 32];
+	if (st == UB_FREE)
+		fail("queue-misuse", loc, "%s: %s is a queue's tensor after FreeTensor (or before AllocTensor)",
+		     what, operand);
+	if (st == UB_ENQUEUED)
+		fail("queue-misuse", loc, "%s: %s is a queue's tensor while it is enqueued (DeQue it first)",
+		     what, operand);
+}
+
+inline void ub_owner_set(uint32_t off, uint32_t len, UbOwner st)
+{
+	for (uint32_t b = off / 32; b < (off + len + 31) / 32 && b < UB_ARENA_BYTES / 32; b++)
+		g.ub_owner[b] = st;
+}
+
+constexpr uint8_t NO_PIPE = 0xff;
+
+inline const char *pipe_name(int p)
+{
+	static const char *const names[] = { "scalar", "vector", "MTE2", "MTE3", "cube", "MTE1", "FIX" };
+	return p >= 0 && p < P_COUNT ? names[p] : "?";
+}
+
+/* Remembers a UB operand of the instruction being checked; operands of an
+ * earlier instruction that never reached a cost function are dropped. */
+inline void ub_note_access(uint32_t off, uint64_t bytes, const char *what, const char *operand, SrcLoc loc)
+{
+	if (g.ub_npending > 0 &&
+	    (g.ub_pending[0].what != what || g.ub_pending[0].line != loc.line ||
+	     g.ub_pending[0].file != loc.file))
+		g.ub_npending = 0;
+	if (g.ub_npending >= 8 || bytes == 0)
+		return;
+	const bool write = strcmp(operand, "destination") == 0 || strcmp(operand, "work tensor") == 0;
+	g.ub_pending[g.ub_npending++] = State::UbAccess{off, (uint32_t)bytes, write, what, operand, loc.file, loc.line};
+}
+
+/* The race check of one access by pipe p starting at `start`. */
+inline void ub_race_access(int p, double start, double read_end, double write_done, const State::UbAccess &a)
+{
+	SrcLoc at;
+	at.file = a.file;
+	at.line = a.line;
+	const uint32_t first = a.off / 32, last = (a.off + a.bytes + 31) / 32;
+	for (uint32_t b = first; b < last && b < UB_ARENA_BYTES / 32; b++) {
+		const int wp = g.ub_w_pipe[b], rp = g.ub_r_pipe[b];
+		if (wp != NO_PIPE && wp != p && start < g.ub_w_done[b])
+			fail("sync-race", at,
+			     "%s (%s pipe) %s its %s at UB 0x%x while the %s pipe is still writing it (at %s:%d): "
+			     "no SetFlag/WaitFlag, queue hand-off or PipeBarrier orders them",
+			     a.what, pipe_name(p), a.write ? "writes" : "reads", a.operand, b * 32, pipe_name(wp),
+			     g.ub_w_file[b] ? g.ub_w_file[b] : "?", g.ub_w_line[b]);
+		if (a.write && rp != NO_PIPE && rp != p && start < g.ub_r_done[b])
+			fail("sync-race", at,
+			     "%s (%s pipe) overwrites its %s at UB 0x%x while the %s pipe may still be reading it: "
+			     "no SetFlag/WaitFlag, queue hand-off or PipeBarrier orders them",
+			     a.what, pipe_name(p), a.operand, b * 32, pipe_name(rp));
+	}
+	for (uint32_t b = first; b < last && b < UB_ARENA_BYTES / 32; b++) {
+		if (a.write) {
+			g.ub_w_pipe[b] = (uint8_t)p;
+			g.ub_w_done[b] = write_done;
+			g.ub_w_file[b] = a.file;
+			g.ub_w_line[b] = a.line;
+		} else if (g.ub_r_pipe[b] == p || g.ub_r_pipe[b] == NO_PIPE || read_end >= g.ub_r_done[b]) {
+			g.ub_r_pipe[b] = (uint8_t)p;
+			g.ub_r_done[b] = read_end;
+		}
+	}
+}
+
+/* Called by each cost function with the instruction's pipe and times. */
+inline void ub_race_commit(int p, double start, double read_end, double write_done)
+{
+	/* Reads first: "reads what another pipe is writing" is the usual
+	 * diagnosis when an in-place destination is also a source. */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < g.ub_npending; i++)
+			if (g.ub_pending[i].write == (pass == 1))
+				ub_race_access(p, start, read_end, write_done, g.ub_pending[i]);
+	g.ub_npending = 0;
+}
+
 inline void ub_check(const void *p, uint64_t bytes, uint64_t avail, const char *what,
 		     const char *operand, SrcLoc loc)
 {
@@ -195,6 +311,7 @@ inline void ub_check(const void *p, uint64_t bytes, uint64_t avail, const char *
 		fail("out-of-bounds", loc, "%s: %s is not a unified-buffer tensor (uninitialised LocalTensor?)",
 		     what, operand);
 	const uint32_t off = (uint32_t)(a - base);
+	ub_owner_check(off, what, operand, loc);
 	if (off % 32 != 0)
 		fail("misaligned", loc, "%s: %s at UB address 0x%x is not 32-byte aligned", what, operand, off);
 	if (bytes > avail)
@@ -202,6 +319,7 @@ inline void ub_check(const void *p, uint64_t bytes, uint64_t avail, const char *
 		     what, operand, (unsigned long long)bytes, (unsigned long long)avail);
 	if (off + bytes > g.soc.ub_bytes)
 		fail("out-of-bounds", loc, "%s: %s runs past the end of the unified buffer", what, operand);
+	ub_note_access(off, bytes, what, operand, loc);
 }
 
 /* ---- cycle model ---------------------------------------------------------- */
@@ -306,6 +424,8 @@ inline void cost_dma(Pipe p, uint64_t bytes)
 	const double lat = p == P_MTE3 ? g.soc.mte3_latency : g.soc.mte2_latency;
 	g.busy[p] = end;
 	g.done[p] = max2(g.done[p], end + lat);
+	/* UB is read while the bytes stream, written when they have landed. */
+	ub_race_commit(p, start, end, end + lat);
 	g.gm_bytes += bytes;
 	g.dma_instrs++;
 }
@@ -318,6 +438,7 @@ inline void cost_vec(uint64_t bytes, double per_repeat)
 	g.busy[P_V] = end;
 	g.done[P_V] = end;
 	g.vec_instrs++;
+	ub_race_commit(P_V, start, end, end);
 }
 
 /* A vector instruction of `repeats` repeats (mask/repeat forms). */
@@ -328,6 +449,7 @@ inline void cost_vec_rep(uint64_t repeats, double per_repeat)
 	g.busy[P_V] = end;
 	g.done[P_V] = end;
 	g.vec_instrs++;
+	ub_race_commit(P_V, start, end, end);
 }
 
 /* A UB operand that only needs element alignment (reduction results). */
@@ -339,6 +461,7 @@ inline void ub_check_elem(const void *p, uint64_t bytes, uint64_t avail, uint32_
 		fail("out-of-bounds", loc, "%s: %s is not a unified-buffer tensor (uninitialised LocalTensor?)",
 		     what, operand);
 	const uint32_t off = (uint32_t)(a - base);
+	ub_owner_check(off, what, operand, loc);
 	if (off % align != 0)
 		fail("misaligned", loc, "%s: %s at UB address 0x%x is not %u-byte aligned", what, operand,
 		     off, align);
@@ -347,21 +470,73 @@ inline void ub_check_elem(const void *p, uint64_t bytes, uint64_t avail, uint32_
 		     what, operand, (unsigned long long)bytes, (unsigned long long)avail);
 	if (off + bytes > g.soc.ub_bytes)
 		fail("out-of-bounds", loc, "%s: %s runs past the end of the unified buffer", what, operand);
+	ub_note_access(off, bytes, what, operand, loc);
 }
 
-/* Every UB->GM copy goes through here so that SetAtomicAdd applies. */
-inline void gm_store(void *dst, const void *src, uint64_t bytes)
+/* ---- GM writes of different blocks ------------------------------------------
+ * Two cores writing the same GM bytes with no SyncAll between them race on
+ * the device: the result depends on which is last (and a DataCopy of whole
+ * 32-byte blocks past a core's own range clobbers its neighbour's). Every
+ * non-atomic UB->GM copy is logged as a byte range with its block and
+ * SyncAll epoch; consecutive ranges of one block merge, so a streaming
+ * kernel costs a few records per block. The harness checks the log when
+ * the launch ends (check_gm_write_overlap). Bounded: past GM_LOG_MAX
+ * records the rest of the launch is not logged. */
+struct GmWrite {
+	uintptr_t lo, hi;
+	int64_t block;
+	uint32_t epoch;
+	SrcLoc at;
+};
+constexpr size_t GM_LOG_MAX = (size_t)1 << 20;
+inline GmWrite *gm_log;
+inline size_t gm_log_n, gm_log_cap;
+inline uint32_t gm_epoch; /* SyncAll barriers passed by the whole launch */
+
+inline void gm_note_write(const void *dst, uint64_t bytes, SrcLoc loc)
 {
-	if (g.atomic_fn)
+	const uintptr_t lo = (uintptr_t)dst;
+	if (bytes == 0)
+		return;
+	if (gm_log_n > 0) {
+		GmWrite &last = gm_log[gm_log_n - 1];
+		if (last.block == g.block_idx && last.epoch == gm_epoch && lo >= last.lo &&
+		    lo <= last.hi) {
+			last.hi = lo + bytes > last.hi ? lo + bytes : last.hi;
+			return;
+		}
+	}
+	if (gm_log_n == gm_log_cap) {
+		if (gm_log_cap >= GM_LOG_MAX)
+			return;
+		const size_t cap = gm_log_cap ? 2 * gm_log_cap : 1024;
+		GmWrite *p = (GmWrite *)realloc(gm_log, cap * sizeof(GmWrite));
+		if (!p)
+			return;
+		gm_log = p;
+		gm_log_cap = cap;
+	}
+	gm_log[gm_log_n++] = GmWrite{lo, lo + bytes, g.block_idx, gm_epoch, loc};
+}
+
+/* Every UB->GM copy goes through here so that SetAtomicAdd applies; the
+ * atomic ones combine on the device and are not races. */
+inline void gm_store(void *dst, const void *src, uint64_t bytes, SrcLoc loc)
+{
+	if (g.atomic_fn) {
 		g.atomic_fn(dst, src, bytes);
-	else
+	} else {
+		gm_note_write(dst, bytes, loc);
 		memcpy(dst, src, bytes);
+	}
 }
 
 inline void cost_scalar(double cycles)
 {
+	const double start = g.busy[P_S];
 	g.busy[P_S] += cycles;
 	g.done[P_S] = g.busy[P_S];
+	ub_race_commit(P_S, start, g.busy[P_S], g.busy[P_S]);
 }
 
 /* pipe `to` cannot start before time t (a flag, a queue hand-off). */
@@ -391,6 +566,10 @@ inline void begin_block(int64_t idx, int64_t num)
 	g.block_idx = idx;
 	g.block_num = num;
 	g.ub_used = 0;
+	memset(g.ub_owner, UB_NOT_QUEUE, sizeof g.ub_owner);
+	memset(g.ub_w_pipe, NO_PIPE, sizeof g.ub_w_pipe);
+	memset(g.ub_r_pipe, NO_PIPE, sizeof g.ub_r_pipe);
+	g.ub_npending = 0;
 	for (int i = 0; i < P_COUNT; i++)
 		g.busy[i] = g.done[i] = 0;
 	g.nport = 0;

@@ -54,11 +54,15 @@ struct AbsOp {
             PipeBarrier<PIPE_V>();
             Max(y, x[0], n, count);
         } else if constexpr (IsSameType<T, int64_t>::value) {
+            // No vector Abs for int64: the scalar unit does it, after the
+            // copy-in has landed and before the copy-out reads y.
+            PipeBarrier<PIPE_ALL>();
             for (uint32_t i = 0; i < count; i++) {
                 const int64_t v = x[0].GetValue(i);
                 // unsigned negation: |INT64_MIN| wraps to INT64_MIN
                 y.SetValue(i, v < 0 ? static_cast<int64_t>(0ULL - static_cast<uint64_t>(v)) : v);
             }
+            PipeBarrier<PIPE_ALL>();
         } else {
             Abs(y, x[0], count);
         }

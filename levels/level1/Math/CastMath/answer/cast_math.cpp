@@ -51,9 +51,13 @@ struct CastOp {
             PipeBarrier<PIPE_V>();
             Cast(y, h, RoundMode::CAST_NONE, count);
         } else {
+            // Pairs without a vector Cast go through the scalar unit, after
+            // the copy-in has landed and before the copy-out reads y.
+            PipeBarrier<PIPE_ALL>();
             for (uint32_t i = 0; i < count; i++) {
                 y.SetValue(i, static_cast<Out>(static_cast<Y>(x[0].GetValue(i))));
             }
+            PipeBarrier<PIPE_ALL>();
         }
     }
 };

@@ -9,7 +9,7 @@
 using namespace AscendC;
 using namespace npukb_answer;
 
-struct Tanh {
+struct TanhMathFn {
     static constexpr uint32_t SCRATCH_FLOATS = 2;
 
     __aicore__ inline void Apply(const LocalTensor<float>& y, const LocalTensor<float>& x,
@@ -33,7 +33,7 @@ struct Tanh {
 extern "C" __global__ __aicore__ void tanh_math(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(tilingData, tiling);
-    FloatUnaryOp<DTYPE_X, Tanh> op;
+    FloatUnaryOp<DTYPE_X, TanhMathFn> op;
     GM_ADDR in[1] = {x};
     RunElementwise(op, in, y, tilingData.totalLength);
 }

@@ -1,0 +1,137 @@
+/* math.h - AscendC's high-level math APIs (the "advanced" library:
+ * Sigmoid, Tanh, Sin, Cos, Log, Power, Erf, Gelu ...), count forms, with and
+ * without the sharedTmpBuffer argument.
+ *
+ * On the device these are sequences of basic vector instructions working
+ * in a temporary buffer; here each element is computed exactly (double)
+ * and rounded once to T, which is at least as accurate as the device and
+ * within every tolerance rule of npukb. The temporary buffer, when given,
+ * must be a unified-buffer tensor; its size is not checked (the host
+ * computes it with GetXxxMaxMinTmpSize). The cost is that of the basic
+ * instructions the device would run: STEPS repeats-worth per 256 bytes at
+ * the transcendental rate [unconfirmed]. Gelu is the tanh approximation
+ * x * sigmoid(1.5958 * (x + 0.044715 x^3)), FasterGelu x * sigmoid(1.702 x)
+ * [formulas unconfirmed against the device]. */
+#ifndef NPUKB_CPUSIM_MATH_H
+#define NPUKB_CPUSIM_MATH_H
+
+#include <math.h>
+
+namespace AscendC {
+namespace detail {
+
+template <class T>
+inline void tmp_check(const LocalTensor<T> &tmp, const char *what, SrcLoc loc)
+{
+	npukb_cpusim::ub_check(tmp.addr_, 0, tmp.GetLength(), what, "temporary buffer", loc);
+}
+
+inline double gelu_tanh(double x)
+{
+	return x / (1.0 + exp(-1.5957691216057308 * (x + 0.044715 * x * x * x)));
+}
+
+inline double sign_of(double x)
+{
+	return x > 0 ? 1.0 : x < 0 ? -1.0 : x; /* keeps +-0 and NaN */
+}
+
+} // namespace detail
+
+#define NPUKB_HL_UNARY(NAME, STEPS, EXPR)                                                        \
+	template <typename T, bool isReuseSource = false>                                         \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                    \
+			 const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,    \
+			 SrcLoc loc = NPUKB_LOC)                                                  \
+	{                                                                                         \
+		static_assert(detail::one_of_float<T>::value, #NAME ": element type not supported (half, float)"); \
+		detail::tmp_check(sharedTmpBuffer, #NAME, loc);                                   \
+		detail::vunary(dst, src, (int32_t)calCount, #NAME, (STEPS) * detail::rep_tr(), loc, \
+			       [](T x) {                                                          \
+				       const double a = detail::widen(x);                         \
+				       return detail::narrow<T>(EXPR);                            \
+			       });                                                                \
+	}                                                                                         \
+	template <typename T, bool isReuseSource = false>                                         \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t calCount, \
+			 SrcLoc loc = NPUKB_LOC)                                                  \
+	{                                                                                         \
+		static_assert(detail::one_of_float<T>::value, #NAME ": element type not supported (half, float)"); \
+		detail::vunary(dst, src, (int32_t)calCount, #NAME, (STEPS) * detail::rep_tr(), loc, \
+			       [](T x) {                                                          \
+				       const double a = detail::widen(x);                         \
+				       return detail::narrow<T>(EXPR);                            \
+			       });                                                                \
+	}
+
+NPUKB_HL_UNARY(Sigmoid, 4, 1.0 / (1.0 + exp(-a)))
+NPUKB_HL_UNARY(Tanh, 6, tanh(a))
+NPUKB_HL_UNARY(Sin, 12, sin(a))
+NPUKB_HL_UNARY(Cos, 12, cos(a))
+NPUKB_HL_UNARY(Tan, 14, tan(a))
+NPUKB_HL_UNARY(Asin, 14, asin(a))
+NPUKB_HL_UNARY(Acos, 14, acos(a))
+NPUKB_HL_UNARY(Atan, 12, atan(a))
+NPUKB_HL_UNARY(Sinh, 6, sinh(a))
+NPUKB_HL_UNARY(Cosh, 6, cosh(a))
+NPUKB_HL_UNARY(Asinh, 8, asinh(a))
+NPUKB_HL_UNARY(Acosh, 8, acosh(a))
+NPUKB_HL_UNARY(Atanh, 8, atanh(a))
+NPUKB_HL_UNARY(Erf, 12, erf(a))
+NPUKB_HL_UNARY(Erfc, 14, erfc(a))
+NPUKB_HL_UNARY(Log, 1, log(a))
+NPUKB_HL_UNARY(Log2, 2, log2(a))
+NPUKB_HL_UNARY(Log10, 2, log10(a))
+NPUKB_HL_UNARY(Floor, 2, floor(a))
+NPUKB_HL_UNARY(Ceil, 2, ceil(a))
+NPUKB_HL_UNARY(Trunc, 2, trunc(a))
+NPUKB_HL_UNARY(Round, 2, nearbyint(a))
+NPUKB_HL_UNARY(Frac, 3, a - trunc(a))
+NPUKB_HL_UNARY(Sign, 3, detail::sign_of(a))
+NPUKB_HL_UNARY(Gelu, 8, detail::gelu_tanh(a))
+NPUKB_HL_UNARY(FasterGelu, 5, a / (1.0 + exp(-1.702 * a)))
+NPUKB_HL_UNARY(Silu, 5, a / (1.0 + exp(-a)))
+#undef NPUKB_HL_UNARY
+
+/* Power: tensor ^ tensor, tensor ^ scalar, scalar ^ tensor. */
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
+		  const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount, SrcLoc loc = NPUKB_LOC)
+{
+	static_assert(detail::one_of_float<T>::value, "Power: element type not supported (half, float)");
+	detail::tmp_check(sharedTmpBuffer, "Power", loc);
+	detail::vbinary(dst, src0, src1, (int32_t)calCount, "Power", 6 * detail::rep_tr(), loc, [](T x, T y) {
+		return detail::narrow<T>(pow(detail::widen(x), detail::widen(y)));
+	});
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
+		  const uint32_t calCount, SrcLoc loc = NPUKB_LOC)
+{
+	static_assert(detail::one_of_float<T>::value, "Power: element type not supported (half, float)");
+	detail::vbinary(dst, src0, src1, (int32_t)calCount, "Power", 6 * detail::rep_tr(), loc, [](T x, T y) {
+		return detail::narrow<T>(pow(detail::widen(x), detail::widen(y)));
+	});
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const T &exponent,
+		  const uint32_t calCount, SrcLoc loc = NPUKB_LOC)
+{
+	static_assert(detail::one_of_float<T>::value, "Power: element type not supported (half, float)");
+	const double e = detail::widen(exponent);
+	detail::vunary(dst, src0, (int32_t)calCount, "Power", 6 * detail::rep_tr(), loc,
+		       [e](T x) { return detail::narrow<T>(pow(detail::widen(x), e)); });
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dst, const T &base, const LocalTensor<T> &src1,
+		  const uint32_t calCount, SrcLoc loc = NPUKB_LOC)
+{
+	static_assert(detail::one_of_float<T>::value, "Power: element type not supported (half, float)");
+	const double b = detail::widen(base);
+	detail::vunary(dst, src1, (int32_t)calCount, "Power", 6 * detail::rep_tr(), loc,
+		       [b](T y) { return detail::narrow<T>(pow(b, detail::widen(y))); });
+}
+
+} // namespace AscendC
+
+#endif

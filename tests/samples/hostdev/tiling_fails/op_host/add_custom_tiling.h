@@ -1,0 +1,15 @@
+// Test sample (host+device): AddCustom's tiling data, as a CANN operator
+// project declares it. The kernel is AddCustom's expert answer.
+#ifndef ADD_CUSTOM_TILING_H
+#define ADD_CUSTOM_TILING_H
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(AddCustomTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, totalLength);
+TILING_DATA_FIELD_DEF(uint32_t, tileNum);
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(AddCustom, AddCustomTilingData)
+} // namespace optiling
+#endif

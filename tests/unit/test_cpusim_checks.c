@@ -1,0 +1,123 @@
+/* test_cpusim_checks.c - checks cpusim makes at the end of a launch, on
+ * AddCustom samples: two cores writing the same GM bytes between two
+ * SyncAlls is a race even when every value written is right; the same
+ * writes ordered by a SyncAll are not. */
+#include <criterion/criterion.h>
+
+#include "cpusim_run.h"
+#include "results.h"
+
+#include <string.h>
+
+static struct npukb_results results;
+static struct npukb_plugin_set plugins;
+
+static const struct npukb_sample_result *sample(const char *id)
+{
+	for (size_t i = 0; i < results.n; i++)
+		if (strcmp(results.items[i].sample_id, id) == 0)
+			return &results.items[i];
+	cr_assert_fail("no result for sample %s", id);
+	return NULL;
+}
+
+Test(cpusim_checks, gm_bytes_written_by_two_cores, .timeout = 300)
+{
+	static char outdir[] = "/tmp/npukb-checks-XXXXXX";
+	static const char *const names[] = { "gm_overlap", "gm_overlap_synced", NULL };
+	static const char *const ids[] = { "level1/Math/AddCustom", NULL };
+	static const char *const cases[] = { "4", NULL };
+	struct npukb_run_config cfg;
+	const struct npukb_sample_result *racy, *synced;
+	const char *cat, *rule;
+	char err[8192] = "";
+
+	test_cpusim_config(&cfg, &plugins, "levels", outdir);
+	cfg.task_ids = ids;
+	cfg.case_ids = cases;
+	cfg.sample_dirs = test_sample_dirs("tests/samples/checks", names);
+	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
+
+	racy = sample("gm_overlap");
+	cr_assert_eq(racy->compile.outcome, NPUKB_PASS, "%s", racy->compile.message);
+	cr_assert_eq(racy->cases[0].correctness.outcome, NPUKB_FAIL, "the race went unnoticed");
+	npukb_case_outcome(racy, 0, &cat, &rule);
+	cr_expect_str_eq(cat, "sync-race", "%s", racy->cases[0].correctness.message);
+	cr_expect_not_null(strstr(racy->cases[0].correctness.message, "blocks 0 and 1 both write bytes 16384..16415 of argument 2 (out)"),
+			   "%s", racy->cases[0].correctness.message);
+	cr_expect_not_null(strstr(racy->cases[0].correctness.message, "add_custom.cpp:"), "%s",
+			   racy->cases[0].correctness.message);
+
+	synced = sample("gm_overlap_synced");
+	cr_assert_eq(synced->compile.outcome, NPUKB_PASS, "%s", synced->compile.message);
+	cr_expect_eq(synced->cases[0].correctness.outcome, NPUKB_PASS, "%s",
+		     synced->cases[0].correctness.message);
+}
+
+static void expect_queue_misuse(const char *id, const char *what)
+{
+	const struct npukb_sample_result *s = sample(id);
+	const char *cat, *rule;
+
+	cr_assert_eq(s->compile.outcome, NPUKB_PASS, "%s", s->compile.message);
+	cr_assert_eq(s->cases[0].correctness.outcome, NPUKB_FAIL, "%s went unnoticed", id);
+	npukb_case_outcome(s, 0, &cat, &rule);
+	cr_expect_str_eq(cat, "queue-misuse", "%s", s->cases[0].correctness.message);
+	cr_expect_not_null(strstr(s->cases[0].correctness.message, what), "%s",
+			   s->cases[0].correctness.message);
+	cr_expect_not_null(strstr(s->cases[0].correctness.message, "add_custom.cpp:"), "%s",
+			   s->cases[0].correctness.message);
+}
+
+Test(cpusim_checks, queue_tensor_used_after_free_or_while_enqueued, .timeout = 300)
+{
+	static char outdir[] = "/tmp/npukb-checks-XXXXXX";
+	static const char *const names[] = { "use_after_free", "use_while_enqueued", NULL };
+	static const char *const ids[] = { "level1/Math/AddCustom", NULL };
+	static const char *const cases[] = { "4", NULL };
+	struct npukb_run_config cfg;
+	char err[8192] = "";
+
+	test_cpusim_config(&cfg, &plugins, "levels", outdir);
+	cfg.task_ids = ids;
+	cfg.case_ids = cases;
+	cfg.sample_dirs = test_sample_dirs("tests/samples/checks", names);
+	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
+	expect_queue_misuse("use_after_free", "Add: first source is a queue's tensor after FreeTensor");
+	expect_queue_misuse("use_while_enqueued",
+			    "DataCopy GM->UB: destination is a queue's tensor while it is enqueued");
+}
+
+Test(cpusim_checks, pipes_unordered_by_flags_race, .timeout = 300)
+{
+	static char outdir[] = "/tmp/npukb-checks-XXXXXX";
+	static const char *const names[] = { "no_flag_mte2_v", "flags_mte2_v", NULL };
+	static const char *const ids[] = { "level1/Math/AddCustom", NULL };
+	static const char *const cases[] = { "4", NULL };
+	struct npukb_run_config cfg;
+	const struct npukb_sample_result *racy, *ordered;
+	const char *cat, *rule;
+	char err[8192] = "";
+
+	test_cpusim_config(&cfg, &plugins, "levels", outdir);
+	cfg.task_ids = ids;
+	cfg.case_ids = cases;
+	cfg.sample_dirs = test_sample_dirs("tests/samples/checks", names);
+	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
+
+	racy = sample("no_flag_mte2_v");
+	cr_assert_eq(racy->compile.outcome, NPUKB_PASS, "%s", racy->compile.message);
+	cr_assert_eq(racy->cases[0].correctness.outcome, NPUKB_FAIL, "the race went unnoticed");
+	npukb_case_outcome(racy, 0, &cat, &rule);
+	cr_expect_str_eq(cat, "sync-race", "%s", racy->cases[0].correctness.message);
+	cr_expect_not_null(strstr(racy->cases[0].correctness.message,
+				  "Add (vector pipe) reads its first source at UB 0x0 while the MTE2 pipe is still writing it (at add_custom.cpp:24)"),
+			   "%s", racy->cases[0].correctness.message);
+	cr_expect_not_null(strstr(racy->cases[0].correctness.message, "at add_custom.cpp:26"), "%s",
+			   racy->cases[0].correctness.message);
+
+	ordered = sample("flags_mte2_v");
+	cr_assert_eq(ordered->compile.outcome, NPUKB_PASS, "%s", ordered->compile.message);
+	cr_expect_eq(ordered->cases[0].correctness.outcome, NPUKB_PASS, "%s",
+		     ordered->cases[0].correctness.message);
+}

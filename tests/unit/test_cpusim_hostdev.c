@@ -1,0 +1,65 @@
+/* test_cpusim_hostdev.c - cpusim's host+device mode end to end: a CANN
+ * operator project (op_host tiling function and OpDef, op_kernel kernel)
+ * built and run on AddCustom's cases, its tiling deciding blocks, tiling
+ * data and workspace; and a tiling function that rejects some shapes,
+ * whose cases fail with the reason while the others pass. */
+#include <criterion/criterion.h>
+
+#include "cpusim_run.h"
+#include "results.h"
+
+#include <string.h>
+
+static struct npukb_results results;
+static struct npukb_plugin_set plugins;
+
+static const struct npukb_sample_result *sample(const char *id)
+{
+	for (size_t i = 0; i < results.n; i++)
+		if (strcmp(results.items[i].sample_id, id) == 0)
+			return &results.items[i];
+	cr_assert_fail("no result for sample %s", id);
+	return NULL;
+}
+
+Test(cpusim_hostdev, operator_project_runs_its_own_tiling, .timeout = 600)
+{
+	static char outdir[] = "/tmp/npukb-hostdev-XXXXXX";
+	static const char *const names[] = { "add_custom", "tiling_fails", NULL };
+	static const char *const ids[] = { "level1/Math/AddCustom", NULL };
+	struct npukb_run_config cfg;
+	const struct npukb_sample_result *good, *bad;
+	char err[8192] = "";
+
+	test_cpusim_config(&cfg, &plugins, "levels", outdir);
+	cfg.task_ids = ids;
+	cfg.sample_dirs = test_sample_dirs("tests/samples/hostdev", names);
+	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
+
+	good = sample("add_custom");
+	cr_assert_eq(good->compile.outcome, NPUKB_PASS, "%s\n%s", good->compile.message,
+		     good->compile.details ? good->compile.details : "");
+	cr_assert_eq(good->ncases, 5);
+	for (size_t i = 0; i < good->ncases; i++) {
+		cr_expect_eq(good->cases[i].correctness.outcome, NPUKB_PASS, "case %s: %s",
+			     good->cases[i].case_id, good->cases[i].correctness.message);
+		cr_expect_eq(good->cases[i].performance.outcome, NPUKB_PASS, "case %s timed",
+			     good->cases[i].case_id);
+	}
+
+	/* Shapes above 4M elements (cases 1 and 3) are refused by the tiling. */
+	bad = sample("tiling_fails");
+	cr_assert_eq(bad->compile.outcome, NPUKB_PASS, "%s", bad->compile.message);
+	for (size_t i = 0; i < bad->ncases; i++) {
+		const char *id = bad->cases[i].case_id;
+		const struct npukb_verdict *v = &bad->cases[i].correctness;
+		if (strcmp(id, "1") == 0 || strcmp(id, "3") == 0) {
+			cr_expect_eq(v->outcome, NPUKB_FAIL, "case %s passed", id);
+			cr_expect_not_null(strstr(v->message ? v->message : "",
+						  "the tiling function of AddCustom returned 4294967295 (not GRAPH_SUCCESS)"),
+					   "case %s: %s", id, v->message);
+		} else {
+			cr_expect_eq(v->outcome, NPUKB_PASS, "case %s: %s", id, v->message);
+		}
+	}
+}

@@ -1,0 +1,267 @@
+/* test_list_inputs.c - the inputs of the tasks with in-place tensors, tensor
+ * lists and case-bounded indices (Sscal, NonFiniteCheckOp, GatherV3,
+ * ScatterList), prepared from the shipped manifests: list layout, in-place
+ * data, index ranges, planted non-finite values, and the expressions and
+ * attribute lists they are built from. */
+#include <criterion/criterion.h>
+
+#include <npukb/case_data.h>
+#include "manifest.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct npukb_task *task;
+static char workdir[64];
+
+static void load(const char *id)
+{
+	char path[PATH_MAX], schema[PATH_MAX], err[4096];
+	const char *src = getenv("NPUKB_SRCDIR");
+
+	src = src && *src ? src : ".";
+	snprintf(path, sizeof(path), "%s/levels/%s/task.xml", src, id);
+	snprintf(schema, sizeof(schema), "%s/levels/schema/task.rng", src);
+	cr_assert_eq(npukb_manifest_load(path, schema, &task, err, sizeof(err)), 0, "%s", err);
+	snprintf(workdir, sizeof(workdir), "/tmp/npukb-lists-XXXXXX");
+	cr_assert_not_null(mkdtemp(workdir));
+}
+
+static void unload(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", workdir);
+	cr_expect_eq(system(cmd), 0);
+	npukb_task_free(task);
+	task = NULL;
+}
+
+static const struct npukb_case *kcase(const char *id)
+{
+	for (size_t i = 0; i < task->ncases; i++)
+		if (strcmp(task->cases[i].id, id) == 0)
+			return &task->cases[i];
+	cr_assert_fail("no case %s", id);
+	return NULL;
+}
+
+static void prepare(const char *cid, uint64_t seed, struct npukb_case_data *d)
+{
+	char err[4096];
+	cr_assert_eq(npukb_case_data_prepare(task, kcase(cid), seed, workdir, d, err, sizeof(err)), 0,
+		     "case %s: %s", cid, err);
+}
+
+static const struct npukb_case_tensor *tensor(const struct npukb_case_data *d, const char *name)
+{
+	for (size_t i = 0; i < d->ntensors; i++)
+		if (strcmp(d->tensors[i].name, name) == 0)
+			return &d->tensors[i];
+	cr_assert_fail("no tensor %s", name);
+	return NULL;
+}
+
+static int64_t i64(const struct npukb_case_tensor *t, size_t i)
+{
+	int64_t v;
+	memcpy(&v, (const char *)t->data + 8 * i, 8);
+	return v;
+}
+
+Test(list_inputs, scatter_list_layout_and_in_place_data, .fini = unload)
+{
+	struct npukb_case_data d;
+	const struct npukb_case_tensor *var, *ind, *mask;
+	size_t inout_args = 0;
+
+	load("level1/Index/ScatterList");
+	prepare("3", 7, &d);
+	var = tensor(&d, "var");
+	ind = tensor(&d, "indice");
+	mask = tensor(&d, "mask");
+	cr_assert(var->is_output && var->is_inout);
+	cr_assert_eq(var->nmembers, 3);
+	for (size_t m = 0; m < 3; m++) {
+		cr_expect_eq(var->member_offsets[m] * 2 % NPUKB_LIST_ALIGN, 0, "member %zu", m);
+		cr_expect_eq(npukb_shape_numel(&var->members[m]), 32u * 64 * 64);
+	}
+	cr_expect_eq(var->member_offsets[1], 32u * 64 * 64, "32 x 64 x 64 halves are 512-byte multiples");
+	cr_expect_eq(var->numel, 3u * 32 * 64 * 64);
+	/* generated, not poisoned; the reference left the masked-off member alone */
+	for (size_t i = 0; i < var->numel; i += 997)
+		cr_assert(!npukb_is_poison(var->dtype, var->data, i), "var[%zu] is poison", i);
+	cr_expect_eq(memcmp((const char *)var->data + 2 * var->member_offsets[2],
+			    (const char *)var->expected + 2 * var->member_offsets[2], 2u * 32 * 64 * 64),
+		     0, "mask 0: member 2 expected unchanged");
+	cr_expect_neq(memcmp(var->data, var->expected, 2u * 32 * 64 * 64), 0, "member 0 is updated");
+	/* mask from the case's list attribute; (start, len) rows inside dim 64 */
+	cr_expect(((uint8_t *)mask->data)[0] == 1 && ((uint8_t *)mask->data)[1] == 1 &&
+		  ((uint8_t *)mask->data)[2] == 0);
+	for (size_t i = 0; i < 3; i++) {
+		int64_t start = i64(ind, 2 * i), len = i64(ind, 2 * i + 1);
+		cr_expect(len >= 1 && start >= 0 && start + len <= 64, "row %zu: (%lld, %lld)", i,
+			  (long long)start, (long long)len);
+	}
+	/* var and varOut: the same tensor, as two in-place arguments */
+	for (size_t i = 0; i < d.nargs; i++)
+		if (d.args[i].role == NPUKB_PARAM_INOUT) {
+			inout_args++;
+			cr_expect_eq(d.args[i].tensor, var);
+			cr_expect_str_eq(d.args[i].path, var->path);
+		}
+	cr_expect_eq(inout_args, 2);
+	cr_expect_null(npukb_case_data_mutated_input(&d), "an in-place tensor is not a mutated input");
+	npukb_case_data_free(&d);
+}
+
+Test(list_inputs, slices_cover_every_length, .fini = unload)
+{
+	int seen_len[5] = { 0 };
+
+	load("level1/Index/ScatterList");
+	/* case 5: one [5, 3, 4] tensor, axis -1: U = 4 */
+	for (uint64_t seed = 1; seed <= 64; seed++) {
+		struct npukb_case_data d;
+		const struct npukb_case_tensor *ind;
+		int64_t start, len;
+		prepare("5", seed, &d);
+		ind = tensor(&d, "indice");
+		start = i64(ind, 0);
+		len = i64(ind, 1);
+		cr_assert(len >= 1 && len <= 4 && start >= 0 && start + len <= 4);
+		seen_len[len] = 1;
+		npukb_case_data_free(&d);
+	}
+	cr_expect(seen_len[1] && seen_len[2] && seen_len[3] && seen_len[4]);
+}
+
+Test(list_inputs, gather_indices_are_bounded_by_the_case, .fini = unload)
+{
+	int high = 0;
+
+	load("level1/Index/GatherV3");
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		struct npukb_case_data d;
+		const struct npukb_case_tensor *idx, *axis;
+		/* case 2: x [32, 64], axis 1: indices in 0..63 */
+		prepare("2", seed, &d);
+		idx = tensor(&d, "indices");
+		axis = tensor(&d, "axis");
+		cr_expect_eq(i64(axis, 0), 1);
+		for (size_t i = 0; i < idx->numel; i++) {
+			cr_assert(i64(idx, i) >= 0 && i64(idx, i) < 64);
+			high |= i64(idx, i) >= 32;
+		}
+		npukb_case_data_free(&d);
+		/* case 3: x [1, 32, 64], axis 0: only index 0 exists */
+		prepare("3", seed, &d);
+		idx = tensor(&d, "indices");
+		for (size_t i = 0; i < idx->numel; i++)
+			cr_assert_eq(i64(idx, i), 0);
+		npukb_case_data_free(&d);
+	}
+	cr_expect(high, "indices spread over the whole axis");
+}
+
+static size_t count_nonfinite(const struct npukb_case_tensor *t, size_t m)
+{
+	size_t n = 0, first = t->member_offsets[m], len = npukb_shape_numel(&t->members[m]);
+	for (size_t i = 0; i < len; i++)
+		n += !isfinite(npukb_load_as_double(t->dtype, t->data, first + i));
+	return n;
+}
+
+Test(list_inputs, nonfinite_values_are_planted_only_when_the_case_says, .fini = unload)
+{
+	int member_hit[2] = { 0, 0 };
+
+	load("level1/Condition/NonFiniteCheckOp");
+	for (uint64_t seed = 1; seed <= 16; seed++) {
+		struct npukb_case_data d;
+		const struct npukb_case_tensor *x, *flag;
+		size_t a, b;
+
+		prepare("6", seed, &d); /* [1000], [100], contains_non_finite */
+		x = tensor(&d, "tensor_list");
+		flag = tensor(&d, "found_flag");
+		a = count_nonfinite(x, 0);
+		b = count_nonfinite(x, 1);
+		cr_assert(a + b >= 1 && a + b <= 3, "seed %llu: %zu + %zu planted",
+			  (unsigned long long)seed, a, b);
+		cr_assert(a == 0 || b == 0, "one member holds them");
+		member_hit[0] |= a > 0;
+		member_hit[1] |= b > 0;
+		cr_expect_eq(((float *)flag->expected)[0], 1.0f);
+		npukb_case_data_free(&d);
+
+		prepare("7", seed, &d); /* [5,5,5,5], [6,6], float16, none */
+		x = tensor(&d, "tensor_list");
+		cr_assert_eq(count_nonfinite(x, 0) + count_nonfinite(x, 1), 0);
+		cr_expect_eq(((float *)tensor(&d, "found_flag")->expected)[0], 0.0f);
+		npukb_case_data_free(&d);
+	}
+	cr_expect(member_hit[0] && member_hit[1], "the seed chooses the member");
+}
+
+Test(list_inputs, expressions_over_lists_and_dims, .fini = unload)
+{
+	int64_t v;
+	char err[512];
+	double vals[4];
+
+	load("level1/Index/ScatterList");
+	/* case 0: var [32, 512, 128], updates [1, 32, 512, 128], axis -2 */
+	cr_assert_eq(npukb_tiling_eval(task, kcase("0"), "count(var)", &v, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(v, 1);
+	cr_assert_eq(npukb_tiling_eval(task, kcase("3"), "count(var)", &v, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(v, 3);
+	cr_assert_eq(npukb_tiling_eval(task, kcase("0"), "prod(updates, 1, axis)", &v, err, sizeof(err)), 0);
+	cr_expect_eq(v, 32);
+	cr_assert_eq(npukb_tiling_eval(task, kcase("0"), "prod(updates, 0, rank(updates))", &v, err,
+				       sizeof(err)), 0);
+	cr_expect_eq(v, 32 * 512 * 128);
+	cr_assert_eq(npukb_tiling_eval(task, kcase("0"), "prod(updates, 2, 2)", &v, err, sizeof(err)), 0);
+	cr_expect_eq(v, 1, "an empty product is 1");
+	cr_expect_lt(npukb_tiling_eval(task, kcase("0"), "prod(updates, 0, 5)", &v, err, sizeof(err)), 0);
+	cr_expect_not_null(strstr(err, "out of range"), "%s", err);
+	cr_expect_lt(npukb_tiling_eval(task, kcase("0"), "dim(var, 0)", &v, err, sizeof(err)), 0);
+	cr_expect_not_null(strstr(err, "tensor list"), "%s", err);
+	cr_assert_eq(npukb_tiling_eval(task, kcase("0"), "count(updates)", &v, err, sizeof(err)), 0);
+	cr_expect_eq(v, 1, "a plain tensor counts as one");
+
+	cr_expect_eq(npukb_attr_list_parse("[True, True, False]", vals, 4), 3);
+	cr_expect(vals[0] == 1 && vals[1] == 1 && vals[2] == 0);
+	cr_expect_eq(npukb_attr_list_parse("1,0 2.5", vals, 4), 3);
+	cr_expect_eq(vals[2], 2.5);
+	cr_expect_eq(npukb_attr_list_parse("", NULL, 0), 0);
+	cr_expect_eq(npukb_attr_list_parse("[1, 2", NULL, 0), -1);
+	cr_expect_eq(npukb_attr_list_parse("1 maybe", NULL, 0), -1);
+	cr_expect_eq(npukb_attr_list_parse("[1] 2", NULL, 0), -1);
+}
+
+Test(list_inputs, sscal_alpha_is_packed_as_float, .fini = unload)
+{
+	struct npukb_case_data d;
+	unsigned char buf[8];
+	uint32_t n;
+	float alpha;
+	FILE *f;
+
+	load("level1/Math/Sscal");
+	prepare("2", 1, &d); /* n 16, alpha 0.5 */
+	cr_assert_eq(d.tiling_bytes, 8);
+	f = fopen(d.tiling_path, "rb");
+	cr_assert_not_null(f);
+	cr_assert_eq(fread(buf, 1, 8, f), 8);
+	fclose(f);
+	memcpy(&n, buf, 4);
+	memcpy(&alpha, buf + 4, 4);
+	cr_expect_eq(n, 16);
+	cr_expect_eq(alpha, 0.5f);
+	npukb_case_data_free(&d);
+}
