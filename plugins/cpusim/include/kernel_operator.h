@@ -115,6 +115,9 @@ inline void check_event_id(int32_t id, const char *what, SrcLoc loc)
 #undef NPUKB_EVENTS
 
 inline int64_t GetBlockIdx() { return npukb_cpusim::g.block_idx; }
+/* Scalar bfloat16 conversions (bf16 has no scalar arithmetic on the core). */
+inline float ToFloat(const bfloat16_t &v) { return (float)v; }
+inline bfloat16_t ToBfloat16(const float &v) { return bfloat16_t(v); }
 inline int64_t GetBlockNum() { return npukb_cpusim::g.block_num; }
 /* Host+device builds reserve the system workspace at the front, as CANN
  * does (the tiling asks GetLibApiWorkSpaceSize() + its own); kernel-only
