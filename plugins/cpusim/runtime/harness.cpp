@@ -508,6 +508,7 @@ void run_blocks(uint64_t blocks, double *core_cycles)
 /* hostdev.cpp, linked into host+device builds only. */
 extern "C" void npukb_hostdev_args(const char *case_path, uint64_t *blocks, uint64_t *tiling_key,
 				   std::vector<std::string> *args) __attribute__((weak));
+extern "C" void npukb_hostdev_finish(void) __attribute__((weak));
 
 /* One kernel argument, ROLE=VALUE: mapped and registered as a GM range. */
 static void add_arg(const char *a, uint8_t **args, int &nargs)
@@ -636,6 +637,8 @@ int main(int argc, char **argv)
 	kernel_args = args;
 	run_blocks(blocks, core_cycles);
 	check_gm_write_overlap();
+	if (hostdev)
+		npukb_hostdev_finish();
 	double slowest = 0;
 	for (uint32_t c = 0; c < cores; c++)
 		slowest = rt::max2(slowest, core_cycles[c]);

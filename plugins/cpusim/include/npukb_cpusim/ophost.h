@@ -175,10 +175,30 @@ public:
 	void SetDataSize(size_t n) { size = n; }
 	size_t GetDataSize() const { return size; }
 };
+/* Where the instances of one IR input or output (a DYNAMIC one has a
+ * tensor per list member) sit among the node's inputs or outputs. */
+struct AnchorInstanceInfo {
+	uint32_t start = 0, num = 0;
+	uint32_t GetInstanceStart() const { return start; }
+	size_t GetInstanceNum() const { return num; }
+};
 struct ComputeNodeInfo {
 	std::string name, type;
+	/* Per IR index; empty: one instance each, at its own index. */
+	std::vector<AnchorInstanceInfo> in_inst, out_inst;
 	const char *GetNodeName() const { return name.c_str(); }
 	const char *GetNodeType() const { return type.c_str(); }
+	const AnchorInstanceInfo *GetInputInstanceInfo(size_t ir) const { return ir < in_inst.size() ? &in_inst[ir] : nullptr; }
+	const AnchorInstanceInfo *GetOutputInstanceInfo(size_t ir) const { return ir < out_inst.size() ? &out_inst[ir] : nullptr; }
+	size_t GetIrInputsNum() const { return in_inst.size(); }
+	size_t GetIrOutputsNum() const { return out_inst.size(); }
+	/* The instance index of member j of IR input ir, or SIZE_MAX. */
+	size_t InputAt(size_t ir, size_t j) const
+	{
+		if (in_inst.empty())
+			return ir + j;
+		return ir < in_inst.size() && j < in_inst[ir].num ? in_inst[ir].start + j : SIZE_MAX;
+	}
 };
 struct PlatformInfoHandle {
 	std::string soc;
@@ -209,13 +229,15 @@ public:
 	const StorageShape *GetInputShape(size_t i) const { return i < io.inputs.size() ? &io.inputs[i].shape : nullptr; }
 	const StorageShape *GetOutputShape(size_t i) const { return i < io.outputs.size() ? &io.outputs[i].shape : nullptr; }
 	const Tensor *GetInputTensor(size_t i) const { return i < io.inputs.size() ? &io.inputs[i] : nullptr; }
-	const Tensor *GetOptionalInputTensor(size_t i) const { return GetInputTensor(i); }
-	const StorageShape *GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
-	const Tensor *GetDynamicInputTensor(size_t i, size_t j) const { return GetInputTensor(i + j); }
-	const StorageShape *GetDynamicInputShape(size_t i, size_t j) const { return GetInputShape(i + j); }
+	/* Optional and dynamic inputs are named by IR index (the OpDef's
+	 * Input order); plain GetInput* by instance index. */
+	const Tensor *GetOptionalInputTensor(size_t ir) const { return GetInputTensor(io.node.InputAt(ir, 0)); }
+	const StorageShape *GetOptionalInputShape(size_t ir) const { return GetInputShape(io.node.InputAt(ir, 0)); }
+	const Tensor *GetDynamicInputTensor(size_t ir, size_t j) const { return GetInputTensor(io.node.InputAt(ir, j)); }
+	const StorageShape *GetDynamicInputShape(size_t ir, size_t j) const { return GetInputShape(io.node.InputAt(ir, j)); }
 	const CompileTimeTensorDesc *GetInputDesc(size_t i) const { return i < io.in_desc.size() ? &io.in_desc[i] : nullptr; }
-	const CompileTimeTensorDesc *GetOptionalInputDesc(size_t i) const { return GetInputDesc(i); }
-	const CompileTimeTensorDesc *GetDynamicInputDesc(size_t i, size_t j) const { return GetInputDesc(i + j); }
+	const CompileTimeTensorDesc *GetOptionalInputDesc(size_t ir) const { return GetInputDesc(io.node.InputAt(ir, 0)); }
+	const CompileTimeTensorDesc *GetDynamicInputDesc(size_t ir, size_t j) const { return GetInputDesc(io.node.InputAt(ir, j)); }
 	const CompileTimeTensorDesc *GetOutputDesc(size_t i) const { return i < io.out_desc.size() ? &io.out_desc[i] : nullptr; }
 	const RuntimeAttrs *GetAttrs() const { return &io.attrs; }
 	TilingData *GetRawTilingData() { return &raw; }
