@@ -200,10 +200,28 @@ struct ComputeNodeInfo {
 		return ir < in_inst.size() && j < in_inst[ir].num ? in_inst[ir].start + j : SIZE_MAX;
 	}
 };
+} // namespace gert
+namespace fe {
+enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
+}
+namespace gert {
 struct PlatformInfoHandle {
 	std::string soc;
 	uint32_t GetCoreNum() const { return soc.rfind("ascend910b3", 0) == 0 || soc.rfind("ascend910b4", 0) == 0 ? 40 : 48; }
 	void GetLocalMemSize(uint64_t &ub) const { ub = 196608; }
+	/* fe::PlatFormInfos::GetLocalMemSize: the sizes of
+	 * PlatformAscendC::GetCoreMemSize (910B; 310P has a 256 KiB UB). */
+	void GetLocalMemSize(fe::LocalMemType t, uint64_t &size) const
+	{
+		const bool p310 = soc.rfind("ascend310p", 0) == 0;
+		switch (t) {
+		case fe::LocalMemType::UB: size = p310 ? 262144 : 196608; break;
+		case fe::LocalMemType::L1: size = 524288; break;
+		case fe::LocalMemType::L0_A: case fe::LocalMemType::L0_B: size = 65536; break;
+		case fe::LocalMemType::L0_C: size = p310 ? 262144 : 131072; break;
+		default: size = 0; break;
+		}
+	}
 };
 
 /* Inputs/outputs as the harness fills them from the case file. */
@@ -262,7 +280,20 @@ public:
 	size_t GetOutputNum() const { return io.outputs.size(); }
 };
 
-class InferShapeContext {
+/* The common part of CANN's kernel contexts: op_host code reaches it by
+ * casting an InferShapeContext (its first base here, so the cast holds). */
+class ExtendedKernelContext {
+public:
+	ComputeNodeInfo ext_node;
+	size_t ext_nin = 0, ext_nout = 0;
+	const ComputeNodeInfo *GetComputeNodeInfo() const { return &ext_node; }
+	const char *GetNodeName() const { return ext_node.name.c_str(); }
+	const char *GetNodeType() const { return ext_node.type.c_str(); }
+	size_t GetComputeNodeInputNum() const { return ext_nin; }
+	size_t GetComputeNodeOutputNum() const { return ext_nout; }
+};
+
+class InferShapeContext : public ExtendedKernelContext {
 public:
 	std::vector<Shape> in, out;
 	RuntimeAttrs *attrs = nullptr;
