@@ -111,7 +111,7 @@ inline void reduce_ext(const LocalTensor<T> &dst, const LocalTensor<T> &src, con
 	uint64_t best = 0;
 	for (int32_t i = 1; i < count; i++) {
 		const double a = widen(src.addr_[i]), b = widen(src.addr_[best]);
-		if (is_max ? a > b : a < b)
+		if (better(is_max, a, b))
 			best = (uint64_t)i;
 	}
 	const T value = count ? src.addr_[best] : T(0);
@@ -233,13 +233,13 @@ inline void whole_reduce(const Plan &pl, const LocalTensor<T> &dst, const LocalT
 				continue;
 			}
 			const double a = widen(ld<T>(s, r, l)), b = widen(ld<T>(s, r, best));
-			if (kind == W_MAX ? a > b : a < b)
+			if (better(kind == W_MAX, a, b))
 				best = l;
 		}
 		if (best < 0)
 			continue;
 		const T value = ld<T>(s, r, best);
-		if (!found || (kind == W_MAX ? widen(value) > all_best : widen(value) < all_best)) {
+		if (!found || better(kind == W_MAX, widen(value), all_best)) {
 			found = true;
 			all_best = widen(value);
 			all_at = (uint64_t)(s.at(r, best) - s.p) / sizeof(T);
@@ -285,7 +285,7 @@ inline void block_reduce(const Plan &pl, const LocalTensor<T> &dst, const LocalT
 			} else {
 				T b = n ? v[0] : T(0);
 				for (int k = 1; k < n; k++)
-					if (kind == W_MAX ? widen(v[k]) > widen(b) : widen(v[k]) < widen(b))
+					if (better(kind == W_MAX, widen(v[k]), widen(b)))
 						b = v[k];
 				res[j] = b;
 			}
@@ -461,7 +461,7 @@ inline void reduce_mask(const Plan &pl, const LocalTensor<T> &dst, const LocalTe
 				if (!pl.on((int64_t)r, l))
 					continue;
 				const T x = ld<T>(s, (int64_t)r, l);
-				if (!found || (kind == W_MAX ? widen(x) > widen(best) : widen(x) < widen(best))) {
+				if (!found || better(kind == W_MAX, widen(x), widen(best))) {
 					found = true;
 					best = x;
 					at = (uint64_t)(s.at((int64_t)r, l) - s.p) / sizeof(T);

@@ -101,6 +101,18 @@ inline double widen(half v) { return (double)npukb_cpusim::f16_to_f32(v.bits); }
 template <class T>
 inline T narrow(wide_t<T> v) { return (T)v; }
 
+/* Max/min reductions propagate NaN, as the device's do (NPUKernelBench's
+ * NonFiniteCheckOp finds a NaN through ReduceMax): a NaN beats any number
+ * and the first NaN stays. */
+inline bool better(bool is_max, double a, double b)
+{
+	if (a != a)
+		return b == b;
+	if (b != b)
+		return false;
+	return is_max ? a > b : a < b;
+}
+
 inline void check_count(int32_t count, const char *what, SrcLoc loc)
 {
 	if (count < 0)
