@@ -766,6 +766,19 @@ Test(cpusim, copy_past_gm_allocation_trips, .timeout = 60)
 		      "    DataCopy(t, xGm[td.totalLength - 8], 512);\n", "out-of-bounds");
 }
 
+Test(cpusim, device_build_macros_are_defined, .timeout = 60)
+{
+	/* What kernels test in #if: the 910B architecture and the ge::DataType
+	 * numbers ORIG_DTYPE_<TENSOR> are compared with (this task declares no
+	 * tensors; the host+device IsFinite sample checks ORIG_DTYPE_X). */
+	snippet_passes("#if !defined(__CCE_AICORE__) || __CCE_AICORE__ != 220 || __NPU_ARCH__ != 2201\n"
+		       "#error architecture macros\n"
+		       "#endif\n"
+		       "#if DT_FLOAT != 0 || DT_FLOAT16 != 1 || DT_BF16 != 27\n"
+		       "#error DT_ numbers\n"
+		       "#endif\n");
+}
+
 Test(cpusim, copy_into_allocation_padding_passes, .timeout = 60)
 {
 	struct case_files c;

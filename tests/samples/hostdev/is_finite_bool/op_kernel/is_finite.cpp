@@ -4,6 +4,17 @@
 
 using namespace AscendC;
 
+// The device build says which dtype x has, as CANN's op build does.
+#if ORIG_DTYPE_X == DT_FLOAT16
+static_assert(std::is_same<DTYPE_X, half>::value, "ORIG_DTYPE_X");
+#elif ORIG_DTYPE_X == DT_BF16
+static_assert(std::is_same<DTYPE_X, bfloat16_t>::value, "ORIG_DTYPE_X");
+#elif ORIG_DTYPE_X == DT_FLOAT
+static_assert(std::is_same<DTYPE_X, float>::value, "ORIG_DTYPE_X");
+#else
+#error "no ORIG_DTYPE_X"
+#endif
+
 extern "C" __global__ __aicore__ void is_finite(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(td, tiling);
