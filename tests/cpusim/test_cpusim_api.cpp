@@ -1045,3 +1045,47 @@ Test(cpusim_api, high_level_math_counts_are_checked, .exit_code = 3)
 	LocalTensor<float> x = ub<float>(8), y = ub<float>(8);
 	Sigmoid(y, x, 16);
 }
+
+/* A tensor's device allocation is rounded up to 512 bytes: reading or
+ * writing the rest of it is harmless on the device (kernels copy whole
+ * 32-byte blocks of small tensors); past the allocation is not. */
+Test(cpusim_api, reads_may_reach_the_allocation_padding)
+{
+	static float src[128];
+	GlobalTensor<float> g = gm(src, 6);
+	rt::g.gm[rt::g.ngm - 1].read_hi = rt::g.gm[rt::g.ngm - 1].lo + 512;
+	LocalTensor<float> u = ub<float>(64);
+	src[0] = 3.0f;
+	DataCopy(u, g, 8); /* 32 bytes from a 24-byte tensor */
+	cr_expect_eq(u.addr_[0], 3.0f);
+	cr_expect_eq(g.GetValue(7), src[7]);
+}
+
+Test(cpusim_api, writes_may_reach_the_allocation_padding)
+{
+	static float dst[128];
+	GlobalTensor<float> g = gm(dst, 6);
+	rt::g.gm[rt::g.ngm - 1].read_hi = rt::g.gm[rt::g.ngm - 1].lo + 512;
+	LocalTensor<float> u = ub<float>(64);
+	u.addr_[7] = 5.0f;
+	DataCopy(g, u, 8); /* 32 bytes into a 24-byte tensor */
+	cr_expect_eq(dst[7], 5.0f);
+}
+
+Test(cpusim_api, writes_past_the_allocation_trip, .exit_code = 3)
+{
+	static float dst[256];
+	GlobalTensor<float> g = gm(dst, 6);
+	rt::g.gm[rt::g.ngm - 1].read_hi = rt::g.gm[rt::g.ngm - 1].lo + 512;
+	LocalTensor<float> u = ub<float>(256);
+	DataCopy(g, u, 136); /* 544 bytes */
+}
+
+Test(cpusim_api, reads_past_the_allocation_trip, .exit_code = 3)
+{
+	static float src[256];
+	GlobalTensor<float> g = gm(src, 6);
+	rt::g.gm[rt::g.ngm - 1].read_hi = rt::g.gm[rt::g.ngm - 1].lo + 512;
+	LocalTensor<float> u = ub<float>(256);
+	DataCopy(u, g, 136); /* 544 bytes */
+}

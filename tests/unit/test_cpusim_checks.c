@@ -21,15 +21,13 @@ static const struct npukb_sample_result *sample(const char *id)
 	return NULL;
 }
 
-Test(cpusim_checks, gm_bytes_written_by_two_cores, .timeout = 300)
+/* Judges the named samples of tests/samples/checks on AddCustom's case 4. */
+static void run_checks(const char *const *names)
 {
 	static char outdir[] = "/tmp/npukb-checks-XXXXXX";
-	static const char *const names[] = { "gm_overlap", "gm_overlap_synced", NULL };
 	static const char *const ids[] = { "level1/Math/AddCustom", NULL };
 	static const char *const cases[] = { "4", NULL };
 	struct npukb_run_config cfg;
-	const struct npukb_sample_result *racy, *synced;
-	const char *cat, *rule;
 	char err[8192] = "";
 
 	test_cpusim_config(&cfg, &plugins, "levels", outdir);
@@ -37,6 +35,15 @@ Test(cpusim_checks, gm_bytes_written_by_two_cores, .timeout = 300)
 	cfg.case_ids = cases;
 	cfg.sample_dirs = test_sample_dirs("tests/samples/checks", names);
 	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
+}
+
+Test(cpusim_checks, gm_bytes_written_by_two_cores, .timeout = 300)
+{
+	static const char *const names[] = { "gm_overlap", "gm_overlap_synced", NULL };
+	const struct npukb_sample_result *racy, *synced;
+	const char *cat, *rule;
+
+	run_checks(names);
 
 	racy = sample("gm_overlap");
 	cr_assert_eq(racy->compile.outcome, NPUKB_PASS, "%s", racy->compile.message);
@@ -71,18 +78,9 @@ static void expect_queue_misuse(const char *id, const char *what)
 
 Test(cpusim_checks, queue_tensor_used_after_free_or_while_enqueued, .timeout = 300)
 {
-	static char outdir[] = "/tmp/npukb-checks-XXXXXX";
 	static const char *const names[] = { "use_after_free", "use_while_enqueued", NULL };
-	static const char *const ids[] = { "level1/Math/AddCustom", NULL };
-	static const char *const cases[] = { "4", NULL };
-	struct npukb_run_config cfg;
-	char err[8192] = "";
 
-	test_cpusim_config(&cfg, &plugins, "levels", outdir);
-	cfg.task_ids = ids;
-	cfg.case_ids = cases;
-	cfg.sample_dirs = test_sample_dirs("tests/samples/checks", names);
-	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
+	run_checks(names);
 	expect_queue_misuse("use_after_free", "Add: first source is a queue's tensor after FreeTensor");
 	expect_queue_misuse("use_while_enqueued",
 			    "DataCopy GM->UB: destination is a queue's tensor while it is enqueued");
@@ -90,20 +88,11 @@ Test(cpusim_checks, queue_tensor_used_after_free_or_while_enqueued, .timeout = 3
 
 Test(cpusim_checks, pipes_unordered_by_flags_race, .timeout = 300)
 {
-	static char outdir[] = "/tmp/npukb-checks-XXXXXX";
 	static const char *const names[] = { "no_flag_mte2_v", "flags_mte2_v", NULL };
-	static const char *const ids[] = { "level1/Math/AddCustom", NULL };
-	static const char *const cases[] = { "4", NULL };
-	struct npukb_run_config cfg;
 	const struct npukb_sample_result *racy, *ordered;
 	const char *cat, *rule;
-	char err[8192] = "";
 
-	test_cpusim_config(&cfg, &plugins, "levels", outdir);
-	cfg.task_ids = ids;
-	cfg.case_ids = cases;
-	cfg.sample_dirs = test_sample_dirs("tests/samples/checks", names);
-	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
+	run_checks(names);
 
 	racy = sample("no_flag_mte2_v");
 	cr_assert_eq(racy->compile.outcome, NPUKB_PASS, "%s", racy->compile.message);

@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define NPUKB_PLUGIN_ABI 3
+#define NPUKB_PLUGIN_ABI 4
 
 #if defined(__GNUC__)
 #define NPUKB_PLUGIN_EXPORT __attribute__((visibility("default")))

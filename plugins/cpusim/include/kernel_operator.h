@@ -115,10 +115,13 @@ inline void check_event_id(int32_t id, const char *what, SrcLoc loc)
 #undef NPUKB_EVENTS
 
 inline int64_t GetBlockIdx() { return npukb_cpusim::g.block_idx; }
-/* Scalar bfloat16 conversions (bf16 has no scalar arithmetic on the core). */
-inline float ToFloat(const bfloat16_t &v) { return (float)v; }
-inline bfloat16_t ToBfloat16(const float &v) { return bfloat16_t(v); }
 inline int64_t GetBlockNum() { return npukb_cpusim::g.block_num; }
+/* Scalar conversions of the bfloat16 helpers (ToFloat(bf16) and back). */
+inline float ToFloat(bfloat16_t v) { return (float)v; }
+inline float ToFloat(half v) { return (float)v; }
+inline float ToFloat(float v) { return v; }
+inline bfloat16_t ToBfloat16(float v) { return bfloat16_t(v); }
+
 /* Host+device builds reserve the system workspace at the front, as CANN
  * does (the tiling asks GetLibApiWorkSpaceSize() + its own); kernel-only
  * mode hands the user workspace itself. */

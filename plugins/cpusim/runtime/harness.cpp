@@ -185,16 +185,6 @@ void load_soc(const char *dir, const char *name)
 
 unsigned char empty_arg[32];
 
-/* Address space for a GM argument of n bytes and its allocation padding. */
-uint8_t *alloc_padded(uint64_t n)
-{
-	void *p = mmap(nullptr, (size_t)rt::gm_alloc_bytes(n), PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		usage_error("cannot reserve %llu bytes of GM", (unsigned long long)rt::gm_alloc_bytes(n));
-	return (uint8_t *)p;
-}
-
 uint8_t *map_file(const char *path, bool writable, uint64_t *size)
 {
 	int fd = open(path, writable ? O_RDWR : O_RDONLY);
@@ -208,18 +198,14 @@ uint8_t *map_file(const char *path, bool writable, uint64_t *size)
 		close(fd);
 		return empty_arg;
 	}
-	/* Room behind the file for the padding of the device allocation,
-	 * which reads may reach (rt::gm_alloc_bytes); the file is mapped over
-	 * its start. Tiling is read through a private copy-on-write mapping: a
-	 * kernel that scribbles on it must not change the file the core
-	 * reuses. */
-	uint8_t *p = alloc_padded(*size);
-	if (mmap(p, (size_t)st.st_size, PROT_READ | PROT_WRITE,
-		 MAP_FIXED | (writable ? MAP_SHARED : MAP_PRIVATE), fd, 0) == MAP_FAILED)
+	/* Tiling is read through a private copy-on-write mapping: a kernel
+	 * that scribbles on it must not change the file the core reuses. */
+	void *p = mmap(nullptr, (size_t)st.st_size, PROT_READ | PROT_WRITE,
+		       writable ? MAP_SHARED : MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
 		usage_error("cannot map %s: %s", path, strerror(errno));
 	close(fd);
-	memset(p + *size, 0xff, (size_t)(rt::gm_alloc_bytes(*size) - *size));
-	return p;
+	return (uint8_t *)p;
 }
 
 bool parse_u64(const char *s, uint64_t *out);
@@ -543,7 +529,7 @@ static void add_arg(const char *a, uint8_t **args, int &nargs)
 		rt::GmRange &dr = rt::g.gm[rt::g.ngm + 1];
 		dr.lo = (uintptr_t)data;
 		dr.hi = (uintptr_t)data + data_size;
-		dr.rhi = (uintptr_t)data + rt::gm_alloc_bytes(data_size);
+		dr.read_hi = dr.hi;
 		dr.arg = nargs;
 		dr.role = "list data";
 	} else if (rl == 6 && strncmp(a, "tiling", 6) == 0) {
@@ -556,14 +542,22 @@ static void add_arg(const char *a, uint8_t **args, int &nargs)
 		if (size == 0) {
 			p = nullptr;
 		} else {
-			p = alloc_padded(size);
+			void *m = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+			if (m == MAP_FAILED)
+				usage_error("cannot allocate a %llu-byte workspace", (unsigned long long)size);
+			p = (uint8_t *)m;
 		}
 	} else {
 		usage_error("unknown argument role in '%s'", a);
 	}
 	r.lo = (uintptr_t)p;
 	r.hi = (uintptr_t)p + size;
-	r.rhi = strcmp(r.role, "list") == 0 ? r.hi : r.lo + rt::gm_alloc_bytes(size);
+	/* Tensor files are mapped whole pages, so the rounded-up allocation
+	 * (GM_ALLOC_ALIGN divides the page size) is readable. */
+	r.read_hi = 0;
+	if (strcmp(r.role, "in") == 0 || strcmp(r.role, "out") == 0 || strcmp(r.role, "inout") == 0)
+		r.read_hi = r.lo + (size + rt::GM_ALLOC_ALIGN - 1) / rt::GM_ALLOC_ALIGN * rt::GM_ALLOC_ALIGN;
 	r.arg = nargs;
 	if (size > 0)
 		rt::g.ngm++;
