@@ -1049,6 +1049,16 @@ Test(cpusim_api, high_level_math_counts_are_checked, .exit_code = 3)
 /* A tensor's device allocation is rounded up to 512 bytes: reading or
  * writing the rest of it is harmless on the device (kernels copy whole
  * 32-byte blocks of small tensors); past the allocation is not. */
+Test(cpusim_api, device_allocation_sizes)
+{
+	/* 32 bytes more than asked, rounded up to 512 (aclrtMalloc, torch_npu). */
+	cr_expect_eq(rt::gm_alloc_bytes(2), 512u);
+	cr_expect_eq(rt::gm_alloc_bytes(480), 512u);
+	cr_expect_eq(rt::gm_alloc_bytes(481), 1024u);
+	cr_expect_eq(rt::gm_alloc_bytes(2048), 2560u);
+	cr_expect_eq(rt::gm_alloc_bytes(12288), 12800u);
+}
+
 Test(cpusim_api, reads_may_reach_the_allocation_padding)
 {
 	static float src[128];

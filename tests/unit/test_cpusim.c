@@ -759,10 +759,22 @@ Test(cpusim, copy_up_to_gm_end_passes, .timeout = 60)
 
 Test(cpusim, copy_past_gm_end_trips, .timeout = 60)
 {
+	/* x is 2048 bytes, its device allocation 2560 (32 more, rounded up
+	 * to 512): this read ends at byte 3056. */
 	snippet_trips("    TBuf<TPosition::VECCALC> a;\n"
 		      "    pipe.InitBuffer(a, 4096);\n"
 		      "    LocalTensor<half> t = a.Get<half>();\n"
-		      "    DataCopy(t, xGm[td.totalLength - 8], 16);\n", "out-of-bounds");
+		      "    DataCopy(t, xGm[td.totalLength - 8], 512);\n", "out-of-bounds");
+}
+
+Test(cpusim, copy_into_the_allocation_guard_passes, .timeout = 60)
+{
+	/* x is 2048 bytes, a multiple of 512: the 32 bytes every device
+	 * allocation has past its end are still there. */
+	snippet_passes("    TBuf<TPosition::VECCALC> a;\n"
+		       "    pipe.InitBuffer(a, 4096);\n"
+		       "    LocalTensor<half> t = a.Get<half>();\n"
+		       "    DataCopy(t, xGm[td.totalLength - 8], 16);\n");
 }
 
 Test(cpusim, device_build_macros_are_defined, .timeout = 60)
