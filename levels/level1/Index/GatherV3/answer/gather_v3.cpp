@@ -61,7 +61,6 @@ public:
             return;
         }
         const uint64_t last = first + perCore < rows ? first + perCore : rows;
-        pipe.InitBuffer(queue, 2, TILE_BYTES);
         LoadIndices();
         if (inner_ > 1) {
             CopyRows(first, last);
@@ -96,6 +95,9 @@ private:
 
     __aicore__ inline void CopyRows(uint64_t first, uint64_t last)
     {
+        // GM -> UB -> GM with nothing computed: one queue bound from the
+        // copy-in to the copy-out.
+        pipe.InitBuffer(queue, 2, TILE_BYTES);
         const uint32_t tileElems = TILE_BYTES / sizeof(T);
         if ((inner_ * sizeof(T)) % 32 == 0 && inner_ <= tileElems) {
             // Whole aligned rows, several per tile, one DMA out per tile.
@@ -145,6 +147,9 @@ private:
             GatherOneByOne(first, last);
             return;
         }
+        // The vector pipe writes the gathered rows: an output queue hands
+        // them to the copy-out.
+        pipe.InitBuffer(outQueue, 2, TILE_BYTES);
         pipe.InitBuffer(rowsBuf, static_cast<uint32_t>(perTile * xRow));
         pipe.InitBuffer(offBuf, static_cast<uint32_t>(AlignUp(perTile * n_ * 4, 32)));
         LocalTensor<T> xs = rowsBuf.Get<T>();
@@ -160,12 +165,12 @@ private:
             PipeBarrier<PIPE_ALL>(); // offsets written, previous Gather done with xs
             DataCopy(xs, xGm[p * axisDim_], static_cast<uint32_t>(k * axisDim_));
             PipeBarrier<PIPE_ALL>();
-            LocalTensor<T> out = queue.AllocTensor<T>();
+            LocalTensor<T> out = outQueue.AllocTensor<T>();
             Gather(out, xs, off, 0, static_cast<uint32_t>(k * n_));
-            queue.EnQue(out);
-            out = queue.DeQue<T>();
+            outQueue.EnQue(out);
+            out = outQueue.DeQue<T>();
             CopyUbToGm(yGm[p * n_], out, static_cast<uint32_t>(k * n_));
-            queue.FreeTensor(out);
+            outQueue.FreeTensor(out);
         }
     }
 
@@ -181,6 +186,7 @@ private:
 
     TPipe pipe;
     TQueBind<QuePosition::VECIN, QuePosition::VECOUT, 2> queue;
+    TQue<QuePosition::VECOUT, 2> outQueue;
     TBuf<QuePosition::VECCALC> idxBuf, rowsBuf, offBuf;
     LocalTensor<int64_t> idxUb;
     GlobalTensor<T> xGm, yGm;
