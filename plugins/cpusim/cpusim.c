@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -507,6 +508,15 @@ static char *kernel_symbol(const struct npukb_task *t)
 					    : xstrdup(t->kernel_name);
 }
 
+/* The ge::DataType numbers as the macros ORIG_DTYPE_* are compared with. */
+static const char ge_dtype_macros[] =
+	"#ifndef DT_FLOAT\n"
+	"#define DT_FLOAT 0\n#define DT_FLOAT16 1\n#define DT_INT8 2\n#define DT_INT32 3\n"
+	"#define DT_UINT8 4\n#define DT_INT16 6\n#define DT_UINT16 7\n#define DT_UINT32 8\n"
+	"#define DT_INT64 9\n#define DT_UINT64 10\n#define DT_DOUBLE 11\n#define DT_BOOL 12\n"
+	"#define DT_COMPLEX64 16\n#define DT_BF16 27\n"
+	"#endif\n";
+
 /* The header forced into every source of variant k: the tiling struct of
  * kernel-only mode (the question says the framework provides it, as CANN
  * generates it from the op_host), DTYPE_<TENSOR> for every tensor, and the
@@ -554,7 +564,14 @@ static int write_forced_header(const char *path, const struct npukb_task *t, con
 		/* complex64 is stored as (real, imaginary) float pairs */
 		fprintf(f, "#ifndef %s_COMPLEX\n#define %s_COMPLEX %d\n#endif\n", macro, macro,
 			dt == NPUKB_DT_COMPLEX64);
+		/* ORIG_DTYPE_<TENSOR>: the ge::DataType, compared with DT_*
+		 * in #if (CANN's op build defines both as numbers). */
+		if (cpusim_ge_datatype(dt) >= 0)
+			fprintf(f, "#ifndef ORIG_%s\n#define ORIG_%s %d\n#endif\n", macro, macro,
+				cpusim_ge_datatype(dt));
 	}
+	if (rc == 0)
+		fputs(ge_dtype_macros, f);
 	if (rc == 0 && is_libc_name(t->kernel_name))
 		fprintf(f, "#include <math.h>\n#include <stdlib.h>\n#include <string.h>\n"
 			   "#include <cmath>\n#include <cstdlib>\n#include <cstring>\n#include <algorithm>\n"
@@ -719,6 +736,7 @@ struct build_ctx {
 	const struct npukb_build_request *req;
 	char *data, *work, *sdir;
 	char *launcher, *exe0, *inc, *sinc, *soc_def, *prefix_map, *harness, *hostdev;
+	char *arch_def, *npu_arch_def; /* __CCE_AICORE__, __NPU_ARCH__ of the SoC */
 	struct variants v;
 };
 
@@ -733,6 +751,8 @@ static void build_ctx_free(struct build_ctx *b)
 	free(b->inc);
 	free(b->sinc);
 	free(b->soc_def);
+	free(b->arch_def);
+	free(b->npu_arch_def);
 	free(b->prefix_map);
 	free(b->harness);
 	free(b->hostdev);
@@ -750,13 +770,9 @@ static size_t common_args(const struct build_ctx *b, const char **argv)
 	argv[argc++] = b->inc;
 	argv[argc++] = b->sinc;
 	argv[argc++] = b->soc_def;
+	argv[argc++] = b->arch_def;
+	argv[argc++] = b->npu_arch_def;
 	argv[argc++] = b->prefix_map;
-	/* The device compiler's architecture macro, which kernels test for
-	 * 910B-only paths (220: 910B and 910_93; 200: 310P). */
-	argv[argc++] = b->req->options && b->req->options->soc &&
-				       strncmp(b->req->options->soc, "ascend310p", 10) == 0
-			       ? "-D__CCE_AICORE__=200"
-			       : "-D__CCE_AICORE__=220";
 	return argc;
 }
 
@@ -988,12 +1004,26 @@ static int cpusim_build(const struct npukb_build_request *req, struct npukb_buil
 	b.inc = format("-I%s/include", b.data);
 	b.sinc = format("-I%s", b.sdir);
 	b.soc_def = format("-DNPUKB_CPUSIM_SOCDIR=\"%s/soc\"", b.data);
+	{
+		/* The device compiler's architecture macros, which kernels test
+		 * (#if __CCE_AICORE__ == 220): 910B and 910_93 are 220 (arch
+		 * 2201), 310P 200 (2002), 310B 300 (3002). */
+		const char *soc = req->options && req->options->soc && *req->options->soc ? req->options->soc
+											    : DEFAULT_SOC;
+		int core = 220, arch = 2201;
+		if (strncasecmp(soc, "ascend310p", 10) == 0)
+			core = 200, arch = 2002;
+		else if (strncasecmp(soc, "ascend310b", 10) == 0)
+			core = 300, arch = 3002;
+		b.arch_def = format("-D__CCE_AICORE__=%d", core);
+		b.npu_arch_def = format("-D__NPU_ARCH__=%d", arch);
+	}
 	/* Check reports and diagnostics name files relative to the sample. */
 	b.prefix_map = format("-fmacro-prefix-map=%s/=", b.sdir);
 	b.harness = format("%s/runtime/harness.cpp", b.data);
 	b.hostdev = format("%s/runtime/hostdev.cpp", b.data);
 	if (!b.launcher || !b.exe0 || !b.inc || !b.sinc || !b.soc_def || !b.prefix_map || !b.harness ||
-	    !b.hostdev) {
+	    !b.hostdev || !b.arch_def || !b.npu_arch_def) {
 		rc = -ENOMEM;
 		goto out;
 	}

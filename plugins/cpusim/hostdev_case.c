@@ -52,6 +52,20 @@ static void write_dims(FILE *f, const struct npukb_shape *s)
 		fprintf(f, "%s%lld", i ? "," : "", (long long)s->dims[i]);
 }
 
+/* A tensor list: "list:" then per member its byte offset in the file and
+ * its dims, "OFFxD0xD1,OFFxD0..." (a member of rank 0 is just "OFF"). */
+static void write_members(FILE *f, const struct npukb_case_tensor *t)
+{
+	const size_t esize = npukb_dtype_size(t->dtype);
+
+	fputs("list:", f);
+	for (size_t m = 0; m < t->nmembers; m++) {
+		fprintf(f, "%s%zu", m ? "," : "", t->member_offsets[m] * esize);
+		for (int i = 0; i < t->members[m].rank; i++)
+			fprintf(f, "x%lld", (long long)t->members[m].dims[i]);
+	}
+}
+
 static const char *attr_type(const struct npukb_task *t, const char *name)
 {
 	size_t i;
@@ -94,12 +108,6 @@ int cpusim_hostdev_write_case(const char *path, const struct npukb_task *t,
 					as_input = 0;
 		}
 		ct = find_tensor(d, npukb_param_tensor(p));
-		if (ct && ct->nmembers > 0) {
-			snprintf(err, errlen, "%s is a tensor list, which host+device mode cannot pass yet (kernel-only mode can)",
-				 p->name);
-			rc = -ENOTSUP;
-			break;
-		}
 		if (!ct || !one_field(ct->path) || !npukb_dtype_name(ct->dtype)) {
 			snprintf(err, errlen, "tensor %s has no usable file for the case file", p->name);
 			rc = -EINVAL;
@@ -107,7 +115,10 @@ int cpusim_hostdev_write_case(const char *path, const struct npukb_task *t,
 		}
 		fprintf(f, "%s %s %s ", as_input ? "input" : "output", p->name,
 			npukb_dtype_name(ct->dtype));
-		write_dims(f, &ct->shape);
+		if (ct->nmembers > 0)
+			write_members(f, ct);
+		else
+			write_dims(f, &ct->shape);
 		fprintf(f, " %s\n", ct->path);
 	}
 	for (i = 0; c && i < c->nattrs && rc == 0; i++) {

@@ -10,6 +10,10 @@
  *   attr   <name> <int|float|bool|str> <value>
  *   soc    <soc name>
  *
+ * A tensor list (an OpDef DYNAMIC input or output) has instead of its dims
+ * "list:" and per member its byte offset in the file and its dims:
+ * list:0x16x32,2048x8 (the harness's list= argument takes the same form).
+ *
  * dtype names are npukb's (float16, float32, bfloat16, int8 ... complex64).
  * A "dtype" attribute is written as an int: the ge::DataType number. */
 #ifndef NPUKB_CPUSIM_HOSTDEV_CASE_H

@@ -625,6 +625,102 @@ Test(cpusim_api, reduce_max_min_register)
 	cr_expect_eq(raw32(&idx), 9u); /* 9 * 7 = 63 */
 }
 
+Test(cpusim_api, reduce_max_min_nan_wins)
+{
+	/* The first NaN is the maximum and the minimum, with its index. */
+	LocalTensor<float> s = ub<float>(128), d = ub<float>(8), w = ub<float>(128);
+	for (int i = 0; i < 128; i++)
+		s.addr_[i] = (float)i;
+	s.addr_[30] = NAN;
+	s.addr_[50] = NAN;
+	ReduceMax(d, s, w, 128, true);
+	cr_expect(d.addr_[0] != d.addr_[0], "max %g", (double)d.addr_[0]);
+	cr_expect_eq(raw32(&d.addr_[1]), 30u);
+	ReduceMin(d, s, w, 128, true);
+	cr_expect(d.addr_[0] != d.addr_[0], "min %g", (double)d.addr_[0]);
+	cr_expect_eq(raw32(&d.addr_[1]), 30u);
+	WholeReduceMax(d, s, 64, 2, 1, 1, 8);
+	cr_expect(d.addr_[0] != d.addr_[0]);
+	cr_expect_eq(d.addr_[2], 127.0f);
+}
+
+Test(cpusim_api, whole_reduce_counter_mode_feeds_the_register)
+{
+	/* Counter mode: one WholeReduceMax over 100 elements (2 repeats);
+	 * GetReduceMaxMinCount gives the best of all and its position. */
+	LocalTensor<float> s = ub<float>(128), d = ub<float>(8);
+	for (int i = 0; i < 128; i++)
+		s.addr_[i] = (float)((i * 37) % 128);
+	s.addr_[110] = 1000.0f; /* beyond the count: not seen */
+	SetMaskCount();
+	SetVectorMask<float, MaskMode::COUNTER>(0, 100);
+	WholeReduceMax<float, false>(d, s, MASK_PLACEHOLDER, 1, 1, 1, 8);
+	SetMaskNorm();
+	ResetMask();
+	float v = 0, idx = 0;
+	GetReduceMaxMinCount<float>(v, idx);
+	cr_expect_eq(v, 127.0f);
+	cr_expect_eq(raw32(&idx), 83u); /* 83 * 37 = 3071 = 23 * 128 + 127 */
+}
+
+Test(cpusim_api, pair_reduce_masked_tail_fits_its_destination)
+{
+	/* 20 lanes make 10 results: a 10-float destination is enough. */
+	LocalTensor<float> s = ub<float>(64), d = ub<float>(10);
+	for (int i = 0; i < 64; i++)
+		s.addr_[i] = (float)i;
+	PairReduceSum(d, s, 1, 20, 1, 1, 8);
+	for (int k = 0; k < 10; k++)
+		cr_expect_eq(d.addr_[k], (float)(4 * k + 1), "result %d", k);
+}
+
+Test(cpusim_api, gather_mask_patterns)
+{
+	LocalTensor<float> s = ub<float>(128), d = ub<float>(128);
+	LocalTensor<uint32_t> p = ub<uint32_t>(8);
+	uint64_t cnt = 0;
+	for (int i = 0; i < 128; i++)
+		s.addr_[i] = (float)i;
+	GatherMask(d, s, 1, false, 0, {1, 2, 8, 8}, cnt); /* even lanes */
+	cr_expect_eq(cnt, 64u);
+	for (int k = 0; k < 64; k++)
+		cr_expect_eq(d.addr_[k], (float)(2 * k), "even %d", k);
+	GatherMask(d, s, 4, false, 0, {1, 2, 8, 8}, cnt); /* lane 1 of every 4 */
+	cr_expect_eq(cnt, 32u);
+	cr_expect_eq(d.addr_[0], 1.0f);
+	cr_expect_eq(d.addr_[31], 125.0f);
+	memset(p.addr_, 0, 32);
+	p.addr_[0] = 0xf; /* lanes 0..3, the same pattern for both repeats */
+	GatherMask(d, s, p, false, 0, {1, 2, 8, 0}, cnt);
+	cr_expect_eq(cnt, 8u);
+	cr_expect_eq(d.addr_[3], 3.0f);
+	cr_expect_eq(d.addr_[4], 64.0f);
+	cr_expect_eq(d.addr_[7], 67.0f);
+}
+
+Test(cpusim_api, buffers_span_their_rounded_length)
+{
+	TPipe pipe;
+	TQue<TPosition::VECIN, 1> q;
+	TBuf<TPosition::VECCALC> b, unset;
+	pipe.InitBuffer(q, 1, 4);
+	pipe.InitBuffer(b, 40);
+	LocalTensor<float> t = q.AllocTensor<float>();
+	cr_expect_eq(t.GetSize(), 8u);
+	q.FreeTensor(t);
+	cr_expect_eq(b.Get<half>().GetSize(), 32u);
+	/* Get on a TBuf with no memory is an empty tensor, not a failure. */
+	cr_expect_eq(unset.Get<float>().GetSize(), 0u);
+}
+
+Test(cpusim_api, using_an_unset_tbuf_trips, .exit_code = 3)
+{
+	TPipe pipe;
+	TBuf<TPosition::VECCALC> unset;
+	LocalTensor<float> t = unset.Get<float>();
+	Duplicate(t, 1.0f, 8);
+}
+
 Test(cpusim_api, copy_mask_strides)
 {
 	LocalTensor<int32_t> s = ub<int32_t>(64), d = ub<int32_t>(64);
@@ -953,6 +1049,16 @@ Test(cpusim_api, high_level_math_counts_are_checked, .exit_code = 3)
 /* A tensor's device allocation is rounded up to 512 bytes: reading or
  * writing the rest of it is harmless on the device (kernels copy whole
  * 32-byte blocks of small tensors); past the allocation is not. */
+Test(cpusim_api, device_allocation_sizes)
+{
+	/* 32 bytes more than asked, rounded up to 512 (aclrtMalloc, torch_npu). */
+	cr_expect_eq(rt::gm_alloc_bytes(2), 512u);
+	cr_expect_eq(rt::gm_alloc_bytes(480), 512u);
+	cr_expect_eq(rt::gm_alloc_bytes(481), 1024u);
+	cr_expect_eq(rt::gm_alloc_bytes(2048), 2560u);
+	cr_expect_eq(rt::gm_alloc_bytes(12288), 12800u);
+}
+
 Test(cpusim_api, reads_may_reach_the_allocation_padding)
 {
 	static float src[128];

@@ -759,10 +759,35 @@ Test(cpusim, copy_up_to_gm_end_passes, .timeout = 60)
 
 Test(cpusim, copy_past_gm_end_trips, .timeout = 60)
 {
+	/* x is 2048 bytes, its device allocation 2560 (32 more, rounded up
+	 * to 512): this read ends at byte 3056. */
 	snippet_trips("    TBuf<TPosition::VECCALC> a;\n"
 		      "    pipe.InitBuffer(a, 4096);\n"
 		      "    LocalTensor<half> t = a.Get<half>();\n"
-		      "    DataCopy(t, xGm[td.totalLength - 8], 16);\n", "out-of-bounds");
+		      "    DataCopy(t, xGm[td.totalLength - 8], 512);\n", "out-of-bounds");
+}
+
+Test(cpusim, copy_into_the_allocation_guard_passes, .timeout = 60)
+{
+	/* x is 2048 bytes, a multiple of 512: the 32 bytes every device
+	 * allocation has past its end are still there. */
+	snippet_passes("    TBuf<TPosition::VECCALC> a;\n"
+		       "    pipe.InitBuffer(a, 4096);\n"
+		       "    LocalTensor<half> t = a.Get<half>();\n"
+		       "    DataCopy(t, xGm[td.totalLength - 8], 16);\n");
+}
+
+Test(cpusim, device_build_macros_are_defined, .timeout = 60)
+{
+	/* What kernels test in #if: the 910B architecture and the ge::DataType
+	 * numbers ORIG_DTYPE_<TENSOR> are compared with (this task declares no
+	 * tensors; the host+device IsFinite sample checks ORIG_DTYPE_X). */
+	snippet_passes("#if !defined(__CCE_AICORE__) || __CCE_AICORE__ != 220 || __NPU_ARCH__ != 2201\n"
+		       "#error architecture macros\n"
+		       "#endif\n"
+		       "#if DT_FLOAT != 0 || DT_FLOAT16 != 1 || DT_BF16 != 27\n"
+		       "#error DT_ numbers\n"
+		       "#endif\n");
 }
 
 Test(cpusim, copy_rounds_down_to_32_bytes, .timeout = 60)

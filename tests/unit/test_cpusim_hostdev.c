@@ -1,13 +1,16 @@
 /* test_cpusim_hostdev.c - cpusim's host+device mode end to end: a CANN
  * operator project (op_host tiling function and OpDef, op_kernel kernel)
  * built and run on AddCustom's cases, its tiling deciding blocks, tiling
- * data and workspace; and a tiling function that rejects some shapes,
- * whose cases fail with the reason while the others pass. */
+ * data and workspace; a tiling function that rejects some shapes, whose
+ * cases fail with the reason while the others pass; one that crashes; an
+ * operator with a tensor-list (DYNAMIC) input; and one whose output dtype
+ * (bool) differs from the task's. */
 #include <criterion/criterion.h>
 
 #include "cpusim_run.h"
 #include "results.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static struct npukb_results results;
@@ -62,4 +65,73 @@ Test(cpusim_hostdev, operator_project_runs_its_own_tiling, .timeout = 600)
 			cr_expect_eq(v->outcome, NPUKB_PASS, "case %s: %s", id, v->message);
 		}
 	}
+}
+
+/* Runs the samples under tests/samples/hostdev on one task (some cases). */
+static void run_task(const char *task, const char *const *case_ids, const char *const *names)
+{
+	static char outdir[64];
+	static const char *ids[2];
+	struct npukb_run_config cfg;
+	char err[8192] = "";
+
+	snprintf(outdir, sizeof(outdir), "/tmp/npukb-hostdev-XXXXXX");
+	test_cpusim_config(&cfg, &plugins, "levels", outdir);
+	ids[0] = task;
+	ids[1] = NULL;
+	cfg.task_ids = ids;
+	cfg.case_ids = case_ids;
+	cfg.sample_dirs = test_sample_dirs("tests/samples/hostdev", names);
+	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
+}
+
+static void assert_all_pass(const struct npukb_sample_result *s, size_t ncases)
+{
+	cr_assert_eq(s->compile.outcome, NPUKB_PASS, "%s\n%s", s->compile.message,
+		     s->compile.details ? s->compile.details : "");
+	cr_assert_eq(s->ncases, ncases);
+	for (size_t i = 0; i < s->ncases; i++)
+		cr_expect_eq(s->cases[i].correctness.outcome, NPUKB_PASS, "case %s: %s", s->cases[i].case_id,
+			     s->cases[i].correctness.message);
+}
+
+Test(cpusim_hostdev, crashing_tiling_function_is_named, .timeout = 300)
+{
+	static const char *const names[] = { "tiling_crashes", NULL };
+	static const char *const cases[] = { "0", "2", NULL };
+	const struct npukb_sample_result *s;
+
+	run_task("level1/Math/AddCustom", cases, names);
+	s = sample("tiling_crashes");
+	cr_assert_eq(s->compile.outcome, NPUKB_PASS, "%s", s->compile.message);
+	cr_assert_eq(s->ncases, 2);
+	for (size_t i = 0; i < s->ncases; i++) {
+		const struct npukb_verdict *v = &s->cases[i].correctness;
+		cr_expect_eq(v->outcome, NPUKB_FAIL, "case %s passed", s->cases[i].case_id);
+		cr_expect_not_null(strstr(v->message ? v->message : "",
+					  "the tiling function of AddCustom crashed (signal 11)"),
+				   "case %s: %s", s->cases[i].case_id, v->message);
+	}
+}
+
+/* The tiling finds the list's members by IR index (instance info,
+ * GetDynamicInputShape/Desc); the kernel gets the ListTensorDesc. */
+Test(cpusim_hostdev, tensor_list_input_reaches_tiling_and_kernel, .timeout = 600)
+{
+	static const char *const names[] = { "non_finite_check", NULL };
+	/* Case 0 is 12M elements, too many for a scalar kernel. */
+	static const char *const cases[] = { "1", "2", "3", "4", "5", "6", "7", NULL };
+
+	run_task("level1/Condition/NonFiniteCheckOp", cases, names);
+	assert_all_pass(sample("non_finite_check"), 7);
+}
+
+/* The operator writes bool where the task wants x's dtype: converted. */
+Test(cpusim_hostdev, bool_output_is_converted_to_the_task_dtype, .timeout = 600)
+{
+	static const char *const names[] = { "is_finite_bool", NULL };
+	static const char *const cases[] = { "0", "2", "3", NULL };
+
+	run_task("level1/Condition/IsFinite", cases, names);
+	assert_all_pass(sample("is_finite_bool"), 3);
 }

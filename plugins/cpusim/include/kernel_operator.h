@@ -409,7 +409,9 @@ public:
 		const uint32_t rounded = (len + 31u) & ~31u;
 		const uint32_t off = npukb_cpusim::ub_carve(rounded * (uint32_t)num, "InitBuffer", loc);
 		num_ = num;
-		len_ = len;
+		/* A buffer holds its length rounded up to 32 bytes (InitBuffer's
+		 * documented alignment): a 4-byte queue takes a 32-byte DataCopy. */
+		len_ = rounded;
 		next_ = 0;
 		head_ = count_ = 0;
 		for (int i = 0; i < num; i++) {
@@ -568,10 +570,16 @@ public:
 	uint32_t off_ = 0, len_ = 0;
 	bool ready_ = false;
 
+	/* Get on a buffer InitBuffer never gave memory is harmless on the
+	 * device until the tensor is used (kernels fetch a temporary they only
+	 * use for some dtypes): it gives an empty tensor, whose every use is
+	 * out of bounds. */
 	template <class T>
 	LocalTensor<T> Get(SrcLoc loc = NPUKB_LOC) const
 	{
-		need(loc);
+		(void)loc;
+		if (!ready_)
+			return LocalTensor<T>((T *)(void *)npukb_cpusim::ub_arena, 0);
 		return LocalTensor<T>((T *)(void *)(npukb_cpusim::ub_arena + off_), len_ / (uint32_t)sizeof(T));
 	}
 	template <class T>
@@ -591,18 +599,14 @@ public:
 	template <class T>
 	LocalTensor<T> GetWithOffset(uint32_t count, uint32_t offset_bytes, SrcLoc loc = NPUKB_LOC) const
 	{
-		need(loc);
+		if (!ready_)
+			npukb_cpusim::fail("queue-misuse", loc,
+					   "TBuf::Get of %u elements from a buffer that was never given memory (missing pipe.InitBuffer)",
+					   count);
 		if ((uint64_t)offset_bytes + (uint64_t)count * sizeof(T) > len_)
 			npukb_cpusim::fail("out-of-bounds", loc, "TBuf::Get: %u elements at byte %u of a %u-byte buffer",
 					   count, offset_bytes, len_);
 		return LocalTensor<T>((T *)(void *)(npukb_cpusim::ub_arena + off_ + offset_bytes), count);
-	}
-
-private:
-	void need(SrcLoc loc) const
-	{
-		if (!ready_)
-			npukb_cpusim::fail("queue-misuse", loc, "TBuf::Get on a buffer that was never given memory (missing pipe.InitBuffer)");
 	}
 };
 
@@ -630,7 +634,7 @@ public:
 	{
 		const uint32_t rounded = (len + 31u) & ~31u;
 		buf.off_ = npukb_cpusim::ub_carve(rounded, "InitBuffer", loc);
-		buf.len_ = len;
+		buf.len_ = rounded;
 		buf.ready_ = true;
 		return true;
 	}

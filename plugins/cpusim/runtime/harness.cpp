@@ -198,10 +198,17 @@ uint8_t *map_file(const char *path, bool writable, uint64_t *size)
 		close(fd);
 		return empty_arg;
 	}
-	/* Tiling is read through a private copy-on-write mapping: a kernel
-	 * that scribbles on it must not change the file the core reuses. */
-	void *p = mmap(nullptr, (size_t)st.st_size, PROT_READ | PROT_WRITE,
-		       writable ? MAP_SHARED : MAP_PRIVATE, fd, 0);
+	/* Address space for the whole device allocation (rt::gm_alloc_bytes),
+	 * the file mapped over its start: the padding past the file's last
+	 * page reads as zeros. Tiling is read through a private copy-on-write
+	 * mapping: a kernel that scribbles on it must not change the file the
+	 * core reuses. */
+	void *area = mmap(nullptr, (size_t)rt::gm_alloc_bytes(*size), PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (area == MAP_FAILED)
+		usage_error("cannot reserve the allocation of %s: %s", path, strerror(errno));
+	void *p = mmap(area, (size_t)st.st_size, PROT_READ | PROT_WRITE,
+		       MAP_FIXED | (writable ? MAP_SHARED : MAP_PRIVATE), fd, 0);
 	if (p == MAP_FAILED)
 		usage_error("cannot map %s: %s", path, strerror(errno));
 	close(fd);
@@ -494,6 +501,7 @@ void run_blocks(uint64_t blocks, double *core_cycles)
 /* hostdev.cpp, linked into host+device builds only. */
 extern "C" void npukb_hostdev_args(const char *case_path, uint64_t *blocks, uint64_t *tiling_key,
 				   std::vector<std::string> *args) __attribute__((weak));
+extern "C" void npukb_hostdev_finish(void) __attribute__((weak));
 
 /* One kernel argument, ROLE=VALUE: mapped and registered as a GM range. */
 static void add_arg(const char *a, uint8_t **args, int &nargs)
@@ -552,11 +560,10 @@ static void add_arg(const char *a, uint8_t **args, int &nargs)
 	}
 	r.lo = (uintptr_t)p;
 	r.hi = (uintptr_t)p + size;
-	/* Tensor files are mapped whole pages, so the rounded-up allocation
-	 * (GM_ALLOC_ALIGN divides the page size) is readable. */
+	/* map_file reserves the whole device allocation of a tensor file. */
 	r.read_hi = 0;
 	if (strcmp(r.role, "in") == 0 || strcmp(r.role, "out") == 0 || strcmp(r.role, "inout") == 0)
-		r.read_hi = r.lo + (size + rt::GM_ALLOC_ALIGN - 1) / rt::GM_ALLOC_ALIGN * rt::GM_ALLOC_ALIGN;
+		r.read_hi = r.lo + rt::gm_alloc_bytes(size);
 	r.arg = nargs;
 	if (size > 0)
 		rt::g.ngm++;
@@ -630,6 +637,8 @@ int main(int argc, char **argv)
 	kernel_args = args;
 	run_blocks(blocks, core_cycles);
 	check_gm_write_overlap();
+	if (hostdev)
+		npukb_hostdev_finish();
 	double slowest = 0;
 	for (uint32_t c = 0; c < cores; c++)
 		slowest = rt::max2(slowest, core_cycles[c]);

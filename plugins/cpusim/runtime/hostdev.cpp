@@ -14,6 +14,7 @@
  * the tiling, as CANN passes them. Errors in the sample's tiling are
  * reported on stderr with exit status 4 (see npukb_hostdev_args). */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,11 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "npukb_cpusim/fp16.h"
 #include "npukb_cpusim/ophost.h"
 #include "npukb_cpusim/ophost_platform.h"
 
@@ -46,27 +52,41 @@ constexpr int TILING_ERROR_EXIT = 4;
 }
 
 struct IoItem {
-	bool output;
+	bool output = false;
 	std::string name, dtype, path;
 	std::vector<int64_t> dims;
+	/* A tensor list: its members' byte offsets and dims ("list:" form). */
+	bool list = false;
+	std::string list_spec;
+	std::vector<std::vector<int64_t>> members;
 };
 
 struct Attr {
 	std::string name, type, value;
 };
 
+const struct { const char *name; ge::DataType dt; } dtype_names[] = {
+	{ "float16", ge::DT_FLOAT16 }, { "float32", ge::DT_FLOAT }, { "bfloat16", ge::DT_BF16 },
+	{ "float64", ge::DT_DOUBLE }, { "int8", ge::DT_INT8 }, { "int16", ge::DT_INT16 },
+	{ "int32", ge::DT_INT32 }, { "int64", ge::DT_INT64 }, { "uint8", ge::DT_UINT8 },
+	{ "uint16", ge::DT_UINT16 }, { "uint32", ge::DT_UINT32 }, { "bool", ge::DT_BOOL },
+	{ "complex64", ge::DT_COMPLEX64 },
+};
+
 ge::DataType ge_dtype(const std::string &n)
 {
-	static const struct { const char *name; ge::DataType dt; } map[] = {
-		{ "float16", ge::DT_FLOAT16 }, { "float32", ge::DT_FLOAT }, { "bfloat16", ge::DT_BF16 },
-		{ "float64", ge::DT_DOUBLE }, { "int8", ge::DT_INT8 }, { "int16", ge::DT_INT16 },
-		{ "int32", ge::DT_INT32 }, { "int64", ge::DT_INT64 }, { "uint8", ge::DT_UINT8 },
-		{ "bool", ge::DT_BOOL }, { "complex64", ge::DT_COMPLEX64 },
-	};
-	for (const auto &m : map)
+	for (const auto &m : dtype_names)
 		if (n == m.name)
 			return m.dt;
 	tiling_error("the case file names an unknown dtype '%s'", n.c_str());
+}
+
+const char *dtype_name(ge::DataType t)
+{
+	for (const auto &m : dtype_names)
+		if (t == m.dt)
+			return m.name;
+	return nullptr;
 }
 
 std::vector<int64_t> parse_dims(const std::string &s)
@@ -85,26 +105,65 @@ std::vector<int64_t> parse_dims(const std::string &s)
 	return dims;
 }
 
+/* "list:OFFxD0xD1,OFF..." of the case file into the members' dims. */
+void parse_members(IoItem &it, const std::string &spec, const char *path)
+{
+	it.list = true;
+	it.list_spec = spec;
+	size_t pos = 0;
+	while (pos <= spec.size()) {
+		size_t end = spec.find(',', pos);
+		if (end == std::string::npos)
+			end = spec.size();
+		const std::string m = spec.substr(pos, end - pos);
+		std::vector<int64_t> dims;
+		size_t x = m.find('x');
+		while (x != std::string::npos) {
+			const size_t nx = m.find('x', x + 1);
+			dims.push_back(strtoll(m.substr(x + 1, nx == std::string::npos ? std::string::npos : nx - x - 1).c_str(),
+					       nullptr, 10));
+			x = nx;
+		}
+		if (m.empty())
+			tiling_error("case file %s: empty member in the tensor list %s", path, it.name.c_str());
+		it.members.push_back(dims);
+		pos = end + 1;
+	}
+}
+
 void read_case(const char *path, std::vector<IoItem> &io, std::vector<Attr> &attrs, std::string &soc)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
 		tiling_error("cannot read the case file %s: %s", path, strerror(errno));
-	char line[8192];
-	while (fgets(line, sizeof line, f)) {
-		char kind[16], a[512], b[64], c[4096], d[4096];
-		int n = sscanf(line, "%15s %511s %63s %4095s %4095s", kind, a, b, c, d);
-		if (n <= 0)
+	char *line = nullptr;
+	size_t cap = 0;
+	while (getline(&line, &cap, f) > 0) {
+		std::vector<std::string> w;
+		for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(nullptr, " \t\r\n"))
+			w.push_back(tok);
+		if (w.empty())
 			continue;
-		if ((strcmp(kind, "input") == 0 || strcmp(kind, "output") == 0) && n == 5)
-			io.push_back(IoItem{ kind[0] == 'o', a, b, d, parse_dims(c) });
-		else if (strcmp(kind, "attr") == 0 && n == 4)
-			attrs.push_back(Attr{ a, b, c });
-		else if (strcmp(kind, "soc") == 0 && n >= 2)
-			soc = a;
-		else
-			tiling_error("case file %s: cannot read line '%s'", path, line);
+		if ((w[0] == "input" || w[0] == "output") && w.size() == 5) {
+			IoItem it;
+			it.output = w[0] == "output";
+			it.name = w[1];
+			it.dtype = w[2];
+			it.path = w[4];
+			if (w[3].rfind("list:", 0) == 0)
+				parse_members(it, w[3].substr(5), path);
+			else
+				it.dims = parse_dims(w[3]);
+			io.push_back(it);
+		} else if (w[0] == "attr" && w.size() == 4) {
+			attrs.push_back(Attr{ w[1], w[2], w[3] });
+		} else if (w[0] == "soc" && w.size() >= 2) {
+			soc = w[1];
+		} else {
+			tiling_error("case file %s: cannot read a '%s' line", path, w[0].c_str());
+		}
 	}
+	free(line);
 	fclose(f);
 }
 
@@ -159,7 +218,218 @@ void fill_attrs(const ops::OpDef &def, const std::vector<Attr> &given, gert::Run
 	}
 }
 
+/* An output the operator declares in another dtype than the task (the
+ * OpDef's DataType column chosen by the inputs' dtypes): IsFinite writes
+ * bool where the task wants x's dtype. NPUKernelBench's glue creates the
+ * output in the operator's dtype and converts it (pybind .to(dtype)); so
+ * does the driver: the kernel writes a temporary file, and after the launch
+ * its elements are converted into the task's output. Elements the kernel
+ * never wrote stay the task output's poison (unwritten output is still
+ * seen). */
+struct Conversion {
+	std::string tmp, out;
+	ge::DataType from, to;
+	size_t numel;
+};
+std::vector<Conversion> conversions;
+
+size_t dt_size(ge::DataType t)
+{
+	return t == ge::DT_COMPLEX64 ? 8 : (size_t)ge::GetSizeByDataType(t);
+}
+
+/* The dtypes whose elements the driver converts (no complex, no int4). */
+bool convertible(ge::DataType t)
+{
+	switch (t) {
+	case ge::DT_BOOL: case ge::DT_INT8: case ge::DT_UINT8: case ge::DT_INT16: case ge::DT_UINT16:
+	case ge::DT_INT32: case ge::DT_UINT32: case ge::DT_INT64: case ge::DT_FLOAT16: case ge::DT_BF16:
+	case ge::DT_FLOAT: case ge::DT_DOUBLE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+double load_elem(ge::DataType t, const unsigned char *p)
+{
+	switch (t) {
+	case ge::DT_BOOL: return *p ? 1.0 : 0.0;
+	case ge::DT_INT8: return (double)*(const int8_t *)p;
+	case ge::DT_UINT8: return (double)*p;
+	case ge::DT_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
+	case ge::DT_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
+	case ge::DT_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
+	case ge::DT_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
+	case ge::DT_INT64: { int64_t v; memcpy(&v, p, 8); return (double)v; }
+	case ge::DT_FLOAT16: { uint16_t v; memcpy(&v, p, 2); return npukb_cpusim::f16_to_f32(v); }
+	case ge::DT_BF16: { uint16_t v; memcpy(&v, p, 2); return npukb_cpusim::bf16_to_f32(v); }
+	case ge::DT_FLOAT: { float v; memcpy(&v, p, 4); return v; }
+	default: { double v; memcpy(&v, p, 8); return v; }
+	}
+}
+
+template <class T> void put(unsigned char *p, T v) { memcpy(p, &v, sizeof v); }
+
+void store_elem(ge::DataType t, unsigned char *p, double v)
+{
+	switch (t) {
+	case ge::DT_BOOL: *p = v != 0; break;
+	case ge::DT_INT8: put(p, (int8_t)v); break;
+	case ge::DT_UINT8: put(p, (uint8_t)v); break;
+	case ge::DT_INT16: put(p, (int16_t)v); break;
+	case ge::DT_UINT16: put(p, (uint16_t)v); break;
+	case ge::DT_INT32: put(p, (int32_t)v); break;
+	case ge::DT_UINT32: put(p, (uint32_t)v); break;
+	case ge::DT_INT64: put(p, (int64_t)v); break;
+	case ge::DT_FLOAT16: put(p, npukb_cpusim::f64_to_f16(v)); break;
+	case ge::DT_BF16: put(p, npukb_cpusim::f64_to_bf16(v)); break;
+	case ge::DT_FLOAT: put(p, (float)v); break;
+	default: put(p, v); break;
+	}
+}
+
+/* The temporary's poison: one byte pattern per element, which no element
+ * the kernel writes is likely to repeat exactly (bool: neither 0 nor 1). */
+constexpr unsigned char TMP_POISON = 0xA5;
+
+bool is_tmp_poison(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != TMP_POISON)
+			return false;
+	return true;
+}
+
+unsigned char *map_rw(const std::string &path, size_t bytes)
+{
+	int fd = open(path.c_str(), O_RDWR);
+	if (fd < 0)
+		tiling_error("cannot open %s: %s", path.c_str(), strerror(errno));
+	void *p = mmap(nullptr, bytes ? bytes : 1, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		tiling_error("cannot map %s: %s", path.c_str(), strerror(errno));
+	return (unsigned char *)p;
+}
+
+/* Whether column j of the OpDef's inputs (or outputs) has the case's
+ * dtypes; matched counts the tensors compared. */
+bool column_has(const std::vector<ops::OpParamDef> &params, const std::vector<IoItem> &io, bool outputs, size_t j,
+		size_t &matched)
+{
+	size_t k = 0;
+	matched = 0;
+	for (const IoItem &it : io) {
+		if (it.output != outputs)
+			continue;
+		if (k >= params.size())
+			break;
+		const std::vector<ge::DataType> &dts = params[k++].dtypes;
+		if (j >= dts.size() || dts[j] != ge_dtype(it.dtype))
+			return false;
+		matched++;
+	}
+	return true;
+}
+
+/* The OpDef DataType column of the case: one whose inputs and outputs
+ * both have the case's dtypes means no conversion (-1); else the first
+ * whose inputs have them, or -1. */
+int dtype_column(const ops::OpDef &def, const std::vector<IoItem> &io)
+{
+	size_t ncols = 0, m_in, m_out;
+	for (const ops::OpParamDef &pd : def.inputs)
+		ncols = pd.dtypes.size() > ncols ? pd.dtypes.size() : ncols;
+	for (size_t j = 0; j < ncols; j++)
+		if (column_has(def.inputs, io, false, j, m_in) && column_has(def.outputs, io, true, j, m_out))
+			return -1;
+	for (size_t j = 0; j < ncols; j++)
+		if (column_has(def.inputs, io, false, j, m_in) && m_in > 0)
+			return (int)j;
+	return -1;
+}
+
+/* The message a crash inside the sample's tiling function prints (built
+ * before the call: the handler only write()s it). */
+char crash_msg[512];
+size_t crash_len;
+
+void on_tiling_crash(int sig)
+{
+	ssize_t r = write(2, crash_msg, crash_len);
+	(void)r;
+	char num[8];
+	int n = 0;
+	for (int v = sig; v > 0 && n < 7; v /= 10)
+		num[n++] = (char)('0' + v % 10);
+	while (n > 0) {
+		r = write(2, &num[--n], 1);
+		(void)r;
+	}
+	r = write(2, ")\n", 2);
+	(void)r;
+	_exit(TILING_ERROR_EXIT);
+}
+
+ge::graphStatus run_guarded(const ops::TilingFunc &f, gert::TilingContext *ctx, const std::string &op)
+{
+	crash_len = (size_t)snprintf(crash_msg, sizeof crash_msg,
+				     "npukb-cpusim-hostdev: the tiling function of %s crashed (signal ", op.c_str());
+	if (crash_len >= sizeof crash_msg)
+		crash_len = sizeof crash_msg - 1;
+	struct sigaction sa, old[4];
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_tiling_crash;
+	const int sigs[4] = { SIGSEGV, SIGBUS, SIGFPE, SIGABRT };
+	for (int i = 0; i < 4; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	const ge::graphStatus st = f(ctx);
+	for (int i = 0; i < 4; i++)
+		sigaction(sigs[i], &old[i], nullptr);
+	return st;
+}
+
+/* The case must give the operator's inputs and outputs in the OpDef's
+ * order: a task that passes a different set (the op takes dims as a
+ * tensor, the task as an attribute) cannot run the sample's tiling. */
+void check_interface(const ops::OpDef &def, const std::vector<IoItem> &io)
+{
+	std::string want_in, want_out, got_in, got_out;
+	size_t nin = 0, nout = 0, required_in = 0;
+	for (const ops::OpParamDef &p : def.inputs) {
+		want_in += (want_in.empty() ? "" : ", ") + p.name;
+		if (p.param_type != ops::OPTIONAL)
+			required_in++;
+	}
+	for (const ops::OpParamDef &p : def.outputs)
+		want_out += (want_out.empty() ? "" : ", ") + p.name;
+	for (const IoItem &it : io) {
+		std::string &g = it.output ? got_out : got_in;
+		g += (g.empty() ? "" : ", ") + it.name;
+		(it.output ? nout : nin)++;
+	}
+	if (nin > def.inputs.size() || nin < required_in || nout != def.outputs.size())
+		tiling_error("the operator %s takes inputs (%s) and outputs (%s); the task passes inputs (%s) and "
+			     "outputs (%s)",
+			     def.type.c_str(), want_in.c_str(), want_out.c_str(), got_in.c_str(), got_out.c_str());
+}
+
 } // namespace
+
+/* After the launch: the converted outputs (see Conversion). */
+extern "C" void npukb_hostdev_finish(void)
+{
+	for (const Conversion &c : conversions) {
+		const size_t fs = dt_size(c.from), ts = dt_size(c.to);
+		unsigned char *src = map_rw(c.tmp, c.numel * fs), *dst = map_rw(c.out, c.numel * ts);
+		for (size_t i = 0; i < c.numel; i++)
+			if (!is_tmp_poison(src + i * fs, fs))
+				store_elem(c.to, dst + i * ts, load_elem(c.from, src + i * fs));
+		munmap(src, c.numel * fs > 0 ? c.numel * fs : 1);
+		munmap(dst, c.numel * ts > 0 ? c.numel * ts : 1);
+	}
+}
 
 /* Runs the tiling and appends the kernel's arguments to args (ROLE=VALUE,
  * as the harness's command line takes them). */
@@ -192,25 +462,70 @@ extern "C" void npukb_hostdev_args(const char *case_path, uint64_t *blocks, uint
 	if (!def)
 		tiling_error("no registered operator has a tiling function (AICore().SetTiling or IMPL_OP_OPTILING)");
 
+	check_interface(*def, io);
+
+	/* Outputs the operator declares in another dtype: a temporary each. */
+	const int col = dtype_column(*def, io);
+	size_t nout = 0;
+	for (IoItem &it : io) {
+		if (!it.output)
+			continue;
+		const size_t k = nout++;
+		if (it.list || col < 0 || k >= def->outputs.size() || (size_t)col >= def->outputs[k].dtypes.size())
+			continue;
+		const ge::DataType want = ge_dtype(it.dtype), has = def->outputs[k].dtypes[(size_t)col];
+		if (has == want || !convertible(has) || !convertible(want) || !dtype_name(has))
+			continue;
+		size_t numel = 1;
+		for (int64_t d : it.dims)
+			numel *= (size_t)d;
+		Conversion c{ "hostdev_out" + std::to_string(k) + ".bin", it.path, has, want, numel };
+		const size_t bytes = numel * dt_size(has);
+		int fd = open(c.tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0)
+			tiling_error("cannot create %s: %s", c.tmp.c_str(), strerror(errno));
+		close(fd);
+		if (bytes) {
+			unsigned char *p = map_rw(c.tmp, bytes);
+			memset(p, TMP_POISON, bytes);
+			munmap(p, bytes);
+		}
+		it.path = c.tmp;
+		it.dtype = dtype_name(has);
+		conversions.push_back(c);
+	}
+
 	auto ctx = std::make_unique<gert::TilingContext>();
 	ctx->io.node.name = def->type;
 	ctx->io.node.type = def->type;
 	ctx->io.platform.soc = soc;
+	/* One instance per tensor, one per member of a list; the IR index of
+	 * each (its position among the case's inputs or outputs) records where
+	 * its instances start. */
 	for (const IoItem &it : io) {
-		gert::Tensor t;
-		gert::Shape s;
-		for (int64_t d : it.dims)
-			s.AppendDim(d);
-		t.shape = gert::StorageShape(s);
-		t.dtype = ge_dtype(it.dtype);
-		gert::CompileTimeTensorDesc desc;
-		desc.dtype = t.dtype;
-		(it.output ? ctx->io.outputs : ctx->io.inputs).push_back(t);
-		(it.output ? ctx->io.out_desc : ctx->io.in_desc).push_back(desc);
+		std::vector<gert::Tensor> &ts = it.output ? ctx->io.outputs : ctx->io.inputs;
+		std::vector<gert::CompileTimeTensorDesc> &ds = it.output ? ctx->io.out_desc : ctx->io.in_desc;
+		gert::AnchorInstanceInfo inst;
+		inst.start = (uint32_t)ts.size();
+		const std::vector<std::vector<int64_t>> one{ it.dims };
+		for (const std::vector<int64_t> &dims : it.list ? it.members : one) {
+			gert::Tensor t;
+			gert::Shape s;
+			for (int64_t d : dims)
+				s.AppendDim(d);
+			t.shape = gert::StorageShape(s);
+			t.dtype = ge_dtype(it.dtype);
+			gert::CompileTimeTensorDesc desc;
+			desc.dtype = t.dtype;
+			ts.push_back(t);
+			ds.push_back(desc);
+			inst.num++;
+		}
+		(it.output ? ctx->io.node.out_inst : ctx->io.node.in_inst).push_back(inst);
 	}
 	fill_attrs(*def, given, ctx->io.attrs);
 
-	const ge::graphStatus st = tiling(ctx.get());
+	const ge::graphStatus st = run_guarded(tiling, ctx.get(), def->type);
 	if (st != ge::GRAPH_SUCCESS)
 		tiling_error("the tiling function of %s returned %u (not GRAPH_SUCCESS)", def->type.c_str(),
 			     (unsigned)st);
@@ -226,6 +541,12 @@ extern "C" void npukb_hostdev_args(const char *case_path, uint64_t *blocks, uint
 	size_t ws = 0;
 	for (size_t i = 0; i < ctx->GetWorkspaceNum(); i++)
 		ws += ctx->ws[i];
+	/* The kernel's workspace argument is never null: at least the system
+	 * part is there even when the tiling asks for nothing, as kernels that
+	 * return early on a null GetSysWorkSpacePtr() expect [unconfirmed]. */
+	const size_t sys_ws = platform_ascendc::PlatformAscendC(soc).GetLibApiWorkSpaceSize();
+	if (ws < sys_ws)
+		ws = sys_ws;
 
 	FILE *tf = fopen("hostdev_tiling.bin", "wb");
 	if (!tf || (tiling_bytes && fwrite(ctx->raw.GetData(), 1, tiling_bytes, tf) != tiling_bytes) ||
@@ -234,8 +555,12 @@ extern "C" void npukb_hostdev_args(const char *case_path, uint64_t *blocks, uint
 
 	*blocks = ctx->block_dim;
 	*tiling_key = ctx->tiling_key;
-	for (const IoItem &it : io)
-		args->push_back(std::string(it.output ? "out=" : "in=") + it.path);
+	for (const IoItem &it : io) {
+		if (it.list)
+			args->push_back("list=" + it.list_spec + "@" + it.path);
+		else
+			args->push_back(std::string(it.output ? "out=" : "in=") + it.path);
+	}
 	args->push_back("ws=" + std::to_string(ws));
 	args->push_back("tiling=hostdev_tiling.bin");
 }

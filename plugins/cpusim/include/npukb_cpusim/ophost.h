@@ -175,15 +175,53 @@ public:
 	void SetDataSize(size_t n) { size = n; }
 	size_t GetDataSize() const { return size; }
 };
+/* Where the instances of one IR input or output (a DYNAMIC one has a
+ * tensor per list member) sit among the node's inputs or outputs. */
+struct AnchorInstanceInfo {
+	uint32_t start = 0, num = 0;
+	uint32_t GetInstanceStart() const { return start; }
+	size_t GetInstanceNum() const { return num; }
+};
 struct ComputeNodeInfo {
 	std::string name, type;
+	/* Per IR index; empty: one instance each, at its own index. */
+	std::vector<AnchorInstanceInfo> in_inst, out_inst;
 	const char *GetNodeName() const { return name.c_str(); }
 	const char *GetNodeType() const { return type.c_str(); }
+	const AnchorInstanceInfo *GetInputInstanceInfo(size_t ir) const { return ir < in_inst.size() ? &in_inst[ir] : nullptr; }
+	const AnchorInstanceInfo *GetOutputInstanceInfo(size_t ir) const { return ir < out_inst.size() ? &out_inst[ir] : nullptr; }
+	size_t GetIrInputsNum() const { return in_inst.size(); }
+	size_t GetIrOutputsNum() const { return out_inst.size(); }
+	/* The instance index of member j of IR input ir, or SIZE_MAX. */
+	size_t InputAt(size_t ir, size_t j) const
+	{
+		if (in_inst.empty())
+			return ir + j;
+		return ir < in_inst.size() && j < in_inst[ir].num ? in_inst[ir].start + j : SIZE_MAX;
+	}
 };
+} // namespace gert
+namespace fe {
+enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
+}
+namespace gert {
 struct PlatformInfoHandle {
 	std::string soc;
 	uint32_t GetCoreNum() const { return soc.rfind("ascend910b3", 0) == 0 || soc.rfind("ascend910b4", 0) == 0 ? 40 : 48; }
 	void GetLocalMemSize(uint64_t &ub) const { ub = 196608; }
+	/* fe::PlatFormInfos::GetLocalMemSize: the sizes of
+	 * PlatformAscendC::GetCoreMemSize (910B; 310P has a 256 KiB UB). */
+	void GetLocalMemSize(fe::LocalMemType t, uint64_t &size) const
+	{
+		const bool p310 = soc.rfind("ascend310p", 0) == 0;
+		switch (t) {
+		case fe::LocalMemType::UB: size = p310 ? 262144 : 196608; break;
+		case fe::LocalMemType::L1: size = 524288; break;
+		case fe::LocalMemType::L0_A: case fe::LocalMemType::L0_B: size = 65536; break;
+		case fe::LocalMemType::L0_C: size = p310 ? 262144 : 131072; break;
+		default: size = 0; break;
+		}
+	}
 };
 
 /* Inputs/outputs as the harness fills them from the case file. */
@@ -209,13 +247,15 @@ public:
 	const StorageShape *GetInputShape(size_t i) const { return i < io.inputs.size() ? &io.inputs[i].shape : nullptr; }
 	const StorageShape *GetOutputShape(size_t i) const { return i < io.outputs.size() ? &io.outputs[i].shape : nullptr; }
 	const Tensor *GetInputTensor(size_t i) const { return i < io.inputs.size() ? &io.inputs[i] : nullptr; }
-	const Tensor *GetOptionalInputTensor(size_t i) const { return GetInputTensor(i); }
-	const StorageShape *GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
-	const Tensor *GetDynamicInputTensor(size_t i, size_t j) const { return GetInputTensor(i + j); }
-	const StorageShape *GetDynamicInputShape(size_t i, size_t j) const { return GetInputShape(i + j); }
+	/* Optional and dynamic inputs are named by IR index (the OpDef's
+	 * Input order); plain GetInput* by instance index. */
+	const Tensor *GetOptionalInputTensor(size_t ir) const { return GetInputTensor(io.node.InputAt(ir, 0)); }
+	const StorageShape *GetOptionalInputShape(size_t ir) const { return GetInputShape(io.node.InputAt(ir, 0)); }
+	const Tensor *GetDynamicInputTensor(size_t ir, size_t j) const { return GetInputTensor(io.node.InputAt(ir, j)); }
+	const StorageShape *GetDynamicInputShape(size_t ir, size_t j) const { return GetInputShape(io.node.InputAt(ir, j)); }
 	const CompileTimeTensorDesc *GetInputDesc(size_t i) const { return i < io.in_desc.size() ? &io.in_desc[i] : nullptr; }
-	const CompileTimeTensorDesc *GetOptionalInputDesc(size_t i) const { return GetInputDesc(i); }
-	const CompileTimeTensorDesc *GetDynamicInputDesc(size_t i, size_t j) const { return GetInputDesc(i + j); }
+	const CompileTimeTensorDesc *GetOptionalInputDesc(size_t ir) const { return GetInputDesc(io.node.InputAt(ir, 0)); }
+	const CompileTimeTensorDesc *GetDynamicInputDesc(size_t ir, size_t j) const { return GetInputDesc(io.node.InputAt(ir, j)); }
 	const CompileTimeTensorDesc *GetOutputDesc(size_t i) const { return i < io.out_desc.size() ? &io.out_desc[i] : nullptr; }
 	const RuntimeAttrs *GetAttrs() const { return &io.attrs; }
 	TilingData *GetRawTilingData() { return &raw; }
@@ -240,7 +280,20 @@ public:
 	size_t GetOutputNum() const { return io.outputs.size(); }
 };
 
-class InferShapeContext {
+/* The common part of CANN's kernel contexts: op_host code reaches it by
+ * casting an InferShapeContext (its first base here, so the cast holds). */
+class ExtendedKernelContext {
+public:
+	ComputeNodeInfo ext_node;
+	size_t ext_nin = 0, ext_nout = 0;
+	const ComputeNodeInfo *GetComputeNodeInfo() const { return &ext_node; }
+	const char *GetNodeName() const { return ext_node.name.c_str(); }
+	const char *GetNodeType() const { return ext_node.type.c_str(); }
+	size_t GetComputeNodeInputNum() const { return ext_nin; }
+	size_t GetComputeNodeOutputNum() const { return ext_nout; }
+};
+
+class InferShapeContext : public ExtendedKernelContext {
 public:
 	std::vector<Shape> in, out;
 	RuntimeAttrs *attrs = nullptr;

@@ -111,7 +111,7 @@ inline void reduce_ext(const LocalTensor<T> &dst, const LocalTensor<T> &src, con
 	uint64_t best = 0;
 	for (int32_t i = 1; i < count; i++) {
 		const double a = widen(src.addr_[i]), b = widen(src.addr_[best]);
-		if (is_max ? a > b : a < b)
+		if (better(is_max, a, b))
 			best = (uint64_t)i;
 	}
 	const T value = count ? src.addr_[best] : T(0);
@@ -210,6 +210,12 @@ inline void whole_reduce(const Plan &pl, const LocalTensor<T> &dst, const LocalT
 	const uint64_t span = pl.repeats ? ((uint64_t)(pl.repeats - 1) * (uint64_t)dst_rep + 1) * unit : 0;
 	npukb_cpusim::ub_check_elem(dst.addr_, span * sizeof(T), dst.GetLength(), sizeof(T), what, "destination", loc);
 	T v[256];
+	/* The best over all repeats is what GetReduceMaxMinCount reads after
+	 * a WholeReduceMax/Min (in counter mode one instruction covers the
+	 * whole count); its index is the element's position in src. */
+	bool found = false;
+	double all_best = 0;
+	uint64_t all_at = 0;
 	for (int64_t r = 0; r < pl.repeats; r++) {
 		T *out = dst.addr_ + (uint64_t)r * (uint64_t)dst_rep * unit;
 		if (kind == W_SUM) {
@@ -227,18 +233,27 @@ inline void whole_reduce(const Plan &pl, const LocalTensor<T> &dst, const LocalT
 				continue;
 			}
 			const double a = widen(ld<T>(s, r, l)), b = widen(ld<T>(s, r, best));
-			if (kind == W_MAX ? a > b : a < b)
+			if (better(kind == W_MAX, a, b))
 				best = l;
 		}
 		if (best < 0)
 			continue;
 		const T value = ld<T>(s, r, best);
+		if (!found || better(kind == W_MAX, widen(value), all_best)) {
+			found = true;
+			all_best = widen(value);
+			all_at = (uint64_t)(s.at(r, best) - s.p) / sizeof(T);
+		}
 		switch (order) {
 		case ReduceOrder::ORDER_VALUE_INDEX: out[0] = value; put_index(out + 1, (uint64_t)best); break;
 		case ReduceOrder::ORDER_INDEX_VALUE: put_index(out, (uint64_t)best); out[1] = value; break;
 		case ReduceOrder::ORDER_ONLY_VALUE: out[0] = value; break;
 		case ReduceOrder::ORDER_ONLY_INDEX: put_index(out, (uint64_t)best); break;
 		}
+	}
+	if (found) {
+		npukb_cpusim::g.rmm_value = all_best;
+		npukb_cpusim::g.rmm_index = all_at;
 	}
 	npukb_cpusim::cost_vec_rep((uint64_t)pl.repeats, rep());
 }
@@ -270,7 +285,7 @@ inline void block_reduce(const Plan &pl, const LocalTensor<T> &dst, const LocalT
 			} else {
 				T b = n ? v[0] : T(0);
 				for (int k = 1; k < n; k++)
-					if (kind == W_MAX ? widen(v[k]) > widen(b) : widen(v[k]) < widen(b))
+					if (better(kind == W_MAX, widen(v[k]), widen(b)))
 						b = v[k];
 				res[j] = b;
 			}
@@ -329,7 +344,13 @@ inline void pair_reduce(const Plan &pl, const LocalTensor<T> &dst, const LocalTe
 	const Opnd s = opnd(src, (uint32_t)src_blk, (uint32_t)src_rep, "source");
 	check_opnd(pl, s, what, loc);
 	const uint64_t half_lanes = (uint64_t)pl.lanes / 2;
-	const uint64_t span = pl.repeats ? ((uint64_t)(pl.repeats - 1) * (uint64_t)dst_rep + 1) * half_lanes : 0;
+	/* The destination reaches the last result of an active pair of the
+	 * last repeat (a masked tail writes nothing beyond it). */
+	uint64_t last = 0;
+	for (uint64_t k = 0; pl.repeats && k < half_lanes; k++)
+		if (pl.on(pl.repeats - 1, (int)(2 * k)) || pl.on(pl.repeats - 1, (int)(2 * k + 1)))
+			last = k + 1;
+	const uint64_t span = pl.repeats ? (uint64_t)(pl.repeats - 1) * (uint64_t)dst_rep * half_lanes + last : 0;
 	npukb_cpusim::ub_check_elem(dst.addr_, span * sizeof(T), dst.GetLength(), sizeof(T), what, "destination", loc);
 	T res[128];
 	bool on[128];
@@ -440,7 +461,7 @@ inline void reduce_mask(const Plan &pl, const LocalTensor<T> &dst, const LocalTe
 				if (!pl.on((int64_t)r, l))
 					continue;
 				const T x = ld<T>(s, (int64_t)r, l);
-				if (!found || (kind == W_MAX ? widen(x) > widen(best) : widen(x) < widen(best))) {
+				if (!found || better(kind == W_MAX, widen(x), widen(best))) {
 					found = true;
 					best = x;
 					at = (uint64_t)(s.at((int64_t)r, l) - s.p) / sizeof(T);

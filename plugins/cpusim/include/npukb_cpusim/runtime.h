@@ -58,8 +58,9 @@ struct GmRange {
 	uintptr_t lo, hi;
 	int arg;           /* kernel parameter index */
 	const char *role;  /* "in", "out", "ws", "tiling" */
-	/* End of the tensor's device allocation: rounded up to GM_ALLOC_ALIGN
-	 * bytes, as the framework's allocators round it, so kernels that copy
+	/* End of the tensor's device allocation (gm_alloc_bytes: 32 bytes
+	 * more, rounded up to GM_ALLOC_ALIGN), as the framework's allocators
+	 * give it, so kernels that copy
 	 * a whole 32-byte block past a small tensor's end (in or out) work as
 	 * on the device; 0 means hi. Bytes written there are not part of the
 	 * result; a write reaching another core's bytes is still a race. */
@@ -67,6 +68,16 @@ struct GmRange {
 };
 
 constexpr uint64_t GM_ALLOC_ALIGN = 512;
+/* Bytes every device allocation has past its end: aclrtMalloc's rule is
+ * "size aligned up to 32, plus 32", and torch_npu's caching allocator
+ * (NPUKernelBench's harness) rounds size + 32 up to 512. */
+constexpr uint64_t GM_ALLOC_GUARD = 32;
+
+/* The device allocation of a tensor of n bytes. */
+inline uint64_t gm_alloc_bytes(uint64_t n)
+{
+	return (n + GM_ALLOC_GUARD + GM_ALLOC_ALIGN - 1) / GM_ALLOC_ALIGN * GM_ALLOC_ALIGN;
+}
 
 /* The largest UB any supported SoC has; the SoC's own size is enforced by
  * the InitBuffer check, the arena only has to hold it. */

@@ -101,6 +101,18 @@ inline double widen(half v) { return (double)npukb_cpusim::f16_to_f32(v.bits); }
 template <class T>
 inline T narrow(wide_t<T> v) { return (T)v; }
 
+/* Max/min reductions propagate NaN, as the device's do (NPUKernelBench's
+ * NonFiniteCheckOp finds a NaN through ReduceMax): a NaN beats any number
+ * and the first NaN stays. */
+inline bool better(bool is_max, double a, double b)
+{
+	if (a != a)
+		return b == b;
+	if (b != b)
+		return false;
+	return is_max ? a > b : a < b;
+}
+
 inline void check_count(int32_t count, const char *what, SrcLoc loc)
 {
 	if (count < 0)
@@ -663,6 +675,99 @@ inline void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src, const L
 	delete[] tmp;
 	npukb_cpusim::cost_vec(bytes, detail::rep_div());
 	detail::after_count_form();
+}
+
+/* ---- GatherMask: the lanes a pattern selects, packed ------------------------- */
+
+struct GatherMaskParams {
+	uint8_t src0BlockStride = 1;
+	uint16_t repeatTimes = 1;
+	uint16_t src0RepeatStride = 8;
+	uint8_t src1RepeatStride = 1;
+	GatherMaskParams() = default;
+	GatherMaskParams(uint8_t blk, uint16_t repeat, uint16_t rep0, uint8_t rep1)
+		: src0BlockStride(blk), repeatTimes(repeat), src0RepeatStride(rep0), src1RepeatStride(rep1) {}
+};
+enum class GatherMaskMode : uint8_t { VERSION_V1 = 0, VERSION_V2 = 1 };
+constexpr GatherMaskMode defaultGatherMaskMode = GatherMaskMode::VERSION_V1;
+
+namespace detail {
+/* Lane l of a repeat is taken when sel(r, l). Normal mode (reduceMode
+ * false): every repeat covers its 256 bytes and mask is ignored; counter
+ * mode (reduceMode true): mask is the element count over all repeats
+ * [unconfirmed]. The taken elements are packed into dst in order and
+ * rsvdCnt is their number. */
+template <class T, class Sel>
+inline void gather_mask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, bool reduce, uint32_t mask,
+			const GatherMaskParams &p, uint64_t &rsvdCnt, Sel sel, SrcLoc loc)
+{
+	const char *what = "GatherMask";
+	const int lanes = lanes_of(sizeof(T));
+	Plan pl = plan_common(lanes, reduce ? (int64_t)((mask + (uint32_t)lanes - 1) / (uint32_t)lanes) : p.repeatTimes,
+			      what, loc);
+	pl.counter = reduce;
+	pl.count = mask;
+	pl.bits[0] = pl.bits[1] = ~0ull;
+	const Opnd s = opnd(src0, p.src0BlockStride, p.src0RepeatStride, "source");
+	check_opnd(pl, s, what, loc);
+	T *out = new T[pl.repeats > 0 ? (uint64_t)pl.repeats * (uint64_t)lanes : 1];
+	uint64_t n = 0;
+	for (int64_t r = 0; r < pl.repeats; r++)
+		for (int l = 0; l < lanes; l++)
+			if (pl.on(r, l) && sel(r, l))
+				out[n++] = ld<T>(s, r, l);
+	npukb_cpusim::ub_check(dst.addr_, n * sizeof(T), dst.GetLength(), what, "destination", loc);
+	if (n)
+		memcpy((void *)dst.addr_, out, n * sizeof(T));
+	delete[] out;
+	rsvdCnt = n;
+	npukb_cpusim::cost_vec_rep((uint64_t)pl.repeats, rep());
+}
+} // namespace detail
+
+/* Built-in patterns: 1 even lanes, 2 odd lanes, 3..6 lane 0..3 of every
+ * four, 7 all lanes. */
+template <class T, GatherMaskMode mode = defaultGatherMaskMode>
+inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const uint8_t src1Pattern,
+		       const bool reduceMode, const uint32_t mask, const GatherMaskParams &gatherMaskParams,
+		       uint64_t &rsvdCnt, SrcLoc loc = NPUKB_LOC)
+{
+	static_assert(detail::one_of_b16_b32<T>::value, "GatherMask: element type not supported (16- or 32-bit types)");
+	if (src1Pattern < 1 || src1Pattern > 7)
+		npukb_cpusim::fail("out-of-bounds", loc, "GatherMask: pattern %u outside 1..7", (unsigned)src1Pattern);
+	detail::gather_mask(dst, src0, reduceMode, mask, gatherMaskParams, rsvdCnt,
+			    [src1Pattern](int64_t, int l) {
+				    switch (src1Pattern) {
+				    case 1: return l % 2 == 0;
+				    case 2: return l % 2 == 1;
+				    case 7: return true;
+				    default: return l % 4 == src1Pattern - 3;
+				    }
+			    },
+			    loc);
+}
+
+/* A pattern tensor: bit l of repeat r's pattern (src1RepeatStride 32-byte
+ * blocks per repeat; 0 reuses the first) selects lane l. */
+template <class T, class U, GatherMaskMode mode = defaultGatherMaskMode>
+inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<U> &src1Pattern,
+		       const bool reduceMode, const uint32_t mask, const GatherMaskParams &gatherMaskParams,
+		       uint64_t &rsvdCnt, SrcLoc loc = NPUKB_LOC)
+{
+	static_assert(detail::one_of_b16_b32<T>::value, "GatherMask: element type not supported (16- or 32-bit types)");
+	static_assert(sizeof(U) == 2 || sizeof(U) == 4, "GatherMask: pattern type not supported (uint16_t, uint32_t)");
+	const int lanes = detail::lanes_of(sizeof(T));
+	const uint64_t reps = reduceMode ? (mask + (uint32_t)lanes - 1) / (uint32_t)lanes : gatherMaskParams.repeatTimes;
+	const uint64_t need = reps ? ((reps - 1) * gatherMaskParams.src1RepeatStride * 32 + (uint64_t)lanes / 8) : 0;
+	npukb_cpusim::ub_check(src1Pattern.addr_, need, src1Pattern.GetLength(), "GatherMask", "pattern", loc);
+	const unsigned char *bits = (const unsigned char *)src1Pattern.addr_;
+	const uint32_t stride = gatherMaskParams.src1RepeatStride;
+	detail::gather_mask(dst, src0, reduceMode, mask, gatherMaskParams, rsvdCnt,
+			    [bits, stride](int64_t r, int l) {
+				    const unsigned char *b = bits + (uint64_t)r * stride * 32;
+				    return ((b[l >> 3] >> (l & 7)) & 1) != 0;
+			    },
+			    loc);
 }
 
 /* ---- Compare and Select ------------------------------------------------------- */

@@ -1,0 +1,13 @@
+// Test sample (host+device): AddCustom's tiling data.
+#ifndef ADD_CUSTOM_TILING_H
+#define ADD_CUSTOM_TILING_H
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(AddCustomTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, totalLength);
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(AddCustom, AddCustomTilingData)
+} // namespace optiling
+#endif
