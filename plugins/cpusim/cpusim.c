@@ -585,7 +585,7 @@ static int write_forced_header(const char *path, const struct npukb_task *t, con
 
 /* launcher.cpp: declares the kernel with one uint8_t* per parameter and
  * calls it with the harness's argument array. */
-static int write_launcher(const char *path, const struct npukb_task *t, char *err, size_t len)
+static int write_launcher(const char *path, const struct npukb_task *t, int auto_sync, char *err, size_t len)
 {
 	FILE *f = fopen(path, "w");
 	char *sym = kernel_symbol(t);
@@ -606,6 +606,7 @@ static int write_launcher(const char *path, const struct npukb_task *t, char *er
 		fprintf(f, "%suint8_t *", i ? ", " : "");
 	fputs(");\n", f);
 	fprintf(f, "extern \"C\" const int npukb_cpusim_nargs = %zu;\n", t->nparams);
+	fprintf(f, "extern \"C\" const int npukb_cpusim_auto_sync = %d;\n", auto_sync);
 	fputs("extern \"C\" void npukb_cpusim_launch(uint8_t **args)\n{\n", f);
 	fprintf(f, "\t%s(", sym);
 	for (i = 0; i < t->nparams; i++)
@@ -617,6 +618,28 @@ static int write_launcher(const char *path, const struct npukb_task *t, char *er
 		return -EIO;
 	}
 	return 0;
+}
+
+/* Whether the sample's CMake project builds its kernel with
+ * --cce-auto-sync=off (CANN's default is on; see runtime.h auto_sync). */
+static int auto_sync_off(const char *sdir)
+{
+	static const char *const lists[] = { "CMakeLists.txt", "op_kernel/CMakeLists.txt" };
+	int off = 0;
+
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0] && !off; i++) {
+		char *path = format("%s/%s", sdir, lists[i]);
+		FILE *f = path ? fopen(path, "r") : NULL;
+		char line[4096];
+
+		while (f && fgets(line, sizeof line, f))
+			if (strstr(line, "--cce-auto-sync=off") && line[strspn(line, " \t")] != '#')
+				off = 1;
+		if (f)
+			fclose(f);
+		free(path);
+	}
+	return off;
 }
 
 /* One compiler run in the sandbox: argv into exe, log into COMPILE_LOG.
@@ -1027,7 +1050,7 @@ static int cpusim_build(const struct npukb_build_request *req, struct npukb_buil
 		rc = -ENOMEM;
 		goto out;
 	}
-	rc = write_launcher(b.launcher, t, err, sizeof err);
+	rc = write_launcher(b.launcher, t, !auto_sync_off(b.sdir), err, sizeof err);
 	if (rc < 0) {
 		res->message = format("cpusim: %s", err);
 		goto out;

@@ -1099,3 +1099,47 @@ Test(cpusim_api, reads_past_the_allocation_trip, .exit_code = 3)
 	LocalTensor<float> u = ub<float>(256);
 	DataCopy(u, g, 136); /* 544 bytes */
 }
+
+/* ---- auto-sync (--cce-auto-sync, CANN's default) ------------------------------------ */
+
+/* The compiler orders the scalar unit after MTE2: the scalar read waits for
+ * the copy to land instead of racing it. */
+Test(cpusim_api, auto_sync_orders_scalar_after_mte2)
+{
+	static float src[64];
+	for (int i = 0; i < 64; i++)
+		src[i] = (float)(i * 3);
+	rt::auto_sync = true;
+	GlobalTensor<float> g = gm(src, 64);
+	LocalTensor<float> u = ub<float>(64);
+	DataCopy(u, g, 64);
+	const double landed = rt::g.done[rt::P_MTE2];
+	cr_expect_eq(u.GetValue(5), 15.0f);
+	cr_expect_geq(rt::g.busy[rt::P_S], landed, "the scalar read did not wait for MTE2");
+	/* ...and the vector pipe after the scalar unit's writes. */
+	u.SetValue(0, 2.0f);
+	const double s_done = rt::g.busy[rt::P_S];
+	Adds(u, u, 1.0f, 64);
+	cr_expect_geq(rt::g.busy[rt::P_V], s_done);
+}
+
+Test(cpusim_api, scalar_read_racing_mte2_trips_without_auto_sync, .exit_code = 3)
+{
+	static float src[64];
+	rt::auto_sync = false;
+	GlobalTensor<float> g = gm(src, 64);
+	LocalTensor<float> u = ub<float>(64);
+	DataCopy(u, g, 64);
+	(void)u.GetValue(5);
+}
+
+/* MTE2 -> vector is the kernel's own job (a queue or a flag) either way. */
+Test(cpusim_api, vector_racing_mte2_trips_with_auto_sync, .exit_code = 3)
+{
+	static float src[64];
+	rt::auto_sync = true;
+	GlobalTensor<float> g = gm(src, 64);
+	LocalTensor<float> u = ub<float>(64);
+	DataCopy(u, g, 64);
+	Adds(u, u, 1.0f, 64);
+}

@@ -110,3 +110,28 @@ Test(cpusim_checks, pipes_unordered_by_flags_race, .timeout = 300)
 	cr_expect_eq(ordered->cases[0].correctness.outcome, NPUKB_PASS, "%s",
 		     ordered->cases[0].correctness.message);
 }
+
+/* Scalar accesses right after a copy are ordered by the flags CANN's
+ * default --cce-auto-sync inserts; a project that turns it off races. */
+Test(cpusim_checks, scalar_unit_after_mte2_follows_auto_sync, .timeout = 300)
+{
+	static const char *const names[] = { "scalar_after_mte2", "scalar_after_mte2_no_auto_sync", NULL };
+	const struct npukb_sample_result *synced, *strict;
+	const char *cat, *rule;
+
+	run_checks(names);
+
+	synced = sample("scalar_after_mte2");
+	cr_assert_eq(synced->compile.outcome, NPUKB_PASS, "%s", synced->compile.message);
+	cr_expect_eq(synced->cases[0].correctness.outcome, NPUKB_PASS, "%s",
+		     synced->cases[0].correctness.message);
+
+	strict = sample("scalar_after_mte2_no_auto_sync");
+	cr_assert_eq(strict->compile.outcome, NPUKB_PASS, "%s", strict->compile.message);
+	cr_assert_eq(strict->cases[0].correctness.outcome, NPUKB_FAIL, "the race went unnoticed");
+	npukb_case_outcome(strict, 0, &cat, &rule);
+	cr_expect_str_eq(cat, "sync-race", "%s", strict->cases[0].correctness.message);
+	cr_expect_not_null(strstr(strict->cases[0].correctness.message,
+				  "LocalTensor::GetValue (scalar pipe) reads its element at UB 0x0 while the MTE2 pipe is still writing it"),
+			   "%s", strict->cases[0].correctness.message);
+}

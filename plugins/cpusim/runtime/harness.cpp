@@ -31,6 +31,8 @@
 extern "C" void npukb_cpusim_launch(uint8_t **args);
 /* Emitted by the plugin's launcher; absent in hand-written launchers. */
 extern "C" __attribute__((weak)) const int npukb_cpusim_nargs;
+/* 0 when the sample's build turns CANN's --cce-auto-sync off. */
+extern "C" __attribute__((weak)) const int npukb_cpusim_auto_sync;
 
 namespace {
 
@@ -624,6 +626,8 @@ int main(int argc, char **argv)
 	}
 	if (!blocks || !soc || !stats)
 		usage_error("--blocks, --soc and --stats are required");
+	if (&npukb_cpusim_auto_sync)
+		rt::auto_sync = npukb_cpusim_auto_sync != 0;
 	if (&npukb_cpusim_nargs && npukb_cpusim_nargs != nargs)
 		usage_error("the kernel takes %d arguments, %d given", npukb_cpusim_nargs, nargs);
 	load_soc(soc_dir, soc);

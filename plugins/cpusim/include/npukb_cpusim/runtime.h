@@ -318,6 +318,44 @@ inline void ub_race_access(int p, double start, double read_end, double write_do
 	}
 }
 
+/* CANN builds kernels with --cce-auto-sync by default (kernel launch and
+ * custom operator projects alike): the compiler inserts the flags between
+ * the scalar unit and the MTE2, MTE3 and vector pipes wherever a LocalTensor
+ * is shared, so those pairs are never races there; MTE2/vector/MTE3
+ * hand-offs remain the kernel's job (queues, flags). The harness turns it
+ * off for a sample whose CMakeLists.txt says --cce-auto-sync=off. */
+inline bool auto_sync = true;
+
+inline bool auto_synced(int a, int b)
+{
+	const auto mem_or_vec = [](int p) { return p == P_V || p == P_MTE2 || p == P_MTE3; };
+	return (a == P_S && mem_or_vec(b)) || (b == P_S && mem_or_vec(a));
+}
+
+/* The flag auto-sync inserts before an instruction of pipe p: p waits
+ * until the other pipe's conflicting access to its operands is over. */
+inline void ub_auto_sync_wait(int p)
+{
+	if (!auto_sync || g.ub_npending == 0)
+		return;
+	double t = 0;
+	for (int i = 0; i < g.ub_npending; i++) {
+		const State::UbAccess &a = g.ub_pending[i];
+		const uint32_t first = a.off / 32, last = (a.off + a.bytes + 31) / 32;
+		for (uint32_t b = first; b < last && b < UB_ARENA_BYTES / 32; b++) {
+			const int wp = g.ub_w_pipe[b], rp = g.ub_r_pipe[b];
+			if (wp != NO_PIPE && auto_synced(p, wp) && g.ub_w_done[b] > t)
+				t = g.ub_w_done[b];
+			if (a.write && rp != NO_PIPE && auto_synced(p, rp) && g.ub_r_done[b] > t)
+				t = g.ub_r_done[b];
+		}
+	}
+	if (t > g.busy[p])
+		g.busy[p] = t;
+	if (g.busy[p] > g.done[p])
+		g.done[p] = g.busy[p];
+}
+
 /* Called by each cost function with the instruction's pipe and times. */
 inline void ub_race_commit(int p, double start, double read_end, double write_done)
 {
@@ -446,6 +484,7 @@ inline double port_book(double t, double dur)
  * share of the bandwidth; the latency overlaps the pipe's next transfer. */
 inline void cost_dma(Pipe p, uint64_t bytes)
 {
+	ub_auto_sync_wait(p);
 	const double start = max2(g.busy[p], issue());
 	const double end = port_book(start, (double)bytes / g.gm_rate);
 	const double lat = p == P_MTE3 ? g.soc.mte3_latency : g.soc.mte2_latency;
@@ -459,6 +498,7 @@ inline void cost_dma(Pipe p, uint64_t bytes)
 
 inline void cost_vec(uint64_t bytes, double per_repeat)
 {
+	ub_auto_sync_wait(P_V);
 	const double start = max2(g.busy[P_V], issue());
 	const uint64_t repeats = (bytes + 255) / 256;
 	const double end = start + g.soc.vec_latency + (double)repeats * per_repeat;
@@ -471,6 +511,7 @@ inline void cost_vec(uint64_t bytes, double per_repeat)
 /* A vector instruction of `repeats` repeats (mask/repeat forms). */
 inline void cost_vec_rep(uint64_t repeats, double per_repeat)
 {
+	ub_auto_sync_wait(P_V);
 	const double start = max2(g.busy[P_V], issue());
 	const double end = start + g.soc.vec_latency + (double)repeats * per_repeat;
 	g.busy[P_V] = end;
@@ -560,6 +601,7 @@ inline void gm_store(void *dst, const void *src, uint64_t bytes, SrcLoc loc)
 
 inline void cost_scalar(double cycles)
 {
+	ub_auto_sync_wait(P_S);
 	const double start = g.busy[P_S];
 	g.busy[P_S] += cycles;
 	g.done[P_S] = g.busy[P_S];
