@@ -4,7 +4,7 @@
  * data and workspace; a tiling function that rejects some shapes, whose
  * cases fail with the reason while the others pass; one that crashes; an
  * operator with a tensor-list (DYNAMIC) input; and one whose output dtype
- * (bool) differs from the task's. */
+ * (bool, complex64) differs from the task's. */
 #include <criterion/criterion.h>
 
 #include "cpusim_run.h"
@@ -134,4 +134,14 @@ Test(cpusim_hostdev, bool_output_is_converted_to_the_task_dtype, .timeout = 600)
 
 	run_task("level1/Condition/IsFinite", cases, names);
 	assert_all_pass(sample("is_finite_bool"), 3);
+}
+
+/* The operator writes complex64 where the task wants float32: the real parts. */
+Test(cpusim_hostdev, complex_output_converts_to_its_real_part, .timeout = 600)
+{
+	static const char *const names[] = { "abs_complex_real", NULL };
+	static const char *const cases[] = { "16", NULL };
+
+	run_task("level1/Math/AbsMath", cases, names);
+	assert_all_pass(sample("abs_complex_real"), 1);
 }
