@@ -767,6 +767,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 #include "npukb_cpusim/reduce.h"
 #include "npukb_cpusim/list_tensor.h"
 #include "npukb_cpusim/math.h"
+#include "npukb_cpusim/trans5hd.h"
 
 /* ---- tiling ------------------------------------------------------------------- */
 
