@@ -1219,3 +1219,83 @@ Test(cpusim_api, trans5hd_misaligned_address_trips, .exit_code = 3)
 	}
 	TransDataTo5HD<half>(d, s, TransDataTo5HDParams(false, false, 1, 0, 0));
 }
+
+/* ---- families without a test of their own so far -------------------------------------- */
+
+Test(cpusim_api, atomic_max_min_on_copies)
+{
+	static int32_t out[8];
+	for (int i = 0; i < 8; i++)
+		out[i] = 3;
+	GlobalTensor<int32_t> o = gm(out, 8);
+	LocalTensor<int32_t> u = ub<int32_t>(8);
+	for (int i = 0; i < 8; i++)
+		u.addr_[i] = i; /* 0..7 against 3 */
+	SetAtomicMax<int32_t>();
+	DataCopy(o, u, 8);
+	cr_expect_eq(out[1], 3);
+	cr_expect_eq(out[6], 6);
+	SetAtomicMin<int32_t>();
+	DataCopy(o, u, 8);
+	SetAtomicNone();
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(out[i], i, "min(max(3, %d), %d)", i, i);
+}
+
+/* A queue bound from VECIN to VECOUT carries a copy-in straight to the
+ * copy-out: MTE3 waits for MTE2 through the hand-off, no race. */
+Test(cpusim_api, tque_bind_hands_mte2_to_mte3)
+{
+	static float src[64], out[64];
+	for (int i = 0; i < 64; i++)
+		src[i] = (float)(i * i);
+	GlobalTensor<float> g = gm(src, 64), o = gm(out, 64);
+	TPipe pipe;
+	TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> q;
+	pipe.InitBuffer(q, 1, 64 * sizeof(float));
+	LocalTensor<float> t = q.AllocTensor<float>();
+	DataCopy(t, g, 64);
+	const double in_done = rt::g.done[rt::P_MTE2];
+	q.EnQue(t);
+	LocalTensor<float> r = q.DeQue<float>();
+	DataCopy(o, r, 64);
+	q.FreeTensor(r);
+	cr_expect_gt(rt::g.done[rt::P_MTE3], in_done, "the copy-out did not wait for the copy-in");
+	for (int i = 0; i < 64; i++)
+		cr_expect_eq(out[i], (float)(i * i));
+}
+
+Test(cpusim_api, pipe_barrier_builtin_joins_pipes)
+{
+	LocalTensor<float> a = ub<float>(512);
+	Exp(a, a, 64, 8, UnaryRepeatParams());
+	const double v_done = rt::g.done[rt::P_V];
+	pipe_barrier(PIPE_V); /* in-order pipe: nothing to wait for */
+	cr_expect_lt(rt::g.busy[rt::P_S], v_done);
+	pipe_barrier(PIPE_ALL);
+	cr_expect_geq(rt::g.busy[rt::P_S], v_done, "PIPE_ALL did not wait for the vector pipe");
+}
+
+/* Kernel-only builds have no system workspace in front of the user's. */
+Test(cpusim_api, user_workspace_is_the_argument_in_kernel_only_builds)
+{
+	static uint8_t ws[64];
+	cr_expect_eq(GetUserWorkspace(ws), ws);
+	cr_expect_null(GetUserWorkspace(nullptr));
+}
+
+Test(cpusim_api, silu_and_atan_values)
+{
+	LocalTensor<float> x = ub<float>(8), y = ub<float>(8);
+	const float in[8] = { 0.0f, 1.0f, -1.0f, 2.0f, -2.5f, 0.5f, 3.0f, -0.0f };
+	for (int i = 0; i < 8; i++)
+		x.addr_[i] = in[i];
+	Silu(y, x, 8);
+	cr_expect_eq(y.addr_[0], 0.0f);
+	cr_expect_eq(y.addr_[1], (float)(1.0 / (1.0 + exp(-1.0))));
+	cr_expect_eq(y.addr_[4], (float)(-2.5 / (1.0 + exp(2.5))));
+	Atan(y, x, 8);
+	cr_expect_eq(y.addr_[1], (float)(M_PI / 4));
+	cr_expect_eq(y.addr_[2], (float)(-M_PI / 4));
+	cr_expect_eq(fbits(y.addr_[7]), fbits(-0.0f), "atan(-0) keeps the sign");
+}
