@@ -4,7 +4,8 @@
  * data and workspace; a tiling function that rejects some shapes, whose
  * cases fail with the reason while the others pass; one that crashes; an
  * operator with a tensor-list (DYNAMIC) input; and one whose output dtype
- * (bool, complex64) differs from the task's. */
+ * (bool, complex64) differs from the task's; a tiling that reads an
+ * input's data. */
 #include <criterion/criterion.h>
 
 #include "cpusim_run.h"
@@ -134,6 +135,16 @@ Test(cpusim_hostdev, bool_output_is_converted_to_the_task_dtype, .timeout = 600)
 
 	run_task("level1/Condition/IsFinite", cases, names);
 	assert_all_pass(sample("is_finite_bool"), 3);
+}
+
+/* The tiling reads an input's data (a ValueDepend input's, in CANN). */
+Test(cpusim_hostdev, tiling_reads_input_data, .timeout = 600)
+{
+	static const char *const names[] = { "value_depend", NULL };
+	static const char *const cases[] = { "4", NULL };
+
+	run_task("level1/Math/AddCustom", cases, names);
+	assert_all_pass(sample("value_depend"), 1);
 }
 
 /* The operator writes complex64 where the task wants float32: the real parts. */

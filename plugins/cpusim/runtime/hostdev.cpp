@@ -59,6 +59,7 @@ struct IoItem {
 	bool list = false;
 	std::string list_spec;
 	std::vector<std::vector<int64_t>> members;
+	std::vector<uint64_t> member_off; /* byte offsets in the file */
 };
 
 struct Attr {
@@ -127,6 +128,7 @@ void parse_members(IoItem &it, const std::string &spec, const char *path)
 		if (m.empty())
 			tiling_error("case file %s: empty member in the tensor list %s", path, it.name.c_str());
 		it.members.push_back(dims);
+		it.member_off.push_back(strtoull(m.c_str(), nullptr, 10));
 		pos = end + 1;
 	}
 }
@@ -358,6 +360,23 @@ int dtype_column(const ops::OpDef &def, const std::vector<IoItem> &io)
 	return -1;
 }
 
+/* An input's data, for the tiling (GetInputTensor(i)->GetData<T>(), which
+ * CANN fills for ValueDepend inputs such as Fill's dims): the file mapped
+ * read-only for the rest of the run; null when it is empty or unreadable
+ * (the tiling then sees no data, as for a non-constant input). */
+const unsigned char *map_input(const std::string &path)
+{
+	int fd = open(path.c_str(), O_RDONLY);
+	if (fd < 0)
+		return nullptr;
+	struct stat st;
+	void *p = MAP_FAILED;
+	if (fstat(fd, &st) == 0 && st.st_size > 0)
+		p = mmap(nullptr, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	return p == MAP_FAILED ? nullptr : (const unsigned char *)p;
+}
+
 /* The message a crash inside the sample's tiling function prints (built
  * before the call: the handler only write()s it). */
 char crash_msg[512];
@@ -516,8 +535,13 @@ extern "C" void npukb_hostdev_args(const char *case_path, uint64_t *blocks, uint
 		gert::AnchorInstanceInfo inst;
 		inst.start = (uint32_t)ts.size();
 		const std::vector<std::vector<int64_t>> one{ it.dims };
+		const unsigned char *data = it.output ? nullptr : map_input(it.path);
+		size_t m = 0;
 		for (const std::vector<int64_t> &dims : it.list ? it.members : one) {
 			gert::Tensor t;
+			if (data)
+				t.addr = (void *)(data + (it.list ? it.member_off[m] : 0));
+			m++;
 			gert::Shape s;
 			for (int64_t d : dims)
 				s.AppendDim(d);
