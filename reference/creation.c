@@ -48,8 +48,9 @@ int npukb_ref_eye(const struct npukb_ref_call *c, char *err, size_t errlen)
 	return 0;
 }
 
-/* Every element = the one-element input `value` (converted to the output
- * dtype; an integer value is kept exactly). */
+/* Every element = the one-element input `value`, the last one (converted
+ * to the output dtype; an integer value is kept exactly); the first, dims,
+ * only repeats the output's shape. */
 int npukb_ref_fill(const struct npukb_ref_call *c, char *err, size_t errlen)
 {
 	const struct npukb_ref_tensor *v = &c->in[c->nin - 1];

@@ -33,7 +33,7 @@ static const struct npukb_reference references[] = {
 	{ "ccopy", 1, 1, npukb_ref_ccopy },
 	{ "arange", 3, 1, npukb_ref_arange },
 	{ "eye", 1, 1, npukb_ref_eye },
-	{ "fill", 1, 1, npukb_ref_fill },
+	{ "fill", 2, 1, npukb_ref_fill },
 	{ "sscal", 1, 1, npukb_ref_sscal },
 	{ "non_finite_check", 1, 1, npukb_ref_non_finite_check },
 	{ "gather_v3", 3, 1, npukb_ref_gather_v3 },

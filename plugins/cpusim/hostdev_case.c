@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int cpusim_ge_datatype(enum npukb_dtype dt)
@@ -66,6 +67,32 @@ static void write_members(FILE *f, const struct npukb_case_tensor *t)
 	}
 }
 
+/* A list attribute ("1 3 224 224" or "[1, 3]") as one field, the values
+ * separated by commas (as the driver parses ListInt/ListFloat). */
+static int write_list_attr(FILE *f, const struct npukb_attr_value *a, char *err, size_t errlen)
+{
+	long n = npukb_attr_list_parse(a->value, NULL, 0);
+	double *v;
+
+	if (n < 0) {
+		snprintf(err, errlen, "attribute %s: '%s' is not a list of numbers", a->name,
+			 a->value ? a->value : "");
+		return -EINVAL;
+	}
+	v = calloc((size_t)n + 1, sizeof(*v));
+	if (!v) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	npukb_attr_list_parse(a->value, v, (size_t)n);
+	fprintf(f, "attr %s list ", a->name);
+	for (long i = 0; i < n; i++)
+		fprintf(f, "%s%.17g", i ? "," : "", v[i]);
+	fputs(n ? "\n" : "-\n", f);
+	free(v);
+	return 0;
+}
+
 static const char *attr_type(const struct npukb_task *t, const char *name)
 {
 	size_t i;
@@ -125,7 +152,9 @@ int cpusim_hostdev_write_case(const char *path, const struct npukb_task *t,
 		const struct npukb_attr_value *a = &c->attrs[i];
 		const char *type = attr_type(t, a->name);
 
-		if (!one_field(a->name) || !one_field(a->value) || !type) {
+		if (type && strcmp(type, "list") == 0 && one_field(a->name)) {
+			rc = write_list_attr(f, a, err, errlen);
+		} else if (!one_field(a->name) || !one_field(a->value) || !type) {
 			snprintf(err, errlen, "attribute %s cannot be written to the case file",
 				 a->name ? a->name : "?");
 			rc = -EINVAL;

@@ -7,7 +7,7 @@
  *
  *   input  <name> <dtype> <d0,d1,...|scalar> <path>     (kernel order)
  *   output <name> <dtype> <d0,d1,...|scalar> <path>
- *   attr   <name> <int|float|bool|str> <value>
+ *   attr   <name> <int|float|bool|str|list> <value>
  *   soc    <soc name>
  *
  * A tensor list (an OpDef DYNAMIC input or output) has instead of its dims
@@ -15,7 +15,8 @@
  * list:0x16x32,2048x8 (the harness's list= argument takes the same form).
  *
  * dtype names are npukb's (float16, float32, bfloat16, int8 ... complex64).
- * A "dtype" attribute is written as an int: the ge::DataType number. */
+ * A "dtype" attribute is written as an int: the ge::DataType number; a
+ * list attribute as its values separated by commas ("-" when empty). */
 #ifndef NPUKB_CPUSIM_HOSTDEV_CASE_H
 #define NPUKB_CPUSIM_HOSTDEV_CASE_H
 

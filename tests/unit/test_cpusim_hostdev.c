@@ -147,6 +147,17 @@ Test(cpusim_hostdev, tiling_reads_input_data, .timeout = 600)
 	assert_all_pass(sample("value_depend"), 1);
 }
 
+/* Fill's shape arrives both as the dims input's data and as a ListInt
+ * attribute from the task's list attribute. */
+Test(cpusim_hostdev, list_attribute_and_value_depend_input, .timeout = 600)
+{
+	static const char *const names[] = { "fill_dims", NULL };
+	static const char *const cases[] = { "1", "2", NULL };
+
+	run_task("level1/TensorCreation/Fill", cases, names);
+	assert_all_pass(sample("fill_dims"), 2);
+}
+
 /* The operator writes complex64 where the task wants float32: the real parts. */
 Test(cpusim_hostdev, complex_output_converts_to_its_real_part, .timeout = 600)
 {

@@ -610,17 +610,19 @@ Test(references, eye_batched_rectangular)
 
 Test(references, fill_exact_int64_and_bool)
 {
-	int64_t v[] = { (INT64_C(1) << 60) + 3 }, y[3];
+	int64_t v[] = { (INT64_C(1) << 60) + 3 }, y[3], d3[] = { 3 }, d2[] = { 2 };
 	float fv[] = { 0.0f };
 	uint8_t b[2];
-	struct npukb_ref_tensor in = mk("value", NPUKB_DT_INT64, 1, v), out = mk("y", NPUKB_DT_INT64, 3, y);
+	struct npukb_ref_tensor in[2] = { mk("dims", NPUKB_DT_INT64, 1, d3), mk("value", NPUKB_DT_INT64, 1, v) };
+	struct npukb_ref_tensor out = mk("y", NPUKB_DT_INT64, 3, y);
 	char err[ERRLEN];
-	cr_assert_eq(run_ref("fill", &in, 1, &out, NULL, NULL, err), 0, "%s", err);
+	cr_assert_eq(run_ref("fill", in, 2, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect(y[0] == v[0] && y[2] == v[0], "int64 value kept exactly");
-	in = mk("value", NPUKB_DT_FLOAT32, 1, fv);
+	in[0] = mk("dims", NPUKB_DT_INT64, 1, d2);
+	in[1] = mk("value", NPUKB_DT_FLOAT32, 1, fv);
 	out = mk("y", NPUKB_DT_BOOL, 2, b);
 	b[0] = b[1] = 7;
-	cr_assert_eq(run_ref("fill", &in, 1, &out, NULL, NULL, err), 0, "%s", err);
+	cr_assert_eq(run_ref("fill", in, 2, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect(b[0] == 0 && b[1] == 0);
 }
 

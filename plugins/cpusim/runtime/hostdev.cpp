@@ -200,16 +200,26 @@ void fill_attrs(const ops::OpDef &def, const std::vector<Attr> &given, gert::Run
 		case ops::AttrKind::LIST_INT:
 		case ops::AttrKind::LIST_BOOL:
 			v.kind = gert::AttrValue::LIST_INT;
-			if (a) {
+			if (a && a->value != "-") {
 				for (int64_t x : parse_dims(a->value))
 					v.li.v.push_back(x);
-			} else {
+			} else if (!a) {
 				v.li.v = ad.li;
 			}
 			break;
 		case ops::AttrKind::LIST_FLOAT:
 			v.kind = gert::AttrValue::LIST_FLOAT;
-			v.lf.v = ad.lf;
+			if (a && a->value != "-") {
+				/* "list" values are comma-separated (hostdev_case.h) */
+				const char *p = a->value.c_str();
+				for (char *end; *p; p = *end ? end + 1 : end) {
+					v.lf.v.push_back(strtof(p, &end));
+					if (end == p)
+						break;
+				}
+			} else if (!a) {
+				v.lf.v = ad.lf;
+			}
 			break;
 		default:
 			v.kind = gert::AttrValue::INT;

@@ -79,8 +79,11 @@ private:
     uint32_t tileBytes = 0;
 };
 
-extern "C" __global__ __aicore__ void fill(GM_ADDR value, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+// dims repeats y's shape; the tiling already gives its element count.
+extern "C" __global__ __aicore__ void fill(GM_ADDR dims, GM_ADDR value, GM_ADDR y, GM_ADDR workspace,
+                                           GM_ADDR tiling)
 {
+    (void)dims;
     GET_TILING_DATA(tilingData, tiling);
     // bool travels as its byte
     using T = typename std::conditional<IsSameType<DTYPE_Y, bool>::value, uint8_t, DTYPE_Y>::type;
