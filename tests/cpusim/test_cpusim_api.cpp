@@ -1299,3 +1299,32 @@ Test(cpusim_api, silu_and_atan_values)
 	cr_expect_eq(y.addr_[2], (float)(-M_PI / 4));
 	cr_expect_eq(fbits(y.addr_[7]), fbits(-0.0f), "atan(-0) keeps the sign");
 }
+
+/* A position holds at most 8 queue buffers (TBufs do not count). */
+Test(cpusim_api, eight_queue_buffers_on_a_position_fit)
+{
+	TPipe pipe;
+	TQue<TPosition::VECIN, 2> a, b, c, d;
+	TQue<TPosition::VECOUT, 2> e;
+	TBuf<TPosition::VECCALC> t;
+	pipe.InitBuffer(a, 2, 32);
+	pipe.InitBuffer(b, 2, 32);
+	pipe.InitBuffer(c, 2, 32);
+	pipe.InitBuffer(d, 2, 32);
+	pipe.InitBuffer(e, 2, 32);
+	pipe.InitBuffer(t, 32);
+	LocalTensor<float> x = d.AllocTensor<float>();
+	d.FreeTensor(x);
+}
+
+Test(cpusim_api, nine_queue_buffers_on_a_position_trip, .exit_code = 3)
+{
+	TPipe pipe;
+	TQue<TPosition::VECIN, 2> a, b, c, d;
+	TQue<TPosition::VECIN, 1> e;
+	pipe.InitBuffer(a, 2, 32);
+	pipe.InitBuffer(b, 2, 32);
+	pipe.InitBuffer(c, 2, 32);
+	pipe.InitBuffer(d, 2, 32);
+	pipe.InitBuffer(e, 1, 32);
+}

@@ -623,9 +623,23 @@ public:
 	TPipe(const TPipe &) = delete;
 	TPipe &operator=(const TPipe &) = delete;
 
+	/* A position holds at most 8 queue buffers on 910B and 310P, a kernel
+	 * 64 in all (InitBuffer's documented limits: beyond them AllocTensor
+	 * can fail on the device). TBufs do not count. */
+	static constexpr unsigned MAX_QUE_BUFS_PER_POS = 8, MAX_QUE_BUFS = 64;
+
 	template <TPosition s, TPosition d, int32_t depth>
 	bool InitBuffer(TQueBind<s, d, depth> &que, uint8_t num, uint32_t len, SrcLoc loc = NPUKB_LOC)
 	{
+		que_bufs_[(int)s] += num;
+		total_bufs_ += num;
+		if (que_bufs_[(int)s] > MAX_QUE_BUFS_PER_POS)
+			npukb_cpusim::fail("queue-misuse", loc,
+					   "InitBuffer: %u queue buffers on position %s, more than the %u one position holds",
+					   que_bufs_[(int)s], position_name(s), MAX_QUE_BUFS_PER_POS);
+		if (total_bufs_ > MAX_QUE_BUFS)
+			npukb_cpusim::fail("queue-misuse", loc, "InitBuffer: %u queue buffers in the kernel, more than %u",
+					   total_bufs_, MAX_QUE_BUFS);
 		que.init(num, len, loc);
 		return true;
 	}
@@ -638,8 +652,13 @@ public:
 		buf.ready_ = true;
 		return true;
 	}
-	void Destroy() { npukb_cpusim::g.ub_used = base_; }
-	void Reset() { npukb_cpusim::g.ub_used = base_; }
+	void Destroy() { Reset(); }
+	void Reset()
+	{
+		npukb_cpusim::g.ub_used = base_;
+		memset(que_bufs_, 0, sizeof que_bufs_);
+		total_bufs_ = 0;
+	}
 
 	/* Ids are not tracked yet: every fetch returns 0. */
 	template <HardEvent e>
@@ -651,7 +670,25 @@ public:
 	void ReleaseEventID(TEventID) {}
 
 private:
+	static const char *position_name(TPosition p)
+	{
+		switch (p) {
+		case TPosition::VECIN: return "VECIN";
+		case TPosition::VECOUT: return "VECOUT";
+		case TPosition::VECCALC: return "VECCALC";
+		case TPosition::A1: return "A1";
+		case TPosition::B1: return "B1";
+		case TPosition::A2: return "A2";
+		case TPosition::B2: return "B2";
+		case TPosition::CO1: return "CO1";
+		case TPosition::CO2: return "CO2";
+		default: return "other";
+		}
+	}
+
 	uint32_t base_;
+	unsigned que_bufs_[(int)TPosition::MAX] = {};
+	unsigned total_bufs_ = 0;
 };
 
 inline TPipe *GetTPipePtr() { return (TPipe *)npukb_cpusim::g.cur_pipe; }
