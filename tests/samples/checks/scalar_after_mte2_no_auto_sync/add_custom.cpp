@@ -1,30 +1,4 @@
 // Test sample: the scalar_after_mte2 kernel in a project that builds it
 // with --cce-auto-sync=off (CMakeLists.txt): nothing orders the scalar
 // reads after the copies, a race cpusim must report.
-#include "kernel_operator.h"
-
-using namespace AscendC;
-
-extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace,
-                                                 GM_ADDR tiling)
-{
-    GET_TILING_DATA(td, tiling);
-    const uint32_t n = td.totalLength / GetBlockNum();
-    const uint32_t base = n * GetBlockIdx();
-    GlobalTensor<half> xGm, yGm, zGm;
-    xGm.SetGlobalBuffer((__gm__ half*)x + base, n);
-    yGm.SetGlobalBuffer((__gm__ half*)y + base, n);
-    zGm.SetGlobalBuffer((__gm__ half*)z + base, n);
-    TPipe pipe;
-    TBuf<QuePosition::VECCALC> bx, by;
-    pipe.InitBuffer(bx, n * sizeof(half));
-    pipe.InitBuffer(by, n * sizeof(half));
-    LocalTensor<half> a = bx.Get<half>();
-    LocalTensor<half> b = by.Get<half>();
-    DataCopy(a, xGm, n);
-    DataCopy(b, yGm, n);
-    for (uint32_t i = 0; i < n; i++) {
-        a.SetValue(i, (half)((float)a.GetValue(i) + (float)b.GetValue(i)));
-    }
-    DataCopy(zGm, a, n);
-}
+#include "../scalar_after_mte2/add_custom.cpp"
