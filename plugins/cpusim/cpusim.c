@@ -41,6 +41,8 @@
 #define EXE_NAME "kernel.exe"
 #define LAUNCHER_NAME "launcher.cpp"
 #define TILING_HEADER "npukb_tiling.h"
+/* runtime/harness.cpp compiled once per build, linked into every variant. */
+#define HARNESS_OBJ "npukb_harness.o"
 #define COMPILE_LOG "compile.log"
 #define RUN_OUT "run.out"
 #define RUN_ERR "run.err"
@@ -852,6 +854,41 @@ static int build_variants(struct build_ctx *b, const char **argv, size_t argc, c
 	return 0;
 }
 
+/* Compiles runtime/harness.cpp into HARNESS_OBJ in the work directory,
+ * once per build: it is host code that reads neither the forced header
+ * nor the sample's macros, so every dtype variant links the same object
+ * (it is most of a small sample's compile time). Any object left in the
+ * work directory is replaced, never reused. Sets res->ok on success. */
+static int build_harness(struct build_ctx *b, const char **argv, struct npukb_build_result *res)
+{
+	size_t argc = common_args(b, argv);
+	char *obj = format("%s/%s", b->work, HARNESS_OBJ);
+	int rc;
+
+	if (!obj)
+		return -ENOMEM;
+	if (unlink(obj) != 0 && errno != ENOENT) {
+		res->message = format("cpusim: cannot remove %s: %s", obj, strerror(errno));
+		free(obj);
+		return 0;
+	}
+	argv[argc++] = "-c";
+	argv[argc++] = b->harness;
+	argv[argc++] = "-o";
+	argv[argc++] = HARNESS_OBJ;
+	argv[argc] = NULL;
+	res->ok = 0;
+	rc = compile_one(b->req, b->work, argv, "/dev/null", " (harness)", res);
+	if (rc == 0 && res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == 0 &&
+	    access(obj, R_OK) == 0) {
+		free(res->message);
+		res->message = NULL;
+		res->ok = 1;
+	}
+	free(obj);
+	return rc;
+}
+
 static int build_kernel_only(struct build_ctx *b, struct npukb_build_result *res)
 {
 	const struct npukb_task *t = b->req->task;
@@ -874,13 +911,17 @@ static int build_kernel_only(struct build_ctx *b, struct npukb_build_result *res
 		res->message = xstrdup("sample has no C++ source file (.cpp)");
 		goto out;
 	}
+	rc = build_harness(b, argv, res);
+	if (rc < 0 || !res->ok)
+		goto out;
+	res->ok = 0;
 	argc = common_args(b, argv);
 	if (tiling_def)
 		argv[argc++] = tiling_def;
 	for (i = 0; i < nsrc; i++)
 		tail[i] = srcs[i];
 	tail[i++] = LAUNCHER_NAME;
-	tail[i++] = b->harness;
+	tail[i++] = HARNESS_OBJ;
 	tail[i] = NULL;
 	rc = build_variants(b, argv, argc, tail, NULL, res);
 out:

@@ -530,6 +530,45 @@ Test(cpusim, compile_timeout)
 	cr_assert_eq(b.res.proc.kind, NPUKB_EXIT_TIMEOUT, "kind %d", (int)b.res.proc.kind);
 }
 
+/* runtime/harness.cpp is compiled once per build into npukb_harness.o in
+ * the work directory and linked into the kernel; an object already there
+ * (stale, from another compiler or SoC, or garbage) is replaced, never
+ * linked. */
+Test(cpusim, harness_object_rebuilt_per_build, .timeout = 120)
+{
+	struct built b;
+	struct npukb_build_request req;
+	char dir[4096], magic[4] = "";
+	char *obj;
+	FILE *f;
+
+	setup_env();
+	snprintf(dir, sizeof dir, "%s/%s", srcdir(), ANSWER);
+	fake_task(&b.task);
+	fake_options(&b.opts, 30);
+	memset(&b.sample, 0, sizeof(b.sample));
+	b.sample.id = "s";
+	b.sample.dir = dir;
+	b.sample.mode = NPUKB_MODE_KERNEL_ONLY;
+	b.sample.nfiles = 1;
+	b.sample.files = kernel_files;
+	memset(&req, 0, sizeof(req));
+	req.task = &b.task;
+	req.sample = &b.sample;
+	req.options = &b.opts;
+	req.workdir = tempdir();
+	obj = path_in(req.workdir, "npukb_harness.o");
+	write_file(obj, "not an object file\n", 19);
+	cr_assert_eq(npukb_cpusim_plugin.backend->build(&req, &b.res), 0);
+	cr_assert_eq(b.res.ok, 1, "%s\n%s", b.res.message, b.res.diagnostics ? b.res.diagnostics : "");
+	f = fopen(obj, "rb");
+	cr_assert_not_null(f, "no %s", obj);
+	cr_assert_eq(fread(magic, 1, 4, f), 4);
+	fclose(f);
+	cr_assert(memcmp(magic, "\177ELF", 4) == 0, "%s is not an object file", obj);
+	free(obj);
+}
+
 /* Host+device samples need op_host and op_kernel sources; the full mode is
  * tested end to end in test_cpusim_hostdev. */
 Test(cpusim, host_device_sample_without_op_host_is_rejected)
