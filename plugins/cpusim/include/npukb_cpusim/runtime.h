@@ -119,6 +119,9 @@ struct State {
 	 * (GetReduceMaxMinCount). */
 	double rmm_value;
 	uint64_t rmm_index;
+	/* When the scalar unit's last UB access ends: auto-sync only has to
+	 * look at an instruction's operands if that is still ahead of it. */
+	double s_ub_until;
 	/* Per 32-byte block of UB: the state of the queue buffer holding it
 	 * (UB_NOT_QUEUE for TBuf and unallocated space), so that any use of a
 	 * freed or enqueued tensor is seen. Bounded: 16 KiB. */
@@ -336,7 +339,7 @@ inline bool auto_synced(int a, int b)
  * until the other pipe's conflicting access to its operands is over. */
 inline void ub_auto_sync_wait(int p)
 {
-	if (!auto_sync || g.ub_npending == 0)
+	if (!auto_sync || g.ub_npending == 0 || (p != P_S && g.s_ub_until <= g.busy[p]))
 		return;
 	double t = 0;
 	for (int i = 0; i < g.ub_npending; i++) {
@@ -605,6 +608,8 @@ inline void cost_scalar(double cycles)
 	const double start = g.busy[P_S];
 	g.busy[P_S] += cycles;
 	g.done[P_S] = g.busy[P_S];
+	if (g.ub_npending > 0)
+		g.s_ub_until = g.busy[P_S];
 	ub_race_commit(P_S, start, g.busy[P_S], g.busy[P_S]);
 }
 
