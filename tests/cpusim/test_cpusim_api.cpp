@@ -1099,3 +1099,88 @@ Test(cpusim_api, reads_past_the_allocation_trip, .exit_code = 3)
 	LocalTensor<float> u = ub<float>(256);
 	DataCopy(u, g, 136); /* 544 bytes */
 }
+
+/* ---- ops passed as template arguments (function pointers) ----------------------- */
+
+/* Kernels (the Foreach family) take an op's address with its exact AscendC
+ * signature, as a non-type template argument. */
+template <class T>
+using NpukbBinaryOp = void(const LocalTensor<T> &, const LocalTensor<T> &, const LocalTensor<T> &,
+			   const int32_t &);
+template <class T>
+using NpukbScalarOp = void(const LocalTensor<T> &, const LocalTensor<T> &, const T &, const int32_t &);
+template <class T>
+using NpukbUnaryOp = void(const LocalTensor<T> &, const LocalTensor<T> &, const int32_t &);
+template <class T>
+using NpukbMathOp = void(const LocalTensor<T> &, const LocalTensor<T> &, const uint32_t);
+
+template <class T, NpukbBinaryOp<T> *op>
+static void apply_binary(const LocalTensor<T> &d, const LocalTensor<T> &a, const LocalTensor<T> &b, int32_t n)
+{
+	op(d, a, b, n);
+}
+template <class T, NpukbScalarOp<T> *op>
+static void apply_scalar(const LocalTensor<T> &d, const LocalTensor<T> &a, T s, int32_t n)
+{
+	op(d, a, s, n);
+}
+template <class T, NpukbUnaryOp<T> *op>
+static void apply_unary(const LocalTensor<T> &d, const LocalTensor<T> &a, int32_t n)
+{
+	op(d, a, n);
+}
+template <class T, NpukbMathOp<T> *op>
+static void apply_math(const LocalTensor<T> &d, const LocalTensor<T> &a, uint32_t n)
+{
+	op(d, a, n);
+}
+
+Test(cpusim_api, ops_as_template_arguments)
+{
+	LocalTensor<float> a = ub<float>(16), b = ub<float>(16), d = ub<float>(16);
+	LocalTensor<int32_t> ia = ub<int32_t>(8), id = ub<int32_t>(8);
+	for (int i = 0; i < 16; i++) {
+		a.addr_[i] = (float)(i + 1);
+		b.addr_[i] = 2.0f;
+	}
+	for (int i = 0; i < 8; i++)
+		ia.addr_[i] = i - 4;
+
+	apply_binary<float, Sub>(d, a, b, 8);
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(d.addr_[i], (float)(i + 1) - 2.0f, "Sub lane %d", i);
+	cr_expect_eq(raw32(&d.addr_[8]), 0xeeeeeeeeu, "Sub wrote past its count");
+
+	apply_binary<float, Div>(d, a, b, 16);
+	for (int i = 0; i < 16; i++)
+		cr_expect_eq(d.addr_[i], (float)(i + 1) / 2.0f, "Div lane %d", i);
+
+	apply_scalar<float, Muls>(d, a, 3.0f, 16);
+	for (int i = 0; i < 16; i++)
+		cr_expect_eq(d.addr_[i], 3.0f * (float)(i + 1), "Muls lane %d", i);
+
+	apply_scalar<int32_t, Adds>(id, ia, 10, 8);
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(id.addr_[i], i - 4 + 10, "Adds int32 lane %d", i);
+
+	apply_scalar<int32_t, Maxs>(id, ia, 0, 8);
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(id.addr_[i], i < 4 ? 0 : i - 4, "Maxs int32 lane %d", i);
+
+	a.addr_[0] = 16.0f;
+	a.addr_[1] = 0.25f;
+	apply_unary<float, Sqrt>(d, a, 2);
+	cr_expect_eq(d.addr_[0], 4.0f);
+	cr_expect_eq(d.addr_[1], 0.5f);
+
+	a.addr_[0] = 0.0f;
+	a.addr_[1] = 1.0f;
+	apply_math<float, Acos>(d, a, 2);
+	cr_expect_float_eq(d.addr_[0], 1.5707963f, 1e-6f, "acos(0)");
+	cr_expect_float_eq(d.addr_[1], 0.0f, 1e-6f, "acos(1)");
+
+	/* the located forms still win for direct calls, the mask form too */
+	Add(d, a, b, 2, 1, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+	cr_expect_eq(d.addr_[0], 2.0f);
+	cr_expect_eq(d.addr_[1], 3.0f);
+}

@@ -62,6 +62,22 @@ inline double sign_of(double x)
 				       const double a = detail::widen(x);                         \
 				       return detail::narrow<T>(EXPR);                            \
 			       });                                                                \
+	}                                                                                         \
+	/* The exact AscendC signatures (no location), for a kernel that                          \
+	 * passes the op as a template argument: the pack is empty. */                            \
+	template <typename T, bool isReuseSource = false, class... NoLoc,                         \
+		  std::enable_if_t<sizeof...(NoLoc) == 0, int> = 0>                               \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                    \
+			 const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount, NoLoc...) \
+	{                                                                                         \
+		NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, calCount, NPUKB_LOC);           \
+	}                                                                                         \
+	template <typename T, bool isReuseSource = false, class... NoLoc,                         \
+		  std::enable_if_t<sizeof...(NoLoc) == 0, int> = 0>                               \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t calCount, \
+			 NoLoc...)                                                                \
+	{                                                                                         \
+		NAME<T, isReuseSource>(dst, src, calCount, NPUKB_LOC);                            \
 	}
 
 NPUKB_HL_UNARY(Sigmoid, 4, 1.0 / (1.0 + exp(-a)))

@@ -357,6 +357,14 @@ inline void vunary(const LocalTensor<D> &dst, const LocalTensor<S> &a, int32_t c
 			return detail::narrow<T>(EXPR);                                           \
 		});                                                                               \
 	}                                                                                         \
+	/* The exact AscendC signature (no location), for a kernel that                           \
+	 * passes the op as a template argument: the pack is empty. */                            \
+	template <class T, class... NoLoc, std::enable_if_t<sizeof...(NoLoc) == 0, int> = 0>      \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                   \
+			 const LocalTensor<T> &src1, const int32_t &count, NoLoc...)              \
+	{                                                                                         \
+		NAME(dst, src0, src1, count, NPUKB_LOC);                                          \
+	}                                                                                         \
 	template <class T, bool isSetMask = true>                                                \
 	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                   \
 			 const LocalTensor<T> &src1, uint64_t mask, int32_t repeatTimes,          \
@@ -404,6 +412,14 @@ NPUKB_BINARY(Or, one_of_b16, "int16_t, uint16_t", detail::rep(), a | b)
 			const detail::wide_t<T> a = detail::widen(x);                             \
 			return detail::narrow<T>(EXPR);                                           \
 		});                                                                               \
+	}                                                                                         \
+	/* The exact AscendC signature (no location), for a kernel that                           \
+	 * passes the op as a template argument: the pack is empty. */                            \
+	template <class T, class... NoLoc, std::enable_if_t<sizeof...(NoLoc) == 0, int> = 0>      \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                    \
+			 const int32_t &count, NoLoc...)                                          \
+	{                                                                                         \
+		NAME(dst, src, count, NPUKB_LOC);                                                 \
 	}                                                                                         \
 	template <class T, bool isSetMask = true>                                                \
 	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask,     \
@@ -453,6 +469,14 @@ NPUKB_UNARY(Not, one_of_b16, "int16_t, uint16_t", detail::rep(), ~a)
 			const detail::wide_t<T> a = detail::widen(x);                             \
 			return detail::narrow<T>(EXPR);                                           \
 		});                                                                               \
+	}                                                                                         \
+	/* The exact AscendC signature (no location), for a kernel that                           \
+	 * passes the op as a template argument: the pack is empty. */                            \
+	template <class T, class... NoLoc, std::enable_if_t<sizeof...(NoLoc) == 0, int> = 0>      \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalar,   \
+			 const int32_t &count, NoLoc...)                                          \
+	{                                                                                         \
+		NAME(dst, src, scalar, count, NPUKB_LOC);                                         \
 	}                                                                                         \
 	template <class T, bool isSetMask = true>                                                \
 	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalar,   \
