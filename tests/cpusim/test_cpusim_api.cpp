@@ -9,6 +9,20 @@
 #include <criterion/criterion.h>
 
 #include "kernel_operator.h"
+/* The per-API and implementation headers kernels include directly. */
+#include "impl/dav_c220/kernel_operator_reg_others_impl.h"
+#include "kernel_tiling/kernel_tiling.h"
+#include "kernel_utils.h"
+#include "lib/math/kernel_operator_acos_intf.h"
+#include "lib/math/kernel_operator_asin_intf.h"
+#include "lib/math/kernel_operator_atan_intf.h"
+#include "lib/math/kernel_operator_cos_intf.h"
+#include "lib/math/kernel_operator_erf_intf.h"
+#include "lib/math/kernel_operator_power_intf.h"
+#include "lib/math/kernel_operator_sin_intf.h"
+#include "lib/math/kernel_operator_tan_intf.h"
+#include "lib/math/kernel_operator_tanh_intf.h"
+#include "lib/sigmoid/kernel_operator_sigmoid_intf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
