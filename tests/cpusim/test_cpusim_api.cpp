@@ -1198,3 +1198,30 @@ Test(cpusim_api, ops_as_template_arguments)
 	cr_expect_eq(d.addr_[0], 2.0f);
 	cr_expect_eq(d.addr_[1], 3.0f);
 }
+
+/* The whole-tensor forms of the high-level math ops: no count, the source
+ * tensor's size. */
+Test(cpusim_api, math_whole_tensor_forms)
+{
+	LocalTensor<float> a = ub<float>(8), d = ub<float>(8), e = ub<float>(16);
+	LocalTensor<uint8_t> tmp = ub<uint8_t>(1024);
+	for (int i = 0; i < 8; i++)
+		a.addr_[i] = (float)(1 << i); /* 1, 2, 4 ... 128 */
+
+	Log2(d, a);
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(d.addr_[i], (float)i, "Log2 lane %d", i);
+
+	Log(d, a, tmp);
+	cr_expect_eq(d.addr_[0], 0.0f);
+	cr_expect_float_eq(d.addr_[1], 0.69314718f, 1e-6f, "log(2)");
+	cr_expect_float_eq(d.addr_[7], 4.8520303f, 1e-5f, "log(128)");
+
+	/* the count is the source's: a longer destination keeps its tail */
+	for (int i = 0; i < 8; i++)
+		a.addr_[i] = (float)i + 0.75f;
+	Floor(e, a);
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(e.addr_[i], (float)i, "Floor lane %d", i);
+	cr_expect_eq(raw32(&e.addr_[8]), 0xeeeeeeeeu, "wrote past the source's size");
+}

@@ -1,6 +1,7 @@
 /* math.h - AscendC's high-level math APIs (the "advanced" library:
- * Sigmoid, Tanh, Sin, Cos, Log, Power, Erf, Gelu ...), count forms, with and
- * without the sharedTmpBuffer argument.
+ * Sigmoid, Tanh, Sin, Cos, Log, Power, Erf, Gelu ...), count forms and
+ * whole-tensor forms (no count: the source's size), with and without the
+ * sharedTmpBuffer argument.
  *
  * On the device these are sequences of basic vector instructions working
  * in a temporary buffer; here each element is computed exactly (double)
@@ -62,6 +63,18 @@ inline double sign_of(double x)
 				       const double a = detail::widen(x);                         \
 				       return detail::narrow<T>(EXPR);                            \
 			       });                                                                \
+	}                                                                                         \
+	/* The whole source tensor: calCount is its size. */                                      \
+	template <typename T, bool isReuseSource = false>                                         \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                    \
+			 const LocalTensor<uint8_t> &sharedTmpBuffer, SrcLoc loc = NPUKB_LOC)     \
+	{                                                                                         \
+		NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, src.GetSize(), loc);            \
+	}                                                                                         \
+	template <typename T, bool isReuseSource = false>                                         \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, SrcLoc loc = NPUKB_LOC) \
+	{                                                                                         \
+		NAME<T, isReuseSource>(dst, src, src.GetSize(), loc);                             \
 	}                                                                                         \
 	/* The exact AscendC signatures (no location), for a kernel that                          \
 	 * passes the op as a template argument: the pack is empty. */                            \
