@@ -1225,3 +1225,35 @@ Test(cpusim_api, math_whole_tensor_forms)
 		cr_expect_eq(e.addr_[i], (float)i, "Floor lane %d", i);
 	cr_expect_eq(raw32(&e.addr_[8]), 0xeeeeeeeeu, "wrote past the source's size");
 }
+
+/* Power on int32_t: the exact integer power wrapped to 32 bits. */
+Test(cpusim_api, power_int32)
+{
+	LocalTensor<int32_t> a = ub<int32_t>(8), b = ub<int32_t>(8), d = ub<int32_t>(8);
+	const int32_t base[8] = { 2, -3, 7, 0, 1, -1, 5, 65536 };
+	const int32_t expo[8] = { 10, 3, 0, 5, -4, -3, -1, 2 };
+	const int32_t want[8] = { 1024, -27, 1, 0, 1, -1, 0, 0 }; /* 2^32 wraps to 0 */
+	for (int i = 0; i < 8; i++) {
+		a.addr_[i] = base[i];
+		b.addr_[i] = expo[i];
+	}
+	Power(d, a, b, 8);
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(d.addr_[i], want[i], "lane %d: %d ^ %d = %d", i, base[i], expo[i], d.addr_[i]);
+
+	Power(d, a, (int32_t)2, 3);
+	cr_expect_eq(d.addr_[0], 4);
+	cr_expect_eq(d.addr_[1], 9);
+	cr_expect_eq(d.addr_[2], 49);
+
+	Power(d, (int32_t)3, b, 2);
+	cr_expect_eq(d.addr_[0], 59049);
+	cr_expect_eq(d.addr_[1], 27);
+
+	LocalTensor<float> f = ub<float>(8), g = ub<float>(8);
+	f.addr_[0] = 2.0f;
+	f.addr_[1] = 9.0f;
+	Power(g, f, 0.5f, 2);
+	cr_expect_float_eq(g.addr_[0], 1.41421356f, 1e-6f);
+	cr_expect_eq(g.addr_[1], 3.0f);
+}

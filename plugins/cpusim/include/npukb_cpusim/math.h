@@ -122,43 +122,69 @@ NPUKB_HL_UNARY(FasterGelu, 5, a / (1.0 + exp(-1.702 * a)))
 NPUKB_HL_UNARY(Silu, 5, a / (1.0 + exp(-a)))
 #undef NPUKB_HL_UNARY
 
-/* Power: tensor ^ tensor, tensor ^ scalar, scalar ^ tensor. */
+/* Power: tensor ^ tensor, tensor ^ scalar, scalar ^ tensor; half, float
+ * and int32_t (AscendC's data types for Power on 220x). int32_t is the exact
+ * integer power wrapped to 32 bits; a negative exponent gives 0 unless the
+ * base is 1 or -1 (the integer part of the real power) [unconfirmed]. */
+namespace detail {
+template <class T> struct one_of_power
+	: std::integral_constant<bool, one_of_float<T>::value || std::is_same<T, int32_t>::value> {};
+template <class T>
+inline T power_elem(T x, T y)
+{
+	return narrow<T>(pow(widen(x), widen(y)));
+}
+template <>
+inline int32_t power_elem<int32_t>(int32_t x, int32_t y)
+{
+	if (y < 0)
+		return x == 1 ? 1 : x == -1 ? ((y & 1) ? -1 : 1) : 0;
+	uint32_t r = 1, b = (uint32_t)x;
+	for (uint32_t e = (uint32_t)y; e; e >>= 1) {
+		if (e & 1)
+			r *= b;
+		b *= b;
+	}
+	return (int32_t)r;
+}
+} // namespace detail
+
 template <typename T, bool isReuseSource = false>
 inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
 		  const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount, SrcLoc loc = NPUKB_LOC)
 {
-	static_assert(detail::one_of_float<T>::value, "Power: element type not supported (half, float)");
+	static_assert(detail::one_of_power<T>::value, "Power: element type not supported (half, float, int32_t)");
 	detail::tmp_check(sharedTmpBuffer, "Power", loc);
 	detail::vbinary(dst, src0, src1, (int32_t)calCount, "Power", 6 * detail::rep_tr(), loc, [](T x, T y) {
-		return detail::narrow<T>(pow(detail::widen(x), detail::widen(y)));
+		return detail::power_elem<T>(x, y);
 	});
 }
 template <typename T, bool isReuseSource = false>
 inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
 		  const uint32_t calCount, SrcLoc loc = NPUKB_LOC)
 {
-	static_assert(detail::one_of_float<T>::value, "Power: element type not supported (half, float)");
+	static_assert(detail::one_of_power<T>::value, "Power: element type not supported (half, float, int32_t)");
 	detail::vbinary(dst, src0, src1, (int32_t)calCount, "Power", 6 * detail::rep_tr(), loc, [](T x, T y) {
-		return detail::narrow<T>(pow(detail::widen(x), detail::widen(y)));
+		return detail::power_elem<T>(x, y);
 	});
 }
 template <typename T, bool isReuseSource = false>
 inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const T &exponent,
 		  const uint32_t calCount, SrcLoc loc = NPUKB_LOC)
 {
-	static_assert(detail::one_of_float<T>::value, "Power: element type not supported (half, float)");
-	const double e = detail::widen(exponent);
+	static_assert(detail::one_of_power<T>::value, "Power: element type not supported (half, float, int32_t)");
+	const T e = exponent;
 	detail::vunary(dst, src0, (int32_t)calCount, "Power", 6 * detail::rep_tr(), loc,
-		       [e](T x) { return detail::narrow<T>(pow(detail::widen(x), e)); });
+		       [e](T x) { return detail::power_elem<T>(x, e); });
 }
 template <typename T, bool isReuseSource = false>
 inline void Power(const LocalTensor<T> &dst, const T &base, const LocalTensor<T> &src1,
 		  const uint32_t calCount, SrcLoc loc = NPUKB_LOC)
 {
-	static_assert(detail::one_of_float<T>::value, "Power: element type not supported (half, float)");
-	const double b = detail::widen(base);
+	static_assert(detail::one_of_power<T>::value, "Power: element type not supported (half, float, int32_t)");
+	const T b = base;
 	detail::vunary(dst, src1, (int32_t)calCount, "Power", 6 * detail::rep_tr(), loc,
-		       [b](T y) { return detail::narrow<T>(pow(b, detail::widen(y))); });
+		       [b](T y) { return detail::power_elem<T>(b, y); });
 }
 
 } // namespace AscendC
