@@ -1257,3 +1257,32 @@ Test(cpusim_api, power_int32)
 	cr_expect_float_eq(g.addr_[0], 1.41421356f, 1e-6f);
 	cr_expect_eq(g.addr_[1], 3.0f);
 }
+
+/* The binary mask form passed as a template argument, with the AscendC
+ * signature (uint64_t mask, const uint8_t repeats). */
+template <class T>
+using NpukbBinaryMaskOp = void(const LocalTensor<T> &, const LocalTensor<T> &, const LocalTensor<T> &, uint64_t,
+			       const uint8_t, const BinaryRepeatParams &);
+template <class T, NpukbBinaryMaskOp<T> *op>
+static void apply_binary_mask(const LocalTensor<T> &d, const LocalTensor<T> &a, const LocalTensor<T> &b,
+			      uint64_t mask, uint8_t repeats)
+{
+	op(d, a, b, mask, repeats, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+}
+
+Test(cpusim_api, binary_mask_form_as_template_argument)
+{
+	LocalTensor<float> a = ub<float>(128), b = ub<float>(128), d = ub<float>(128);
+	for (int i = 0; i < 128; i++) {
+		a.addr_[i] = 0.0f;
+		b.addr_[i] = (float)i;
+	}
+	/* Neg as 0 - x, the first 3 lanes of each of 2 repeats */
+	apply_binary_mask<float, Sub>(d, a, b, 3, 2);
+	for (int i = 0; i < 128; i++) {
+		if (i % 64 < 3)
+			cr_expect_eq(d.addr_[i], -(float)i, "lane %d", i);
+		else
+			cr_expect_eq(raw32(&d.addr_[i]), 0xeeeeeeeeu, "lane %d written", i);
+	}
+}

@@ -378,6 +378,16 @@ inline void vunary(const LocalTensor<D> &dst, const LocalTensor<S> &a, int32_t c
 			return detail::narrow<T>(EXPR);                                           \
 		});                                                                               \
 	}                                                                                         \
+	/* The mask form's exact AscendC signature (uint8_t repeats), for a                       \
+	 * kernel that passes the op as a template argument. */                                   \
+	template <class T, bool isSetMask = true, class... NoLoc,                                 \
+		  std::enable_if_t<sizeof...(NoLoc) == 0, int> = 0>                               \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                   \
+			 const LocalTensor<T> &src1, uint64_t mask, const uint8_t repeatTimes,    \
+			 const BinaryRepeatParams &params, NoLoc...)                              \
+	{                                                                                         \
+		NAME<T, isSetMask>(dst, src0, src1, mask, (int32_t)repeatTimes, params, NPUKB_LOC); \
+	}                                                                                         \
 	template <class T, bool isSetMask = true>                                                \
 	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                   \
 			 const LocalTensor<T> &src1, const uint64_t mask[], int32_t repeatTimes,  \
