@@ -1256,6 +1256,15 @@ Test(cpusim_api, power_int32)
 	Power(g, f, 0.5f, 2);
 	cr_expect_float_eq(g.addr_[0], 1.41421356f, 1e-6f);
 	cr_expect_eq(g.addr_[1], 3.0f);
+
+	/* the scalar forms with a shared temporary buffer */
+	LocalTensor<uint8_t> tmp = ub<uint8_t>(1024);
+	Power<float, false>(g, f, 3.0f, tmp, 2);
+	cr_expect_eq(g.addr_[0], 8.0f);
+	cr_expect_eq(g.addr_[1], 729.0f);
+	Power(g, 2.0f, f, tmp, 2);
+	cr_expect_eq(g.addr_[0], 4.0f);
+	cr_expect_eq(g.addr_[1], 512.0f);
 }
 
 /* The binary mask form passed as a template argument, with the AscendC

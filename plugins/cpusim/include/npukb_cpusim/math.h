@@ -170,6 +170,20 @@ inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const L
 }
 template <typename T, bool isReuseSource = false>
 inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const T &exponent,
+		  const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount, SrcLoc loc = NPUKB_LOC)
+{
+	detail::tmp_check(sharedTmpBuffer, "Power", loc);
+	Power<T, isReuseSource>(dst, src0, exponent, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dst, const T &base, const LocalTensor<T> &src1,
+		  const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount, SrcLoc loc = NPUKB_LOC)
+{
+	detail::tmp_check(sharedTmpBuffer, "Power", loc);
+	Power<T, isReuseSource>(dst, base, src1, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const T &exponent,
 		  const uint32_t calCount, SrcLoc loc = NPUKB_LOC)
 {
 	static_assert(detail::one_of_power<T>::value, "Power: element type not supported (half, float, int32_t)");
