@@ -1286,7 +1286,12 @@ Test(cpusim_api, binary_mask_form_as_template_argument)
 		a.addr_[i] = 0.0f;
 		b.addr_[i] = (float)i;
 	}
+	/* a direct call with uint32_t mask and repeats stays unambiguous */
+	const uint32_t mask32 = 64, reps32 = 1;
+	Max(d, a, b, mask32, reps32, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+	cr_expect_eq(d.addr_[5], 5.0f);
 	/* Neg as 0 - x, the first 3 lanes of each of 2 repeats */
+	memset(d.addr_, 0xee, 128 * sizeof(float));
 	apply_binary_mask<float, Sub>(d, a, b, 3, 2);
 	for (int i = 0; i < 128; i++) {
 		if (i % 64 < 3)

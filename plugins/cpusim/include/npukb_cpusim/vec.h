@@ -379,11 +379,12 @@ inline void vunary(const LocalTensor<D> &dst, const LocalTensor<S> &a, int32_t c
 		});                                                                               \
 	}                                                                                         \
 	/* The mask form's exact AscendC signature (uint8_t repeats), for a                       \
-	 * kernel that passes the op as a template argument. */                                   \
-	template <class T, bool isSetMask = true, class... NoLoc,                                 \
-		  std::enable_if_t<sizeof...(NoLoc) == 0, int> = 0>                               \
+	 * kernel that passes the op as a template argument; R must be uint8_t,                   \
+	 * so that a direct call never finds two equally good conversions. */                     \
+	template <class T, bool isSetMask = true, class R, class... NoLoc,                        \
+		  std::enable_if_t<sizeof...(NoLoc) == 0 && std::is_same<R, uint8_t>::value, int> = 0> \
 	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                   \
-			 const LocalTensor<T> &src1, uint64_t mask, const uint8_t repeatTimes,    \
+			 const LocalTensor<T> &src1, uint64_t mask, const R repeatTimes,          \
 			 const BinaryRepeatParams &params, NoLoc...)                              \
 	{                                                                                         \
 		NAME<T, isSetMask>(dst, src0, src1, mask, (int32_t)repeatTimes, params, NPUKB_LOC); \
