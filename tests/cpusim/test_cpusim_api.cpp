@@ -1300,3 +1300,40 @@ Test(cpusim_api, binary_mask_form_as_template_argument)
 			cr_expect_eq(raw32(&d.addr_[i]), 0xeeeeeeeeu, "lane %d written", i);
 	}
 }
+
+/* The kernel side of host+device mode (the op_host tiling header forced in)
+ * sees the op-host names those headers use besides the tiling data. */
+Test(cpusim_api, kernel_side_tiling_header_sees_ge_names, .timeout = 120)
+{
+	const char *cxx = getenv("NPUKB_CXX") ? getenv("NPUKB_CXX") : "g++";
+	const char *src = getenv("NPUKB_SRCDIR") ? getenv("NPUKB_SRCDIR") : ".";
+	char tmpl[] = "/tmp/npukb-api-XXXXXX";
+	int fd = mkstemp(tmpl);
+	cr_assert(fd >= 0);
+	const std::string text = "#define NPUKB_CPUSIM_KERNEL_SIDE 1\n"
+				 "#include \"register/tilingdata_base.h\"\n"
+				 "namespace optiling {\n"
+				 "struct Params { ge::DataType dt{ ge::DT_FLOAT }; const ge::char_t *name = nullptr; };\n"
+				 "BEGIN_TILING_DATA_DEF(KTiling)\n"
+				 "TILING_DATA_FIELD_DEF(uint32_t, n);\n"
+				 "END_TILING_DATA_DEF;\n"
+				 "}\n"
+				 "using namespace optiling;\n"
+				 "#include \"kernel_operator.h\"\n"
+				 "using namespace AscendC;\n"
+				 "int f() { KTiling t; t.n = 1; Params p; return (int)t.n + (int)p.dt; }\n";
+	cr_assert_eq(write(fd, text.data(), text.size()), (ssize_t)text.size());
+	close(fd);
+	const std::string cmd = std::string(cxx) + " -std=c++17 -fsyntax-only -x c++ -I" + src +
+				"/plugins/cpusim/include " + tmpl + " 2>&1";
+	FILE *p = popen(cmd.c_str(), "r");
+	cr_assert_not_null(p);
+	std::string out;
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+		out.append(buf, n);
+	const int status = pclose(p);
+	unlink(tmpl);
+	cr_expect_eq(status, 0, "does not compile:\n%s", out.c_str());
+}
