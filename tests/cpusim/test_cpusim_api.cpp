@@ -1337,3 +1337,43 @@ Test(cpusim_api, kernel_side_tiling_header_sees_ge_names, .timeout = 120)
 	unlink(tmpl);
 	cr_expect_eq(status, 0, "does not compile:\n%s", out.c_str());
 }
+
+/* Sum: each row's first n elements of inner (padded to 32 bytes). */
+Test(cpusim_api, sum_rows)
+{
+	LocalTensor<half> src = ub<half>(32), dst = ub<half>(16);
+	LocalTensor<uint8_t> tmp = ub<uint8_t>(256);
+	for (int i = 0; i < 32; i++)
+		src.addr_[i] = half((double)(i % 16 < 3 ? i % 16 + 1 + 3 * (i / 16) : 100));
+	/* rows [1 2 3 | pad] and [4 5 6 | pad]: 6 and 15 */
+	SumParams p;
+	p.outter = 2;
+	p.inner = 16;
+	p.n = 3;
+	Sum(dst, src, tmp, p);
+	cr_expect_eq(hb(dst.addr_[0]), hbits(6.0));
+	cr_expect_eq(hb(dst.addr_[1]), hbits(15.0));
+	cr_expect_eq(hb(dst.addr_[2]), UNTOUCHED16, "wrote past outter results");
+
+	LocalTensor<float> fs = ub<float>(8), fd = ub<float>(8);
+	for (int i = 0; i < 8; i++)
+		fs.addr_[i] = 0.5f * (float)i;
+	p.outter = 1;
+	p.inner = 8;
+	p.n = 8;
+	Sum(fd, fs, p);
+	cr_expect_eq(fd.addr_[0], 14.0f);
+}
+
+/* InitGlobalMemory / InitOutput: GM set to a value, within the tensor. */
+Test(cpusim_api, init_global_memory)
+{
+	int32_t buf[16];
+	for (int i = 0; i < 16; i++)
+		buf[i] = -1;
+	GlobalTensor<int32_t> g = gm(buf, 16);
+	InitGlobalMemory(g, 4, (int32_t)7);
+	InitOutput<int32_t>(g[8], 2, 0);
+	for (int i = 0; i < 16; i++)
+		cr_expect_eq(buf[i], i < 4 ? 7 : (i == 8 || i == 9) ? 0 : -1, "element %d", i);
+}

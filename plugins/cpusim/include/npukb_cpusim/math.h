@@ -201,6 +201,67 @@ inline void Power(const LocalTensor<T> &dst, const T &base, const LocalTensor<T>
 		       [b](T y) { return detail::power_elem<T>(b, y); });
 }
 
+/* Sum: per row of `outter` rows, the sum of the first n of its `inner`
+ * elements (inner * sizeof(T) a multiple of 32 bytes, n <= inner) into
+ * dst[row]. Each sum is computed exactly (double) and rounded once to T;
+ * the device adds in its own order [unconfirmed]. */
+struct SumParams {
+	uint32_t outter = 1;
+	uint32_t inner = 0;
+	uint32_t n = 0;
+};
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+inline void Sum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const SumParams &p, SrcLoc loc = NPUKB_LOC)
+{
+	static_assert(detail::one_of_float<T>::value, "Sum: element type not supported (half, float)");
+	if ((p.inner * sizeof(T)) % 32 != 0 || p.n > p.inner || p.n == 0)
+		npukb_cpusim::fail("out-of-bounds", loc,
+				   "Sum: inner (%u) must be a whole number of 32-byte blocks and n (%u) in 1..inner",
+				   p.inner, p.n);
+	npukb_cpusim::ub_check_elem(src.addr_, (uint64_t)p.outter * p.inner * sizeof(T), src.GetLength(), sizeof(T),
+				    "Sum", "source", loc);
+	npukb_cpusim::ub_check_elem(dst.addr_, (uint64_t)p.outter * sizeof(T), dst.GetLength(), sizeof(T), "Sum",
+				    "destination", loc);
+	for (uint32_t r = 0; r < p.outter; r++) {
+		double acc = 0;
+		for (uint32_t j = 0; j < p.n; j++)
+			acc += detail::widen(src.addr_[(uint64_t)r * p.inner + j]);
+		dst.addr_[r] = detail::narrow<T>(acc);
+	}
+	const uint64_t lanes = (uint64_t)detail::lanes_of(sizeof(T));
+	npukb_cpusim::cost_vec_rep((uint64_t)p.outter * ((p.inner + lanes - 1) / lanes), detail::rep());
+}
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+inline void Sum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,
+		const SumParams &p, SrcLoc loc = NPUKB_LOC)
+{
+	detail::tmp_check(sharedTmpBuffer, "Sum", loc);
+	Sum<T, reduceDim, isReuseSource, isBasicBlock>(dst, src, p, loc);
+}
+
+/* InitGlobalMemory: size elements of GM from gm's start set to value (a
+ * vector Duplicate then UB->GM copies on the device, costed as the copy).
+ * InitOutput is its older name (the tensor by value) [unconfirmed]. */
+template <typename T>
+inline void InitGlobalMemory(GlobalTensor<T> &gm, const uint64_t size, const T value, SrcLoc loc = NPUKB_LOC)
+{
+	static_assert(std::is_same<T, uint16_t>::value || std::is_same<T, int16_t>::value ||
+			      std::is_same<T, half>::value || std::is_same<T, uint32_t>::value ||
+			      std::is_same<T, int32_t>::value || std::is_same<T, float>::value,
+		      "InitGlobalMemory: element type not supported (uint16_t, int16_t, half, uint32_t, int32_t, float)");
+	const uint64_t bytes = size * sizeof(T);
+	npukb_cpusim::gm_check(gm.addr_, bytes, "InitGlobalMemory writes", loc);
+	npukb_cpusim::gm_note_write(gm.addr_, bytes, loc);
+	for (uint64_t i = 0; i < size; i++)
+		gm.addr_[i] = value;
+	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE3, bytes);
+}
+template <typename T>
+inline void InitOutput(GlobalTensor<T> gm, const uint64_t size, const T value = T(0), SrcLoc loc = NPUKB_LOC)
+{
+	InitGlobalMemory(gm, size, value, loc);
+}
+
 } // namespace AscendC
 
 #endif
