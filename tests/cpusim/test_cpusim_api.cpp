@@ -1377,3 +1377,27 @@ Test(cpusim_api, init_global_memory)
 	for (int i = 0; i < 16; i++)
 		cr_expect_eq(buf[i], i < 4 ? 7 : (i == 8 || i == 9) ? 0 : -1, "element %d", i);
 }
+
+/* AscendCUtils::SetMask and the vcadd instruction on UB addresses: per
+ * repeat the sum of the masked lanes into dst[r * dstRepStride]. */
+Test(cpusim_api, ascendc_utils_set_mask_and_vcadd)
+{
+	LocalTensor<float> src = ub<float>(128), dst = ub<float>(8);
+	for (int i = 0; i < 128; i++)
+		src.addr_[i] = (float)i;
+	AscendCUtils::SetMask<float>(4);
+	vcadd((__ubuf__ float *)dst.GetPhyAddr(), (__ubuf__ float *)src.GetPhyAddr(), 2, 1, 1, 8, false);
+	cr_expect_eq(dst.addr_[0], 0.0f + 1 + 2 + 3);
+	cr_expect_eq(dst.addr_[1], 64.0f + 65 + 66 + 67);
+	cr_expect_eq(raw32(&dst.addr_[2]), 0xeeeeeeeeu, "wrote a third result");
+	cr_expect_eq(AscendCUtils::GetC0Count(sizeof(half)), 16u);
+	int runs = 0;
+	if ASCEND_IS_AIV {
+		runs++;
+	}
+	if ASCEND_IS_AIC {
+		runs += 10;
+	}
+	cr_expect_eq(runs, 1);
+	cr_expect(g_coreType == AIV);
+}
