@@ -9,6 +9,20 @@
 #include <criterion/criterion.h>
 
 #include "kernel_operator.h"
+/* The per-API and implementation headers kernels include directly. */
+#include "impl/dav_c220/kernel_operator_reg_others_impl.h"
+#include "kernel_tiling/kernel_tiling.h"
+#include "kernel_utils.h"
+#include "lib/math/kernel_operator_acos_intf.h"
+#include "lib/math/kernel_operator_asin_intf.h"
+#include "lib/math/kernel_operator_atan_intf.h"
+#include "lib/math/kernel_operator_cos_intf.h"
+#include "lib/math/kernel_operator_erf_intf.h"
+#include "lib/math/kernel_operator_power_intf.h"
+#include "lib/math/kernel_operator_sin_intf.h"
+#include "lib/math/kernel_operator_tan_intf.h"
+#include "lib/math/kernel_operator_tanh_intf.h"
+#include "lib/sigmoid/kernel_operator_sigmoid_intf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1327,4 +1341,292 @@ Test(cpusim_api, nine_queue_buffers_on_a_position_trip, .exit_code = 3)
 	pipe.InitBuffer(c, 2, 32);
 	pipe.InitBuffer(d, 2, 32);
 	pipe.InitBuffer(e, 1, 32);
+}
+
+/* ---- ops passed as template arguments (function pointers) ----------------------- */
+
+/* Kernels (the Foreach family) take an op's address with its exact AscendC
+ * signature, as a non-type template argument. */
+template <class T>
+using NpukbBinaryOp = void(const LocalTensor<T> &, const LocalTensor<T> &, const LocalTensor<T> &,
+			   const int32_t &);
+template <class T>
+using NpukbScalarOp = void(const LocalTensor<T> &, const LocalTensor<T> &, const T &, const int32_t &);
+template <class T>
+using NpukbUnaryOp = void(const LocalTensor<T> &, const LocalTensor<T> &, const int32_t &);
+template <class T>
+using NpukbMathOp = void(const LocalTensor<T> &, const LocalTensor<T> &, const uint32_t);
+
+template <class T, NpukbBinaryOp<T> *op>
+static void apply_binary(const LocalTensor<T> &d, const LocalTensor<T> &a, const LocalTensor<T> &b, int32_t n)
+{
+	op(d, a, b, n);
+}
+template <class T, NpukbScalarOp<T> *op>
+static void apply_scalar(const LocalTensor<T> &d, const LocalTensor<T> &a, T s, int32_t n)
+{
+	op(d, a, s, n);
+}
+template <class T, NpukbUnaryOp<T> *op>
+static void apply_unary(const LocalTensor<T> &d, const LocalTensor<T> &a, int32_t n)
+{
+	op(d, a, n);
+}
+template <class T, NpukbMathOp<T> *op>
+static void apply_math(const LocalTensor<T> &d, const LocalTensor<T> &a, uint32_t n)
+{
+	op(d, a, n);
+}
+
+Test(cpusim_api, ops_as_template_arguments)
+{
+	LocalTensor<float> a = ub<float>(16), b = ub<float>(16), d = ub<float>(16);
+	LocalTensor<int32_t> ia = ub<int32_t>(8), id = ub<int32_t>(8);
+	for (int i = 0; i < 16; i++) {
+		a.addr_[i] = (float)(i + 1);
+		b.addr_[i] = 2.0f;
+	}
+	for (int i = 0; i < 8; i++)
+		ia.addr_[i] = i - 4;
+
+	apply_binary<float, Sub>(d, a, b, 8);
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(d.addr_[i], (float)(i + 1) - 2.0f, "Sub lane %d", i);
+	cr_expect_eq(raw32(&d.addr_[8]), 0xeeeeeeeeu, "Sub wrote past its count");
+
+	apply_binary<float, Div>(d, a, b, 16);
+	for (int i = 0; i < 16; i++)
+		cr_expect_eq(d.addr_[i], (float)(i + 1) / 2.0f, "Div lane %d", i);
+
+	apply_scalar<float, Muls>(d, a, 3.0f, 16);
+	for (int i = 0; i < 16; i++)
+		cr_expect_eq(d.addr_[i], 3.0f * (float)(i + 1), "Muls lane %d", i);
+
+	apply_scalar<int32_t, Adds>(id, ia, 10, 8);
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(id.addr_[i], i - 4 + 10, "Adds int32 lane %d", i);
+
+	apply_scalar<int32_t, Maxs>(id, ia, 0, 8);
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(id.addr_[i], i < 4 ? 0 : i - 4, "Maxs int32 lane %d", i);
+
+	a.addr_[0] = 16.0f;
+	a.addr_[1] = 0.25f;
+	apply_unary<float, Sqrt>(d, a, 2);
+	cr_expect_eq(d.addr_[0], 4.0f);
+	cr_expect_eq(d.addr_[1], 0.5f);
+
+	a.addr_[0] = 0.0f;
+	a.addr_[1] = 1.0f;
+	apply_math<float, Acos>(d, a, 2);
+	cr_expect_float_eq(d.addr_[0], 1.5707963f, 1e-6f, "acos(0)");
+	cr_expect_float_eq(d.addr_[1], 0.0f, 1e-6f, "acos(1)");
+
+	/* the located forms still win for direct calls, the mask form too */
+	Add(d, a, b, 2, 1, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+	cr_expect_eq(d.addr_[0], 2.0f);
+	cr_expect_eq(d.addr_[1], 3.0f);
+}
+
+/* The whole-tensor forms of the high-level math ops: no count, the source
+ * tensor's size. */
+Test(cpusim_api, math_whole_tensor_forms)
+{
+	LocalTensor<float> a = ub<float>(8), d = ub<float>(8), e = ub<float>(16);
+	LocalTensor<uint8_t> tmp = ub<uint8_t>(1024);
+	for (int i = 0; i < 8; i++)
+		a.addr_[i] = (float)(1 << i); /* 1, 2, 4 ... 128 */
+
+	Log2(d, a);
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(d.addr_[i], (float)i, "Log2 lane %d", i);
+
+	Log(d, a, tmp);
+	cr_expect_eq(d.addr_[0], 0.0f);
+	cr_expect_float_eq(d.addr_[1], 0.69314718f, 1e-6f, "log(2)");
+	cr_expect_float_eq(d.addr_[7], 4.8520303f, 1e-5f, "log(128)");
+
+	/* the count is the source's: a longer destination keeps its tail */
+	for (int i = 0; i < 8; i++)
+		a.addr_[i] = (float)i + 0.75f;
+	Floor(e, a);
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(e.addr_[i], (float)i, "Floor lane %d", i);
+	cr_expect_eq(raw32(&e.addr_[8]), 0xeeeeeeeeu, "wrote past the source's size");
+}
+
+/* Power on int32_t: the exact integer power wrapped to 32 bits. */
+Test(cpusim_api, power_int32)
+{
+	LocalTensor<int32_t> a = ub<int32_t>(8), b = ub<int32_t>(8), d = ub<int32_t>(8);
+	const int32_t base[8] = { 2, -3, 7, 0, 1, -1, 5, 65536 };
+	const int32_t expo[8] = { 10, 3, 0, 5, -4, -3, -1, 2 };
+	const int32_t want[8] = { 1024, -27, 1, 0, 1, -1, 0, 0 }; /* 2^32 wraps to 0 */
+	for (int i = 0; i < 8; i++) {
+		a.addr_[i] = base[i];
+		b.addr_[i] = expo[i];
+	}
+	Power(d, a, b, 8);
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(d.addr_[i], want[i], "lane %d: %d ^ %d = %d", i, base[i], expo[i], d.addr_[i]);
+
+	Power(d, a, (int32_t)2, 3);
+	cr_expect_eq(d.addr_[0], 4);
+	cr_expect_eq(d.addr_[1], 9);
+	cr_expect_eq(d.addr_[2], 49);
+
+	Power(d, (int32_t)3, b, 2);
+	cr_expect_eq(d.addr_[0], 59049);
+	cr_expect_eq(d.addr_[1], 27);
+
+	LocalTensor<float> f = ub<float>(8), g = ub<float>(8);
+	f.addr_[0] = 2.0f;
+	f.addr_[1] = 9.0f;
+	Power(g, f, 0.5f, 2);
+	cr_expect_float_eq(g.addr_[0], 1.41421356f, 1e-6f);
+	cr_expect_eq(g.addr_[1], 3.0f);
+
+	/* the scalar forms with a shared temporary buffer */
+	LocalTensor<uint8_t> tmp = ub<uint8_t>(1024);
+	Power<float, false>(g, f, 3.0f, tmp, 2);
+	cr_expect_eq(g.addr_[0], 8.0f);
+	cr_expect_eq(g.addr_[1], 729.0f);
+	Power(g, 2.0f, f, tmp, 2);
+	cr_expect_eq(g.addr_[0], 4.0f);
+	cr_expect_eq(g.addr_[1], 512.0f);
+}
+
+/* The binary mask form passed as a template argument, with the AscendC
+ * signature (uint64_t mask, const uint8_t repeats). */
+template <class T>
+using NpukbBinaryMaskOp = void(const LocalTensor<T> &, const LocalTensor<T> &, const LocalTensor<T> &, uint64_t,
+			       const uint8_t, const BinaryRepeatParams &);
+template <class T, NpukbBinaryMaskOp<T> *op>
+static void apply_binary_mask(const LocalTensor<T> &d, const LocalTensor<T> &a, const LocalTensor<T> &b,
+			      uint64_t mask, uint8_t repeats)
+{
+	op(d, a, b, mask, repeats, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+}
+
+Test(cpusim_api, binary_mask_form_as_template_argument)
+{
+	LocalTensor<float> a = ub<float>(128), b = ub<float>(128), d = ub<float>(128);
+	for (int i = 0; i < 128; i++) {
+		a.addr_[i] = 0.0f;
+		b.addr_[i] = (float)i;
+	}
+	/* a direct call with uint32_t mask and repeats stays unambiguous */
+	const uint32_t mask32 = 64, reps32 = 1;
+	Max(d, a, b, mask32, reps32, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+	cr_expect_eq(d.addr_[5], 5.0f);
+	/* Neg as 0 - x, the first 3 lanes of each of 2 repeats */
+	memset(d.addr_, 0xee, 128 * sizeof(float));
+	apply_binary_mask<float, Sub>(d, a, b, 3, 2);
+	for (int i = 0; i < 128; i++) {
+		if (i % 64 < 3)
+			cr_expect_eq(d.addr_[i], -(float)i, "lane %d", i);
+		else
+			cr_expect_eq(raw32(&d.addr_[i]), 0xeeeeeeeeu, "lane %d written", i);
+	}
+}
+
+/* The kernel side of host+device mode (the op_host tiling header forced in)
+ * sees the op-host names those headers use besides the tiling data. */
+Test(cpusim_api, kernel_side_tiling_header_sees_ge_names, .timeout = 120)
+{
+	const char *cxx = getenv("NPUKB_CXX") ? getenv("NPUKB_CXX") : "g++";
+	const char *src = getenv("NPUKB_SRCDIR") ? getenv("NPUKB_SRCDIR") : ".";
+	char tmpl[] = "/tmp/npukb-api-XXXXXX";
+	int fd = mkstemp(tmpl);
+	cr_assert(fd >= 0);
+	const std::string text = "#define NPUKB_CPUSIM_KERNEL_SIDE 1\n"
+				 "#include \"register/tilingdata_base.h\"\n"
+				 "namespace optiling {\n"
+				 "struct Params { ge::DataType dt{ ge::DT_FLOAT }; const ge::char_t *name = nullptr; };\n"
+				 "BEGIN_TILING_DATA_DEF(KTiling)\n"
+				 "TILING_DATA_FIELD_DEF(uint32_t, n);\n"
+				 "END_TILING_DATA_DEF;\n"
+				 "}\n"
+				 "using namespace optiling;\n"
+				 "#include \"kernel_operator.h\"\n"
+				 "using namespace AscendC;\n"
+				 "int f() { KTiling t; t.n = 1; Params p; return (int)t.n + (int)p.dt; }\n";
+	cr_assert_eq(write(fd, text.data(), text.size()), (ssize_t)text.size());
+	close(fd);
+	const std::string cmd = std::string(cxx) + " -std=c++17 -fsyntax-only -x c++ -I" + src +
+				"/plugins/cpusim/include " + tmpl + " 2>&1";
+	FILE *p = popen(cmd.c_str(), "r");
+	cr_assert_not_null(p);
+	std::string out;
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+		out.append(buf, n);
+	const int status = pclose(p);
+	unlink(tmpl);
+	cr_expect_eq(status, 0, "does not compile:\n%s", out.c_str());
+}
+
+/* Sum: each row's first n elements of inner (padded to 32 bytes). */
+Test(cpusim_api, sum_rows)
+{
+	LocalTensor<half> src = ub<half>(32), dst = ub<half>(16);
+	LocalTensor<uint8_t> tmp = ub<uint8_t>(256);
+	for (int i = 0; i < 32; i++)
+		src.addr_[i] = half((double)(i % 16 < 3 ? i % 16 + 1 + 3 * (i / 16) : 100));
+	/* rows [1 2 3 | pad] and [4 5 6 | pad]: 6 and 15 */
+	SumParams p;
+	p.outter = 2;
+	p.inner = 16;
+	p.n = 3;
+	Sum(dst, src, tmp, p);
+	cr_expect_eq(hb(dst.addr_[0]), hbits(6.0));
+	cr_expect_eq(hb(dst.addr_[1]), hbits(15.0));
+	cr_expect_eq(hb(dst.addr_[2]), UNTOUCHED16, "wrote past outter results");
+
+	LocalTensor<float> fs = ub<float>(8), fd = ub<float>(8);
+	for (int i = 0; i < 8; i++)
+		fs.addr_[i] = 0.5f * (float)i;
+	p.outter = 1;
+	p.inner = 8;
+	p.n = 8;
+	Sum(fd, fs, p);
+	cr_expect_eq(fd.addr_[0], 14.0f);
+}
+
+/* InitGlobalMemory / InitOutput: GM set to a value, within the tensor. */
+Test(cpusim_api, init_global_memory)
+{
+	int32_t buf[16];
+	for (int i = 0; i < 16; i++)
+		buf[i] = -1;
+	GlobalTensor<int32_t> g = gm(buf, 16);
+	InitGlobalMemory(g, 4, (int32_t)7);
+	InitOutput<int32_t>(g[8], 2, 0);
+	for (int i = 0; i < 16; i++)
+		cr_expect_eq(buf[i], i < 4 ? 7 : (i == 8 || i == 9) ? 0 : -1, "element %d", i);
+}
+
+/* AscendCUtils::SetMask and the vcadd instruction on UB addresses: per
+ * repeat the sum of the masked lanes into dst[r * dstRepStride]. */
+Test(cpusim_api, ascendc_utils_set_mask_and_vcadd)
+{
+	LocalTensor<float> src = ub<float>(128), dst = ub<float>(8);
+	for (int i = 0; i < 128; i++)
+		src.addr_[i] = (float)i;
+	AscendCUtils::SetMask<float>(4);
+	vcadd((__ubuf__ float *)dst.GetPhyAddr(), (__ubuf__ float *)src.GetPhyAddr(), 2, 1, 1, 8, false);
+	cr_expect_eq(dst.addr_[0], 0.0f + 1 + 2 + 3);
+	cr_expect_eq(dst.addr_[1], 64.0f + 65 + 66 + 67);
+	cr_expect_eq(raw32(&dst.addr_[2]), 0xeeeeeeeeu, "wrote a third result");
+	cr_expect_eq(AscendCUtils::GetC0Count(sizeof(half)), 16u);
+	int runs = 0;
+	if ASCEND_IS_AIV {
+		runs++;
+	}
+	if ASCEND_IS_AIC {
+		runs += 10;
+	}
+	cr_expect_eq(runs, 1);
+	cr_expect(g_coreType == AIV);
 }

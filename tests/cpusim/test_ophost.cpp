@@ -3,6 +3,7 @@
 #include "register/tilingdata_base.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
+#include "tiling/tiling_api.h"
 
 static int failures;
 #define CHECK(c) do { if (!(c)) { std::fprintf(stderr, "FAIL %s:%d %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
@@ -54,8 +55,28 @@ public:
 OP_ADD(TestOp);
 }
 
+/* ge's char_t, UNKNOWN_DIM, Shape; std's map in namespace optiling. */
+namespace optiling {
+static const map<ge::DataType, int32_t> kBufCount = { { ge::DT_FLOAT, 3 } };
+}
+static void test_ge_names(void)
+{
+	const ge::char_t *name = "op";
+	CHECK(name[0] == 'o');
+	CHECK(ge::UNKNOWN_DIM == -1);
+	CHECK(ge::UNKNOWN_DIM_NUM == -2);
+	ge::Shape s(std::vector<int64_t>{ 2, 3, 4 });
+	CHECK(s.GetDimNum() == 3);
+	CHECK(s.GetDim(1) == 3);
+	CHECK(s.GetShapeSize() == 24);
+	CHECK(s.GetDims().size() == 3 && s.GetDims()[2] == 4);
+	CHECK(ge::Shape().GetDimNum() == 0);
+	CHECK(optiling::kBufCount.at(ge::DT_FLOAT) == 3);
+}
+
 int main()
 {
+	test_ge_names();
 	CHECK(sizeof(optiling::TestTiling) == sizeof(KTiling));
 	CHECK(offsetof(optiling::TestTiling, scale) == offsetof(KTiling, scale));
 	CHECK(offsetof(optiling::TestTiling, inner) == offsetof(KTiling, inner));

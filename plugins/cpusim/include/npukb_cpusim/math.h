@@ -1,6 +1,7 @@
 /* math.h - AscendC's high-level math APIs (the "advanced" library:
- * Sigmoid, Tanh, Sin, Cos, Log, Power, Erf, Gelu ...), count forms, with and
- * without the sharedTmpBuffer argument.
+ * Sigmoid, Tanh, Sin, Cos, Log, Power, Erf, Gelu ...), count forms and
+ * whole-tensor forms (no count: the source's size), with and without the
+ * sharedTmpBuffer argument.
  *
  * On the device these are sequences of basic vector instructions working
  * in a temporary buffer; here each element is computed exactly (double)
@@ -62,6 +63,34 @@ inline double sign_of(double x)
 				       const double a = detail::widen(x);                         \
 				       return detail::narrow<T>(EXPR);                            \
 			       });                                                                \
+	}                                                                                         \
+	/* The whole source tensor: calCount is its size. */                                      \
+	template <typename T, bool isReuseSource = false>                                         \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                    \
+			 const LocalTensor<uint8_t> &sharedTmpBuffer, SrcLoc loc = NPUKB_LOC)     \
+	{                                                                                         \
+		NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, src.GetSize(), loc);            \
+	}                                                                                         \
+	template <typename T, bool isReuseSource = false>                                         \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, SrcLoc loc = NPUKB_LOC) \
+	{                                                                                         \
+		NAME<T, isReuseSource>(dst, src, src.GetSize(), loc);                             \
+	}                                                                                         \
+	/* The exact AscendC signatures (no location), for a kernel that                          \
+	 * passes the op as a template argument: the pack is empty. */                            \
+	template <typename T, bool isReuseSource = false, class... NoLoc,                         \
+		  std::enable_if_t<sizeof...(NoLoc) == 0, int> = 0>                               \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                    \
+			 const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount, NoLoc...) \
+	{                                                                                         \
+		NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, calCount, NPUKB_LOC);           \
+	}                                                                                         \
+	template <typename T, bool isReuseSource = false, class... NoLoc,                         \
+		  std::enable_if_t<sizeof...(NoLoc) == 0, int> = 0>                               \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t calCount, \
+			 NoLoc...)                                                                \
+	{                                                                                         \
+		NAME<T, isReuseSource>(dst, src, calCount, NPUKB_LOC);                            \
 	}
 
 NPUKB_HL_UNARY(Sigmoid, 4, 1.0 / (1.0 + exp(-a)))
@@ -93,43 +122,144 @@ NPUKB_HL_UNARY(FasterGelu, 5, a / (1.0 + exp(-1.702 * a)))
 NPUKB_HL_UNARY(Silu, 5, a / (1.0 + exp(-a)))
 #undef NPUKB_HL_UNARY
 
-/* Power: tensor ^ tensor, tensor ^ scalar, scalar ^ tensor. */
+/* Power: tensor ^ tensor, tensor ^ scalar, scalar ^ tensor; half, float
+ * and int32_t (AscendC's data types for Power on 220x). int32_t is the exact
+ * integer power wrapped to 32 bits; a negative exponent gives 0 unless the
+ * base is 1 or -1 (the integer part of the real power) [unconfirmed]. */
+namespace detail {
+template <class T> struct one_of_power
+	: std::integral_constant<bool, one_of_float<T>::value || std::is_same<T, int32_t>::value> {};
+template <class T>
+inline T power_elem(T x, T y)
+{
+	return narrow<T>(pow(widen(x), widen(y)));
+}
+template <>
+inline int32_t power_elem<int32_t>(int32_t x, int32_t y)
+{
+	if (y < 0)
+		return x == 1 ? 1 : x == -1 ? ((y & 1) ? -1 : 1) : 0;
+	uint32_t r = 1, b = (uint32_t)x;
+	for (uint32_t e = (uint32_t)y; e; e >>= 1) {
+		if (e & 1)
+			r *= b;
+		b *= b;
+	}
+	return (int32_t)r;
+}
+} // namespace detail
+
 template <typename T, bool isReuseSource = false>
 inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
 		  const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount, SrcLoc loc = NPUKB_LOC)
 {
-	static_assert(detail::one_of_float<T>::value, "Power: element type not supported (half, float)");
+	static_assert(detail::one_of_power<T>::value, "Power: element type not supported (half, float, int32_t)");
 	detail::tmp_check(sharedTmpBuffer, "Power", loc);
 	detail::vbinary(dst, src0, src1, (int32_t)calCount, "Power", 6 * detail::rep_tr(), loc, [](T x, T y) {
-		return detail::narrow<T>(pow(detail::widen(x), detail::widen(y)));
+		return detail::power_elem<T>(x, y);
 	});
 }
 template <typename T, bool isReuseSource = false>
 inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
 		  const uint32_t calCount, SrcLoc loc = NPUKB_LOC)
 {
-	static_assert(detail::one_of_float<T>::value, "Power: element type not supported (half, float)");
+	static_assert(detail::one_of_power<T>::value, "Power: element type not supported (half, float, int32_t)");
 	detail::vbinary(dst, src0, src1, (int32_t)calCount, "Power", 6 * detail::rep_tr(), loc, [](T x, T y) {
-		return detail::narrow<T>(pow(detail::widen(x), detail::widen(y)));
+		return detail::power_elem<T>(x, y);
 	});
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const T &exponent,
+		  const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount, SrcLoc loc = NPUKB_LOC)
+{
+	detail::tmp_check(sharedTmpBuffer, "Power", loc);
+	Power<T, isReuseSource>(dst, src0, exponent, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dst, const T &base, const LocalTensor<T> &src1,
+		  const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount, SrcLoc loc = NPUKB_LOC)
+{
+	detail::tmp_check(sharedTmpBuffer, "Power", loc);
+	Power<T, isReuseSource>(dst, base, src1, calCount, loc);
 }
 template <typename T, bool isReuseSource = false>
 inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const T &exponent,
 		  const uint32_t calCount, SrcLoc loc = NPUKB_LOC)
 {
-	static_assert(detail::one_of_float<T>::value, "Power: element type not supported (half, float)");
-	const double e = detail::widen(exponent);
+	static_assert(detail::one_of_power<T>::value, "Power: element type not supported (half, float, int32_t)");
+	const T e = exponent;
 	detail::vunary(dst, src0, (int32_t)calCount, "Power", 6 * detail::rep_tr(), loc,
-		       [e](T x) { return detail::narrow<T>(pow(detail::widen(x), e)); });
+		       [e](T x) { return detail::power_elem<T>(x, e); });
 }
 template <typename T, bool isReuseSource = false>
 inline void Power(const LocalTensor<T> &dst, const T &base, const LocalTensor<T> &src1,
 		  const uint32_t calCount, SrcLoc loc = NPUKB_LOC)
 {
-	static_assert(detail::one_of_float<T>::value, "Power: element type not supported (half, float)");
-	const double b = detail::widen(base);
+	static_assert(detail::one_of_power<T>::value, "Power: element type not supported (half, float, int32_t)");
+	const T b = base;
 	detail::vunary(dst, src1, (int32_t)calCount, "Power", 6 * detail::rep_tr(), loc,
-		       [b](T y) { return detail::narrow<T>(pow(b, detail::widen(y))); });
+		       [b](T y) { return detail::power_elem<T>(b, y); });
+}
+
+/* Sum: per row of `outter` rows, the sum of the first n of its `inner`
+ * elements (inner * sizeof(T) a multiple of 32 bytes, n <= inner) into
+ * dst[row]. Each sum is computed exactly (double) and rounded once to T;
+ * the device adds in its own order [unconfirmed]. */
+struct SumParams {
+	uint32_t outter = 1;
+	uint32_t inner = 0;
+	uint32_t n = 0;
+};
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+inline void Sum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const SumParams &p, SrcLoc loc = NPUKB_LOC)
+{
+	static_assert(detail::one_of_float<T>::value, "Sum: element type not supported (half, float)");
+	if ((p.inner * sizeof(T)) % 32 != 0 || p.n > p.inner || p.n == 0)
+		npukb_cpusim::fail("out-of-bounds", loc,
+				   "Sum: inner (%u) must be a whole number of 32-byte blocks and n (%u) in 1..inner",
+				   p.inner, p.n);
+	npukb_cpusim::ub_check_elem(src.addr_, (uint64_t)p.outter * p.inner * sizeof(T), src.GetLength(), sizeof(T),
+				    "Sum", "source", loc);
+	npukb_cpusim::ub_check_elem(dst.addr_, (uint64_t)p.outter * sizeof(T), dst.GetLength(), sizeof(T), "Sum",
+				    "destination", loc);
+	for (uint32_t r = 0; r < p.outter; r++) {
+		double acc = 0;
+		for (uint32_t j = 0; j < p.n; j++)
+			acc += detail::widen(src.addr_[(uint64_t)r * p.inner + j]);
+		dst.addr_[r] = detail::narrow<T>(acc);
+	}
+	const uint64_t lanes = (uint64_t)detail::lanes_of(sizeof(T));
+	npukb_cpusim::cost_vec_rep((uint64_t)p.outter * ((p.inner + lanes - 1) / lanes), detail::rep());
+}
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+inline void Sum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,
+		const SumParams &p, SrcLoc loc = NPUKB_LOC)
+{
+	detail::tmp_check(sharedTmpBuffer, "Sum", loc);
+	Sum<T, reduceDim, isReuseSource, isBasicBlock>(dst, src, p, loc);
+}
+
+/* InitGlobalMemory: size elements of GM from gm's start set to value (a
+ * vector Duplicate then UB->GM copies on the device, costed as the copy).
+ * InitOutput is its older name (the tensor by value) [unconfirmed]. */
+template <typename T>
+inline void InitGlobalMemory(GlobalTensor<T> &gm, const uint64_t size, const T value, SrcLoc loc = NPUKB_LOC)
+{
+	static_assert(std::is_same<T, uint16_t>::value || std::is_same<T, int16_t>::value ||
+			      std::is_same<T, half>::value || std::is_same<T, uint32_t>::value ||
+			      std::is_same<T, int32_t>::value || std::is_same<T, float>::value,
+		      "InitGlobalMemory: element type not supported (uint16_t, int16_t, half, uint32_t, int32_t, float)");
+	const uint64_t bytes = size * sizeof(T);
+	npukb_cpusim::gm_check(gm.addr_, bytes, "InitGlobalMemory writes", loc);
+	npukb_cpusim::gm_note_write(gm.addr_, bytes, loc);
+	for (uint64_t i = 0; i < size; i++)
+		gm.addr_[i] = value;
+	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE3, bytes);
+}
+template <typename T>
+inline void InitOutput(GlobalTensor<T> gm, const uint64_t size, const T value = T(0), SrcLoc loc = NPUKB_LOC)
+{
+	InitGlobalMemory(gm, size, value, loc);
 }
 
 } // namespace AscendC

@@ -54,6 +54,33 @@ struct AscendString {
 	AscendString(const char *c = "") : s(c ? c : "") {}
 	const char *GetString() const { return s.c_str(); }
 };
+/* graph/types.h: the character type of node names, and the dimension
+ * value (and dimension count) of a shape not known before run time. */
+using char_t = char;
+constexpr int64_t UNKNOWN_DIM = -1;
+constexpr int64_t UNKNOWN_DIM_NUM = -2;
+/* graph/tensor.h's Shape, which the host-side tiling APIs of the
+ * high-level library take (GetSigmoidMaxMinTmpSize ...). */
+class Shape {
+public:
+	Shape() = default;
+	explicit Shape(const std::vector<int64_t> &dims) : dims_(dims) {}
+	size_t GetDimNum() const { return dims_.size(); }
+	int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
+	std::vector<int64_t> GetDims() const { return dims_; }
+	int64_t GetShapeSize() const /* a scalar's: 0 [unconfirmed] */
+	{
+		if (dims_.empty())
+			return 0;
+		int64_t n = 1;
+		for (int64_t d : dims_)
+			n *= d;
+		return n;
+	}
+
+private:
+	std::vector<int64_t> dims_;
+};
 } // namespace ge
 
 namespace gert {

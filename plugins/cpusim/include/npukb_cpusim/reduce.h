@@ -478,6 +478,58 @@ inline void reduce_mask(const Plan &pl, const LocalTensor<T> &dst, const LocalTe
 }
 } // namespace detail
 
+/* AscendCUtils: the internal helpers kernels call directly. SetMask sets
+ * the vector mask register as SetVectorMask does; GetC0Count is the
+ * elements of one 32-byte block. */
+struct AscendCUtils {
+	template <typename T>
+	static void SetMask(int32_t len)
+	{
+		SetVectorMask<T>(len);
+	}
+	template <typename T>
+	static void SetMask(const uint64_t &maskHigh, const uint64_t &maskLow)
+	{
+		SetVectorMask<T>(maskHigh, maskLow);
+	}
+	static uint32_t GetC0Count(uint32_t typeSize) { return 32 / typeSize; }
+};
+
 } // namespace AscendC
+
+/* The core type a kernel is compiled for (cpusim runs vector kernels:
+ * AIV), as kernels test it: if (g_coreType == AIV), if ASCEND_IS_AIV. */
+constexpr int AIC = 1;
+constexpr int AIV = 2;
+constexpr int g_coreType = AIV;
+#define ASCEND_IS_AIV constexpr(g_coreType == AIV)
+#define ASCEND_IS_AIC constexpr(g_coreType == AIC)
+#define ASCEND_IS_NOT_AIV constexpr(g_coreType != AIV)
+#define ASCEND_IS_NOT_AIC constexpr(g_coreType != AIC)
+
+/* vcadd, the instruction WholeReduceSum issues, called directly with UB
+ * addresses: per repeat the sum of the lanes the mask register selects
+ * into dst[r * dstRepStride]. Only its plain form: dst given and the last
+ * argument false (true accumulates into a register GetAccVal reads, which
+ * cpusim does not model). A raw address reaches to the UB's end. */
+template <typename T>
+inline void vcadd(T *dst, T *src, uint8_t repeat, uint16_t dstRepStride, uint16_t srcBlkStride,
+		  uint16_t srcRepStride, bool accumulate, AscendC::SrcLoc loc = NPUKB_LOC)
+{
+	using namespace AscendC;
+	static_assert(detail::one_of_float<T>::value, "vcadd: element type not supported (half, float)");
+	if (!dst || accumulate)
+		npukb_cpusim::fail("out-of-bounds", loc,
+				   "vcadd: the accumulating form (null destination or last argument true) is not "
+				   "modelled by cpusim");
+	auto in_ub = [](T *p) {
+		const uintptr_t end = (uintptr_t)npukb_cpusim::ub_arena + npukb_cpusim::g.soc.ub_bytes;
+		const uintptr_t a = (uintptr_t)p;
+		return LocalTensor<T>(p, a < end ? (uint32_t)((end - a) / sizeof(T)) : 0);
+	};
+	const detail::Plan pl = detail::plan_len(false, 0, detail::lanes_of(sizeof(T)), repeat, "vcadd", loc);
+	detail::whole_reduce<T, detail::W_SUM>(pl, in_ub(dst), in_ub(src), dstRepStride, srcBlkStride, srcRepStride,
+					       ReduceOrder::ORDER_ONLY_VALUE, "vcadd", loc);
+}
 
 #endif

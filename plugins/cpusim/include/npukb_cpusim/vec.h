@@ -357,6 +357,14 @@ inline void vunary(const LocalTensor<D> &dst, const LocalTensor<S> &a, int32_t c
 			return detail::narrow<T>(EXPR);                                           \
 		});                                                                               \
 	}                                                                                         \
+	/* The exact AscendC signature (no location), for a kernel that                           \
+	 * passes the op as a template argument: the pack is empty. */                            \
+	template <class T, class... NoLoc, std::enable_if_t<sizeof...(NoLoc) == 0, int> = 0>      \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                   \
+			 const LocalTensor<T> &src1, const int32_t &count, NoLoc...)              \
+	{                                                                                         \
+		NAME(dst, src0, src1, count, NPUKB_LOC);                                          \
+	}                                                                                         \
 	template <class T, bool isSetMask = true>                                                \
 	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                   \
 			 const LocalTensor<T> &src1, uint64_t mask, int32_t repeatTimes,          \
@@ -369,6 +377,17 @@ inline void vunary(const LocalTensor<D> &dst, const LocalTensor<S> &a, int32_t c
 			const detail::wide_t<T> a = detail::widen(x), b = detail::widen(y);       \
 			return detail::narrow<T>(EXPR);                                           \
 		});                                                                               \
+	}                                                                                         \
+	/* The mask form's exact AscendC signature (uint8_t repeats), for a                       \
+	 * kernel that passes the op as a template argument; R must be uint8_t,                   \
+	 * so that a direct call never finds two equally good conversions. */                     \
+	template <class T, bool isSetMask = true, class R, class... NoLoc,                        \
+		  std::enable_if_t<sizeof...(NoLoc) == 0 && std::is_same<R, uint8_t>::value, int> = 0> \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                   \
+			 const LocalTensor<T> &src1, uint64_t mask, const R repeatTimes,          \
+			 const BinaryRepeatParams &params, NoLoc...)                              \
+	{                                                                                         \
+		NAME<T, isSetMask>(dst, src0, src1, mask, (int32_t)repeatTimes, params, NPUKB_LOC); \
 	}                                                                                         \
 	template <class T, bool isSetMask = true>                                                \
 	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                   \
@@ -404,6 +423,14 @@ NPUKB_BINARY(Or, one_of_b16, "int16_t, uint16_t", detail::rep(), a | b)
 			const detail::wide_t<T> a = detail::widen(x);                             \
 			return detail::narrow<T>(EXPR);                                           \
 		});                                                                               \
+	}                                                                                         \
+	/* The exact AscendC signature (no location), for a kernel that                           \
+	 * passes the op as a template argument: the pack is empty. */                            \
+	template <class T, class... NoLoc, std::enable_if_t<sizeof...(NoLoc) == 0, int> = 0>      \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                    \
+			 const int32_t &count, NoLoc...)                                          \
+	{                                                                                         \
+		NAME(dst, src, count, NPUKB_LOC);                                                 \
 	}                                                                                         \
 	template <class T, bool isSetMask = true>                                                \
 	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask,     \
@@ -453,6 +480,14 @@ NPUKB_UNARY(Not, one_of_b16, "int16_t, uint16_t", detail::rep(), ~a)
 			const detail::wide_t<T> a = detail::widen(x);                             \
 			return detail::narrow<T>(EXPR);                                           \
 		});                                                                               \
+	}                                                                                         \
+	/* The exact AscendC signature (no location), for a kernel that                           \
+	 * passes the op as a template argument: the pack is empty. */                            \
+	template <class T, class... NoLoc, std::enable_if_t<sizeof...(NoLoc) == 0, int> = 0>      \
+	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalar,   \
+			 const int32_t &count, NoLoc...)                                          \
+	{                                                                                         \
+		NAME(dst, src, scalar, count, NPUKB_LOC);                                         \
 	}                                                                                         \
 	template <class T, bool isSetMask = true>                                                \
 	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalar,   \
