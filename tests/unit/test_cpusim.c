@@ -1059,6 +1059,40 @@ Test(cpusim, sync_all_meets_every_block, .timeout = 60)
 	free(z);
 }
 
+/* Mode-0 cross-core flags meet every block like SyncAll. */
+Test(cpusim, cross_core_flags_meet_every_block, .timeout = 60)
+{
+	static const char body[] =
+		"    int64_t b = GetBlockIdx(), n = GetBlockNum();\n"
+		"    zGm.SetValue(b * 16, half((float)(b + 1)));\n"
+		"    CrossCoreSetFlag<0, PIPE_MTE3>(3);\n"
+		"    CrossCoreWaitFlag(3);\n"
+		"    float s = 0;\n"
+		"    for (int64_t i = 0; i < n; i++) s += (float)zGm.GetValue(i * 16);\n"
+		"    zGm.SetValue(b * 16 + 1, half(s));\n";
+	struct case_files c;
+	struct npukb_run_result r;
+	uint16_t *z;
+
+	run_snippet_blocks(body, 1024, 8, &c, &r);
+	cr_assert_eq(r.ok, 1, "%s\n%s", r.message, r.diagnostics ? r.diagnostics : "");
+	z = read_u16(c.pz, c.n);
+	for (int b = 0; b < 8; b++)
+		cr_expect_eq(z[b * 16 + 1], d2h(36.0), "block %d saw %f", b, h2d(z[b * 16 + 1]));
+	free(z);
+}
+
+Test(cpusim, cross_core_wait_without_set_trips, .timeout = 60)
+{
+	struct case_files c;
+	struct npukb_run_result r;
+
+	run_snippet_blocks("    CrossCoreWaitFlag(2);\n", 1024, 4, &c, &r);
+	cr_assert_eq(r.ok, 0);
+	cr_assert_str_eq(r.category, "sync-race", "%s", r.message);
+	cr_assert(strstr(r.message, "did not set the flag first") != NULL, "%s", r.message);
+}
+
 Test(cpusim, sync_all_block_skipping_it_trips, .timeout = 60)
 {
 	struct case_files c;

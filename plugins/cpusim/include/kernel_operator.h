@@ -353,6 +353,36 @@ inline void SyncAll(const GlobalTensor<int32_t> &, const LocalTensor<int32_t> &,
 	SyncAll<isAIVOnly>(loc);
 }
 
+/* Cross-core flags. Mode 0 synchronises every core of the launch: each
+ * sets the flag and then waits until all have set it, which cpusim runs as
+ * SyncAll (same deadlock checks). Modes 1 and 2 pair vector cores with
+ * each other or with the cube core of their AI core, which cpusim does
+ * not model: a compile error says so. */
+constexpr uint16_t CROSS_CORE_FLAGS = 16;
+
+template <uint8_t modeId, pipe_t pipe>
+inline void CrossCoreSetFlag(uint16_t flagId, SrcLoc loc = NPUKB_LOC)
+{
+	static_assert(modeId == 0, "CrossCoreSetFlag: cpusim models mode 0 (all cores) only");
+	if (flagId >= CROSS_CORE_FLAGS)
+		npukb_cpusim::fail("sync-race", loc, "CrossCoreSetFlag: flag id %u outside 0..%u", flagId,
+				   CROSS_CORE_FLAGS - 1);
+	npukb_cpusim::g.cross_core_set |= 1u << flagId;
+}
+
+template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
+inline void CrossCoreWaitFlag(uint16_t flagId, SrcLoc loc = NPUKB_LOC)
+{
+	static_assert(modeId == 0, "CrossCoreWaitFlag: cpusim models mode 0 (all cores) only");
+	if (flagId >= CROSS_CORE_FLAGS || !(npukb_cpusim::g.cross_core_set & (1u << flagId)))
+		npukb_cpusim::fail("sync-race", loc,
+				   "CrossCoreWaitFlag(%u): this block did not set the flag first; mode 0 waits for every "
+				   "core, this one included, so the device waits forever",
+				   flagId);
+	npukb_cpusim::g.cross_core_set &= ~(1u << flagId);
+	SyncAll<true>(loc);
+}
+
 /* The host has no separate scalar data cache to flush: no-ops. */
 enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
 enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };

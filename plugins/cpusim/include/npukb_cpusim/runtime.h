@@ -122,6 +122,8 @@ struct State {
 	/* When the scalar unit's last UB access ends: auto-sync only has to
 	 * look at an instruction's operands if that is still ahead of it. */
 	double s_ub_until;
+	/* Mode-0 cross-core flags this block has set and not yet waited on. */
+	uint32_t cross_core_set;
 	/* Per 32-byte block of UB: the state of the queue buffer holding it
 	 * (UB_NOT_QUEUE for TBuf and unallocated space), so that any use of a
 	 * freed or enqueued tensor is seen. Bounded: 16 KiB. */
