@@ -323,6 +323,15 @@ inline void ub_race_access(int p, double start, double read_end, double write_do
 	}
 }
 
+/* pipe `to` cannot start before time t (a flag, a queue hand-off). */
+inline void wait_until(Pipe to, double t)
+{
+	if (t > g.busy[to])
+		g.busy[to] = t;
+	if (g.busy[to] > g.done[to])
+		g.done[to] = g.busy[to];
+}
+
 /* CANN builds kernels with --cce-auto-sync by default (kernel launch and
  * custom operator projects alike): the compiler inserts the flags between
  * the scalar unit and the MTE2, MTE3 and vector pipes wherever a LocalTensor
@@ -355,10 +364,7 @@ inline void ub_auto_sync_wait(int p)
 				t = g.ub_r_done[b];
 		}
 	}
-	if (t > g.busy[p])
-		g.busy[p] = t;
-	if (g.busy[p] > g.done[p])
-		g.done[p] = g.busy[p];
+	wait_until((Pipe)p, t);
 }
 
 /* Called by each cost function with the instruction's pipe and times. */
@@ -613,15 +619,6 @@ inline void cost_scalar(double cycles)
 	if (g.ub_npending > 0)
 		g.s_ub_until = g.busy[P_S];
 	ub_race_commit(P_S, start, g.busy[P_S], g.busy[P_S]);
-}
-
-/* pipe `to` cannot start before time t (a flag, a queue hand-off). */
-inline void wait_until(Pipe to, double t)
-{
-	if (t > g.busy[to])
-		g.busy[to] = t;
-	if (g.busy[to] > g.done[to])
-		g.done[to] = g.busy[to];
 }
 
 inline double pipe_done(Pipe p) { return p == P_S ? g.busy[P_S] : g.done[p]; }
