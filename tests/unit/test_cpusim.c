@@ -194,7 +194,9 @@ struct built {
 	char *workdir;
 };
 
-static void build_dir(struct built *b, const char *dir, double run_wall)
+/* Builds the sample in dir in workdir (which may hold files planted by the
+ * test). */
+static void build_dir_in(struct built *b, const char *dir, double run_wall, char *workdir)
 {
 	struct npukb_build_request req;
 	int rc;
@@ -208,7 +210,7 @@ static void build_dir(struct built *b, const char *dir, double run_wall)
 	b->sample.mode = NPUKB_MODE_KERNEL_ONLY;
 	b->sample.nfiles = 1;
 	b->sample.files = kernel_files;
-	b->workdir = tempdir();
+	b->workdir = workdir;
 	memset(&req, 0, sizeof(req));
 	req.task = &b->task;
 	req.sample = &b->sample;
@@ -216,6 +218,11 @@ static void build_dir(struct built *b, const char *dir, double run_wall)
 	req.workdir = b->workdir;
 	rc = npukb_cpusim_plugin.backend->build(&req, &b->res);
 	cr_assert_eq(rc, 0, "build() failed: %s", b->res.message ? b->res.message : "?");
+}
+
+static void build_dir(struct built *b, const char *dir, double run_wall)
+{
+	build_dir_in(b, dir, run_wall, tempdir());
 }
 
 static void build_sample(struct built *b, const char *rel, double run_wall)
@@ -537,29 +544,14 @@ Test(cpusim, compile_timeout)
 Test(cpusim, harness_object_rebuilt_per_build, .timeout = 120)
 {
 	struct built b;
-	struct npukb_build_request req;
 	char dir[4096], magic[4] = "";
-	char *obj;
+	char *work = tempdir(), *obj;
 	FILE *f;
 
-	setup_env();
 	snprintf(dir, sizeof dir, "%s/%s", srcdir(), ANSWER);
-	fake_task(&b.task);
-	fake_options(&b.opts, 30);
-	memset(&b.sample, 0, sizeof(b.sample));
-	b.sample.id = "s";
-	b.sample.dir = dir;
-	b.sample.mode = NPUKB_MODE_KERNEL_ONLY;
-	b.sample.nfiles = 1;
-	b.sample.files = kernel_files;
-	memset(&req, 0, sizeof(req));
-	req.task = &b.task;
-	req.sample = &b.sample;
-	req.options = &b.opts;
-	req.workdir = tempdir();
-	obj = path_in(req.workdir, "npukb_harness.o");
+	obj = path_in(work, "npukb_harness.o");
 	write_file(obj, "not an object file\n", 19);
-	cr_assert_eq(npukb_cpusim_plugin.backend->build(&req, &b.res), 0);
+	build_dir_in(&b, dir, 30, work);
 	cr_assert_eq(b.res.ok, 1, "%s\n%s", b.res.message, b.res.diagnostics ? b.res.diagnostics : "");
 	f = fopen(obj, "rb");
 	cr_assert_not_null(f, "no %s", obj);
