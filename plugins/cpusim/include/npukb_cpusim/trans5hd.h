@@ -88,6 +88,25 @@ inline void trans5hd(const uintptr_t *dst, const uintptr_t *src, const TransData
 	npukb_cpusim::cost_vec_rep(reps, rep());
 }
 
+/* The UB address of one entry of the three list forms. */
+template <class T>
+inline uintptr_t list_address(const LocalTensor<T> &t) { return (uintptr_t)t.addr_; }
+inline uintptr_t list_address(uint64_t a) { return (uintptr_t)a; }
+template <class T>
+inline uintptr_t list_address(T *p) { return (uintptr_t)p; }
+
+template <class T, class A>
+inline void trans5hd_lists(const A (&dst)[NCHW_CONV_ADDR_LIST_SIZE], const A (&src)[NCHW_CONV_ADDR_LIST_SIZE],
+			   const TransDataTo5HDParams &p, SrcLoc loc)
+{
+	uintptr_t d[16], s[16];
+	for (int i = 0; i < 16; i++) {
+		d[i] = list_address(dst[i]);
+		s[i] = list_address(src[i]);
+	}
+	trans5hd<T>(d, s, p, loc);
+}
+
 } // namespace detail
 
 template <class T>
@@ -95,12 +114,7 @@ inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_S
 			   const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE], const TransDataTo5HDParams &params,
 			   SrcLoc loc = NPUKB_LOC)
 {
-	uintptr_t d[16], s[16];
-	for (int i = 0; i < 16; i++) {
-		d[i] = (uintptr_t)dstList[i].addr_;
-		s[i] = (uintptr_t)srcList[i].addr_;
-	}
-	detail::trans5hd<T>(d, s, params, loc);
+	detail::trans5hd_lists<T>(dstList, srcList, params, loc);
 }
 
 /* The addresses as GetPhyAddr() gives them. */
@@ -109,12 +123,7 @@ inline void TransDataTo5HD(const uint64_t (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
 			   const uint64_t (&srcList)[NCHW_CONV_ADDR_LIST_SIZE], const TransDataTo5HDParams &params,
 			   SrcLoc loc = NPUKB_LOC)
 {
-	uintptr_t d[16], s[16];
-	for (int i = 0; i < 16; i++) {
-		d[i] = (uintptr_t)dstList[i];
-		s[i] = (uintptr_t)srcList[i];
-	}
-	detail::trans5hd<T>(d, s, params, loc);
+	detail::trans5hd_lists<T>(dstList, srcList, params, loc);
 }
 
 /* The pointer form behind the public ones, which kernels also call. */
@@ -122,12 +131,7 @@ template <class T>
 inline void TransDataTo5HDImpl(T *const (&dstList)[NCHW_CONV_ADDR_LIST_SIZE], T *const (&srcList)[NCHW_CONV_ADDR_LIST_SIZE],
 			       const TransDataTo5HDParams &params, SrcLoc loc = NPUKB_LOC)
 {
-	uintptr_t d[16], s[16];
-	for (int i = 0; i < 16; i++) {
-		d[i] = (uintptr_t)dstList[i];
-		s[i] = (uintptr_t)srcList[i];
-	}
-	detail::trans5hd<T>(d, s, params, loc);
+	detail::trans5hd_lists<T>(dstList, srcList, params, loc);
 }
 
 } // namespace AscendC
