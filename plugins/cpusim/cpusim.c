@@ -15,6 +15,7 @@
 #include <npukb/plugin.h>
 
 #include "hostdev_case.h"
+#include "cmake_sources.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -708,11 +709,12 @@ static char *variant_label(const struct npukb_task *t, const struct variants *v,
 }
 
 /* Sample files (paths relative to the sample) under folder `under` ("" for
- * any) with one of the C++ source suffixes, or, with headers_named, the .h
- * files whose name contains that word; as absolute paths (malloc'd,
+ * any) with one of the C++ source suffixes (and, with `only`, that the
+ * project's CMakeLists.txt builds), or, with headers_named, the .h files
+ * whose name contains that word; as absolute paths (malloc'd,
  * NULL-terminated). */
 static char **sample_files(const struct npukb_sample *s, const char *sdir, const char *under,
-			   const char *headers_named, size_t *count)
+			   const char *headers_named, const struct cmake_host_sources *only, size_t *count)
 {
 	char **out = calloc(s->nfiles + 1, sizeof(*out));
 	size_t i, n = 0, ul = strlen(under);
@@ -729,7 +731,8 @@ static char **sample_files(const struct npukb_sample *s, const char *sdir, const
 		if (headers_named)
 			want = has_suffix(f, ".h") && strstr(base, headers_named);
 		else
-			want = has_suffix(f, ".cpp") || has_suffix(f, ".cc") || has_suffix(f, ".cxx");
+			want = (has_suffix(f, ".cpp") || has_suffix(f, ".cc") || has_suffix(f, ".cxx")) &&
+			       (!only || cmake_host_sources_wants(only, f));
 		if (!want)
 			continue;
 		out[n] = format("%s/%s", sdir, f);
@@ -898,7 +901,7 @@ static int build_kernel_only(struct build_ctx *b, struct npukb_build_result *res
 	size_t i, nsrc = 0, argc;
 	int rc = 0;
 
-	srcs = sample_files(s, b->sdir, "", NULL, &nsrc);
+	srcs = sample_files(s, b->sdir, "", NULL, NULL, &nsrc);
 	argv = calloc(s->nfiles + 24, sizeof(*argv));
 	tail = calloc(s->nfiles + 4, sizeof(*tail));
 	if (t->tiling_struct)
@@ -944,11 +947,17 @@ static int build_host_device(struct build_ctx *b, struct npukb_build_result *res
 	char *host_inc = NULL, *kern_inc = NULL, *tiling_def = NULL;
 	const char **argv = NULL, **tail = NULL;
 	size_t i, nhost = 0, nkern = 0, ntiling = 0, argc, nobj = 0;
+	struct cmake_host_sources cmake;
 	int rc = 0;
 
-	host = sample_files(s, b->sdir, "op_host/", NULL, &nhost);
-	kern = sample_files(s, b->sdir, "op_kernel/", NULL, &nkern);
-	tiling = sample_files(s, b->sdir, "op_host/", "tiling", &ntiling);
+	rc = cmake_host_sources_read(b->sdir, b->req->task->kernel_name, &cmake);
+	if (rc < 0) {
+		res->message = format("cpusim: cannot read %s/CMakeLists.txt: %s", b->sdir, strerror(-rc));
+		goto out;
+	}
+	host = sample_files(s, b->sdir, "op_host/", NULL, &cmake, &nhost);
+	kern = sample_files(s, b->sdir, "op_kernel/", NULL, NULL, &nkern);
+	tiling = sample_files(s, b->sdir, "op_host/", "tiling", NULL, &ntiling);
 	objs = calloc(s->nfiles + 4, sizeof(*objs));
 	argv = calloc(s->nfiles + 32, sizeof(*argv));
 	tail = calloc(s->nfiles + 8, sizeof(*tail));
@@ -1015,6 +1024,7 @@ static int build_host_device(struct build_ctx *b, struct npukb_build_result *res
 	tail[i] = NULL;
 	rc = build_variants(b, argv, argc, tail, tiling, res);
 out:
+	cmake_host_sources_free(&cmake);
 	free_list(host);
 	free_list(kern);
 	free_list(tiling);

@@ -5,7 +5,8 @@
  * cases fail with the reason while the others pass; one that crashes; an
  * operator with a tensor-list (DYNAMIC) input; and one whose output dtype
  * (bool, complex64) differs from the task's; a tiling that reads an
- * input's data. */
+ * input's data; an operator project whose CMakeLists.txt keeps op_host
+ * files out of the build. */
 #include <criterion/criterion.h>
 
 #include "cpusim_run.h"
@@ -166,4 +167,20 @@ Test(cpusim_hostdev, complex_output_converts_to_its_real_part, .timeout = 600)
 
 	run_task("level1/Math/AbsMath", cases, names);
 	assert_all_pass(sample("abs_complex_real"), 1);
+}
+
+/* The project's CMakeLists.txt decides which op_host sources are built:
+ * the opapi target's aclnn layer (it includes op-api headers nobody
+ * emulates) and a file no target names are left out, as CANN leaves them
+ * out of the tiling and OpDef libraries. The targets name their file in
+ * NPUKernelBench's template form (op_host/custom_op.cpp): were the
+ * placeholder not replaced by the kernel's name, no named file would
+ * exist, everything would be built and the #error file would fail. */
+Test(cpusim_hostdev, cmake_opapi_sources_are_not_compiled, .timeout = 600)
+{
+	static const char *const names[] = { "opapi_layer", NULL };
+	static const char *const cases[] = { "0", "2", NULL };
+
+	run_task("level1/Math/AddCustom", cases, names);
+	assert_all_pass(sample("opapi_layer"), 2);
 }
