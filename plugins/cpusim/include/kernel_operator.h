@@ -57,6 +57,11 @@ enum event_t { EVENT_ID0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5,
 
 inline int64_t get_block_idx() { return npukb_cpusim::g.block_idx; }
 inline int64_t get_block_num() { return npukb_cpusim::g.block_num; }
+/* The device compiler's block_idx and block_num variables: the running
+ * block's own (g holds the running block's state). A kernel's local or
+ * member of the same name hides them, as on the device. */
+inline const int64_t &block_idx = npukb_cpusim::g.block_idx;
+inline const int64_t &block_num = npukb_cpusim::g.block_num;
 inline void pipe_barrier(pipe_t p)
 {
 	if (p == PIPE_ALL)
@@ -70,6 +75,8 @@ using TEventID = int8_t;
 
 constexpr int32_t ONE_BLK_SIZE = 32;
 constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;
+constexpr int32_t ONE_BLK_FLOAT_NUM = 8;
+constexpr int32_t ONE_BLK_HALF_NUM = 16;
 constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
 
 enum class TPosition : uint8_t {
@@ -556,6 +563,8 @@ private:
 
 } // namespace detail
 
+using TBufHandle = uint8_t *;
+
 template <TPosition src, TPosition dst, int32_t depth = 1>
 class TQueBind : public detail::QueueCore {
 public:
@@ -585,6 +594,28 @@ public:
 	void FreeTensor(const LocalTensor<T> &t, SrcLoc loc = NPUKB_LOC)
 	{
 		release(t.addr_, loc);
+	}
+	/* DeQue without a type: the buffer is dequeued, the kernel keeps
+	 * using the tensor it enqueued. */
+	TBufHandle DeQue(SrcLoc loc = NPUKB_LOC)
+	{
+		uint32_t len;
+		return deque(&len, loc);
+	}
+	/* The forms naming the user positions of the hand-off (a VECIN ->
+	 * VECOUT TQueBind copied in and straight out): the hand-off is the
+	 * queue's own, from its producer to its consumer pipe [other user
+	 * positions than the queue's are not modelled apart]. */
+	template <TPosition srcUser, TPosition dstUser, class T>
+	bool EnQue(const LocalTensor<T> &t, SrcLoc loc = NPUKB_LOC)
+	{
+		enque(t.addr_, loc);
+		return true;
+	}
+	template <TPosition srcUser, TPosition dstUser, class T>
+	LocalTensor<T> DeQue(SrcLoc loc = NPUKB_LOC)
+	{
+		return DeQue<T>(loc);
 	}
 	bool VacantInQue() const { return vacant(); }
 	bool HasTensorInQue() const { return queued() > 0; }
@@ -723,6 +754,18 @@ private:
 
 inline TPipe *GetTPipePtr() { return (TPipe *)npukb_cpusim::g.cur_pipe; }
 
+/* num rounded up to a multiple of rnd (0 when rnd is 0), in the two
+ * types' common type. A template of two independent types on purpose:
+ * beside `using namespace AscendC`, a kernel's own AlignUp (a function,
+ * or a template of one type) is preferred whenever its parameters fit the
+ * arguments exactly, so that the call is never ambiguous. */
+template <class A, class B>
+constexpr inline typename std::common_type<A, B>::type AlignUp(A num, B rnd)
+{
+	using C = typename std::common_type<A, B>::type;
+	return rnd ? ((C)num + (C)rnd - 1) / (C)rnd * (C)rnd : 0;
+}
+
 /* ---- data movement ------------------------------------------------------------ */
 
 struct DataCopyParams {
@@ -835,6 +878,11 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 #include "npukb_cpusim/list_tensor.h"
 #include "npukb_cpusim/math.h"
 #include "npukb_cpusim/trans5hd.h"
+#include "npukb_cpusim/broadcast.h"
+
+/* CANN declares these at global scope too: kernels call them unqualified
+ * outside any `using namespace AscendC`. */
+using AscendC::GetTPipePtr;
 
 /* ---- tiling ------------------------------------------------------------------- */
 

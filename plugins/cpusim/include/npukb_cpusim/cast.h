@@ -128,7 +128,20 @@ inline D cast_one(S v, RoundMode m)
 	return conv<D>::from(exact(v), m);
 }
 
+/* int32_t -> half goes through the DEQSCALE register on the 910B (A2):
+ * the value is scaled by SetDeqScale(half)'s scale before rounding once
+ * [the register's reset value, taken as 1, is unconfirmed]. */
+template <>
+inline half cast_one<half, int32_t>(int32_t v, RoundMode m)
+{
+	const double x = (double)v * npukb_cpusim::g.deq_scale;
+	return m == RoundMode::CAST_NONE || m == RoundMode::CAST_RINT ? half(x) : conv<half>::from(x, m);
+}
+
 } // namespace detail
+
+/* Sets the DEQSCALE register that Cast int32_t -> half scales by. */
+inline void SetDeqScale(half scale) { npukb_cpusim::g.deq_scale = detail::exact(scale); }
 
 template <class D, class S>
 inline void Cast(const LocalTensor<D> &dst, const LocalTensor<S> &src, const RoundMode &round_mode,

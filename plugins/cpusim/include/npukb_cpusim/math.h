@@ -210,26 +210,38 @@ struct SumParams {
 	uint32_t inner = 0;
 	uint32_t n = 0;
 };
+namespace detail {
+/* Sum and Mean: per row of `inner` elements (a whole number of 32-byte
+ * blocks), the first n summed exactly, divided by `div`, rounded once;
+ * `extra` vector repeats per row beyond the row's own (Mean's division). */
+template <typename T>
+inline void row_reduce(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t outter, uint32_t inner,
+		       uint32_t n, double div, uint64_t extra, const char *what, SrcLoc loc)
+{
+	static_assert(one_of_float<T>::value, "Sum/Mean: element type not supported (half, float)");
+	if ((inner * sizeof(T)) % 32 != 0 || n > inner || n == 0)
+		npukb_cpusim::fail("out-of-bounds", loc,
+				   "%s: inner (%u) must be a whole number of 32-byte blocks and n (%u) in 1..inner",
+				   what, inner, n);
+	npukb_cpusim::ub_check_elem(src.addr_, (uint64_t)outter * inner * sizeof(T), src.GetLength(), sizeof(T),
+				    what, "source", loc);
+	npukb_cpusim::ub_check_elem(dst.addr_, (uint64_t)outter * sizeof(T), dst.GetLength(), sizeof(T), what,
+				    "destination", loc);
+	for (uint32_t r = 0; r < outter; r++) {
+		double acc = 0;
+		for (uint32_t j = 0; j < n; j++)
+			acc += widen(src.addr_[(uint64_t)r * inner + j]);
+		dst.addr_[r] = narrow<T>(acc / div);
+	}
+	const uint64_t lanes = (uint64_t)lanes_of(sizeof(T));
+	npukb_cpusim::cost_vec_rep((uint64_t)outter * ((inner + lanes - 1) / lanes + extra), rep());
+}
+} // namespace detail
+
 template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
 inline void Sum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const SumParams &p, SrcLoc loc = NPUKB_LOC)
 {
-	static_assert(detail::one_of_float<T>::value, "Sum: element type not supported (half, float)");
-	if ((p.inner * sizeof(T)) % 32 != 0 || p.n > p.inner || p.n == 0)
-		npukb_cpusim::fail("out-of-bounds", loc,
-				   "Sum: inner (%u) must be a whole number of 32-byte blocks and n (%u) in 1..inner",
-				   p.inner, p.n);
-	npukb_cpusim::ub_check_elem(src.addr_, (uint64_t)p.outter * p.inner * sizeof(T), src.GetLength(), sizeof(T),
-				    "Sum", "source", loc);
-	npukb_cpusim::ub_check_elem(dst.addr_, (uint64_t)p.outter * sizeof(T), dst.GetLength(), sizeof(T), "Sum",
-				    "destination", loc);
-	for (uint32_t r = 0; r < p.outter; r++) {
-		double acc = 0;
-		for (uint32_t j = 0; j < p.n; j++)
-			acc += detail::widen(src.addr_[(uint64_t)r * p.inner + j]);
-		dst.addr_[r] = detail::narrow<T>(acc);
-	}
-	const uint64_t lanes = (uint64_t)detail::lanes_of(sizeof(T));
-	npukb_cpusim::cost_vec_rep((uint64_t)p.outter * ((p.inner + lanes - 1) / lanes), detail::rep());
+	detail::row_reduce(dst, src, p.outter, p.inner, p.n, 1.0, 0, "Sum", loc);
 }
 template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
 inline void Sum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,
@@ -239,9 +251,46 @@ inline void Sum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const Loca
 	Sum<T, reduceDim, isReuseSource, isBasicBlock>(dst, src, p, loc);
 }
 
+/* Mean: per row of `inner` elements (a whole number of 32-byte blocks),
+ * the mean of the first n, exact and rounded once to T (the device sums
+ * in accType: at least as accurate) [instruction sequence unconfirmed]. */
+struct MeanParams {
+	uint32_t outter = 1;
+	uint32_t inner = 0;
+	uint32_t n = 0;
+};
+template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,
+	  int32_t reduceDim = -1>
+inline void Mean(const LocalTensor<T> &dst, const LocalTensor<T> &src, const MeanParams &p, SrcLoc loc = NPUKB_LOC)
+{
+	detail::row_reduce(dst, src, p.outter, p.inner, p.n, (double)p.n, 1, "Mean", loc);
+}
+template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,
+	  int32_t reduceDim = -1>
+inline void Mean(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,
+		 const MeanParams &p, SrcLoc loc = NPUKB_LOC)
+{
+	detail::tmp_check(sharedTmpBuffer, "Mean", loc);
+	Mean<T, accType, isReuseSource, isBasicBlock, reduceDim>(dst, src, p, loc);
+}
+
 /* InitGlobalMemory: size elements of GM from gm's start set to value (a
  * vector Duplicate then UB->GM copies on the device, costed as the copy).
- * InitOutput is its older name (the tensor by value) [unconfirmed]. */
+ * InitOutput is its older name (the tensor by value), which the FeedsRepeat
+ * answer also instantiates for bfloat16_t: it takes any 16- or 32-bit type
+ * [its type list is unconfirmed]. */
+namespace detail {
+template <typename T>
+inline void init_gm(GlobalTensor<T> &gm, const uint64_t size, const T value, const char *what, SrcLoc loc)
+{
+	const uint64_t bytes = size * sizeof(T);
+	npukb_cpusim::gm_check(gm.addr_, bytes, what, loc);
+	npukb_cpusim::gm_note_write(gm.addr_, bytes, loc);
+	for (uint64_t i = 0; i < size; i++)
+		gm.addr_[i] = value;
+	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE3, bytes);
+}
+} // namespace detail
 template <typename T>
 inline void InitGlobalMemory(GlobalTensor<T> &gm, const uint64_t size, const T value, SrcLoc loc = NPUKB_LOC)
 {
@@ -249,17 +298,13 @@ inline void InitGlobalMemory(GlobalTensor<T> &gm, const uint64_t size, const T v
 			      std::is_same<T, half>::value || std::is_same<T, uint32_t>::value ||
 			      std::is_same<T, int32_t>::value || std::is_same<T, float>::value,
 		      "InitGlobalMemory: element type not supported (uint16_t, int16_t, half, uint32_t, int32_t, float)");
-	const uint64_t bytes = size * sizeof(T);
-	npukb_cpusim::gm_check(gm.addr_, bytes, "InitGlobalMemory writes", loc);
-	npukb_cpusim::gm_note_write(gm.addr_, bytes, loc);
-	for (uint64_t i = 0; i < size; i++)
-		gm.addr_[i] = value;
-	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE3, bytes);
+	detail::init_gm(gm, size, value, "InitGlobalMemory writes", loc);
 }
 template <typename T>
 inline void InitOutput(GlobalTensor<T> gm, const uint64_t size, const T value = T(0), SrcLoc loc = NPUKB_LOC)
 {
-	InitGlobalMemory(gm, size, value, loc);
+	static_assert(sizeof(T) == 2 || sizeof(T) == 4, "InitOutput: element type not supported (16- or 32-bit)");
+	detail::init_gm(gm, size, value, "InitOutput writes", loc);
 }
 
 } // namespace AscendC

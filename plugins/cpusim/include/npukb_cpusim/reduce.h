@@ -509,9 +509,22 @@ constexpr int g_coreType = AIV;
 
 /* vcadd, the instruction WholeReduceSum issues, called directly with UB
  * addresses: per repeat the sum of the lanes the mask register selects
- * into dst[r * dstRepStride]. Only its plain form: dst given and the last
- * argument false (true accumulates into a register GetAccVal reads, which
- * cpusim does not model). A raw address reaches to the UB's end. */
+ * into dst[r * dstRepStride]. With a null destination and the last
+ * argument true it accumulates instead (the overload below). A raw
+ * address reaches to the UB's end. */
+namespace AscendC {
+namespace detail {
+/* A raw UB address as a tensor reaching to the end of the UB. */
+template <typename T>
+inline LocalTensor<T> ub_to_end(T *p)
+{
+	const uintptr_t end = (uintptr_t)npukb_cpusim::ub_arena + npukb_cpusim::g.soc.ub_bytes;
+	const uintptr_t a = (uintptr_t)p;
+	return LocalTensor<T>(p, a < end ? (uint32_t)((end - a) / sizeof(T)) : 0);
+}
+} // namespace detail
+} // namespace AscendC
+
 template <typename T>
 inline void vcadd(T *dst, T *src, uint8_t repeat, uint16_t dstRepStride, uint16_t srcBlkStride,
 		  uint16_t srcRepStride, bool accumulate, AscendC::SrcLoc loc = NPUKB_LOC)
@@ -520,16 +533,44 @@ inline void vcadd(T *dst, T *src, uint8_t repeat, uint16_t dstRepStride, uint16_
 	static_assert(detail::one_of_float<T>::value, "vcadd: element type not supported (half, float)");
 	if (!dst || accumulate)
 		npukb_cpusim::fail("out-of-bounds", loc,
-				   "vcadd: the accumulating form (null destination or last argument true) is not "
-				   "modelled by cpusim");
-	auto in_ub = [](T *p) {
-		const uintptr_t end = (uintptr_t)npukb_cpusim::ub_arena + npukb_cpusim::g.soc.ub_bytes;
-		const uintptr_t a = (uintptr_t)p;
-		return LocalTensor<T>(p, a < end ? (uint32_t)((end - a) / sizeof(T)) : 0);
-	};
+				   "vcadd: a destination with the accumulating flag set (or a null one without it) is "
+				   "not an instruction form cpusim knows");
 	const detail::Plan pl = detail::plan_len(false, 0, detail::lanes_of(sizeof(T)), repeat, "vcadd", loc);
-	detail::whole_reduce<T, detail::W_SUM>(pl, in_ub(dst), in_ub(src), dstRepStride, srcBlkStride, srcRepStride,
-					       ReduceOrder::ORDER_ONLY_VALUE, "vcadd", loc);
+	detail::whole_reduce<T, detail::W_SUM>(pl, detail::ub_to_end(dst), detail::ub_to_end(src), dstRepStride,
+					       srcBlkStride, srcRepStride, ReduceOrder::ORDER_ONLY_VALUE, "vcadd", loc);
 }
+
+/* vcadd's accumulating form (null destination, last argument true): each
+ * repeat's sum as above, the repeats' sums added in order into the
+ * accumulator GetAccVal reads (each addition rounded to T) [the order
+ * across repeats is unconfirmed]. The accumulator starts at zero on every
+ * call. */
+template <typename T>
+inline void vcadd(std::nullptr_t, T *src, uint8_t repeat, uint16_t dstRepStride, uint16_t srcBlkStride,
+		  uint16_t srcRepStride, bool accumulate, AscendC::SrcLoc loc = NPUKB_LOC)
+{
+	using namespace AscendC;
+	static_assert(detail::one_of_float<T>::value, "vcadd: element type not supported (half, float)");
+	(void)dstRepStride;
+	if (!accumulate)
+		npukb_cpusim::fail("out-of-bounds", loc, "vcadd: null destination without the accumulating flag");
+	const detail::Plan pl = detail::plan_len(false, 0, detail::lanes_of(sizeof(T)), repeat, "vcadd", loc);
+	const detail::Opnd s = detail::opnd(detail::ub_to_end(src), srcBlkStride, srcRepStride, "source");
+	detail::check_opnd(pl, s, "vcadd", loc);
+	T v[256], acc = T(0);
+	for (int64_t r = 0; r < pl.repeats; r++) {
+		for (int l = 0; l < pl.lanes; l++)
+			v[l] = pl.on(r, l) ? detail::ld<T>(s, r, l) : T(0);
+		acc = detail::add_sat(acc, detail::tree_sum(v, (uint64_t)pl.lanes));
+	}
+	uint64_t bits = 0;
+	memcpy(&bits, &acc, sizeof acc);
+	npukb_cpusim::g.acc_val = bits;
+	npukb_cpusim::cost_vec_rep((uint64_t)pl.repeats, detail::rep());
+}
+
+/* The accumulator of vcadd's accumulating form: T's bits, zero-extended. */
+inline uint64_t GetAccVal() { return npukb_cpusim::g.acc_val; }
+inline uint64_t get_acc_val() { return npukb_cpusim::g.acc_val; }
 
 #endif

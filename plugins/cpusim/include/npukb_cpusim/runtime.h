@@ -119,6 +119,10 @@ struct State {
 	 * (GetReduceMaxMinCount). */
 	double rmm_value;
 	uint64_t rmm_index;
+	/* vcadd's accumulator (GetAccVal) and the DEQSCALE register
+	 * (SetDeqScale(half), which Cast int32_t -> half multiplies by). */
+	uint64_t acc_val;
+	double deq_scale;
 	/* When the scalar unit's last UB access ends: auto-sync only has to
 	 * look at an instruction's operands if that is still ahead of it. */
 	double s_ub_until;
@@ -650,6 +654,8 @@ inline void begin_block(int64_t idx, int64_t num)
 	g.mask_counter = false;
 	g.atomic_fn = nullptr;
 	g.cur_pipe = nullptr;
+	g.acc_val = 0;
+	g.deq_scale = 1.0;
 	for (int k = 0; k < EVENT_KINDS; k++)
 		for (int i = 0; i < EVENT_IDS; i++)
 			g.event_at[k][i] = 0;
