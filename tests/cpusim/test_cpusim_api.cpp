@@ -1789,3 +1789,39 @@ Test(cpusim_api, device_globals_and_constants)
 	for (int i = 0; i < 16; i++)
 		cr_expect_eq(buf[i].bits, bfloat16_t(i >= 4 && i < 8 ? 0.0 : 1.0).bits, "element %d", i);
 }
+
+/* A queue passed by value is a handle to the same queue. */
+static void alloc_in_copy(TQue<TPosition::VECIN, 1> q, LocalTensor<float> *out)
+{
+	*out = q.AllocTensor<float>();
+	q.EnQue(*out);
+}
+
+Test(cpusim_api, queue_copies_share_the_queue)
+{
+	TPipe pipe;
+	TQue<TPosition::VECIN, 1> q;
+	pipe.InitBuffer(q, 1, 256);
+	LocalTensor<float> t;
+	alloc_in_copy(q, &t);
+	cr_expect_eq(q.GetTensorCountInQue(), 1, "the copy's EnQue is not in the original");
+	LocalTensor<float> r = q.DeQue<float>();
+	cr_expect_eq(r.GetPhyAddr(), t.GetPhyAddr());
+	q.FreeTensor(r);
+}
+
+/* A four-element braced list is DataCopyParams (bytes with DataCopyPad),
+ * not DataCopyExtParams, which takes five. */
+Test(cpusim_api, data_copy_pad_braced_params)
+{
+	static half src[32];
+	for (int i = 0; i < 32; i++)
+		src[i] = half((double)i);
+	GlobalTensor<half> g = gm(src, 32);
+	LocalTensor<half> d = ub<half>(32);
+	DataCopyPad(d, g, { 1, static_cast<uint16_t>(6 * sizeof(half)), 0, 0 }, { false, 0, 0, 0 });
+	for (int i = 0; i < 6; i++)
+		cr_expect_eq(hb(d.addr_[i]), hbits((double)i), "element %d", i);
+	DataCopyPad(d, g, { 1, static_cast<uint32_t>(3 * sizeof(half)), 0, 0, 0 }, { false, 0, 0, half(0.0) });
+	cr_expect_eq(hb(d.addr_[2]), hbits(2.0));
+}

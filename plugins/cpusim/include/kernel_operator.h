@@ -422,10 +422,16 @@ class QueueCore {
 public:
 	QueueCore(npukb_cpusim::Pipe prod, npukb_cpusim::Pipe cons, int32_t depth)
 		: prod_(prod), cons_(cons), depth_(depth) {}
-	QueueCore(const QueueCore &) = delete;
+	/* A copy (a queue passed by value, as ApplyFusedEmaAdam's answer
+	 * does) is a handle to the same queue, as on the device: every
+	 * operation goes to the original, which must outlive it. */
+	QueueCore(const QueueCore &o)
+		: prod_(o.prod_), cons_(o.cons_), depth_(o.depth_), alias_(o.alias_ ? o.alias_ : (QueueCore *)&o) {}
 	QueueCore &operator=(const QueueCore &) = delete;
 	~QueueCore()
 	{
+		if (alias_)
+			return;
 		for (int i = 0; i < num_; i++)
 			if (bufs_[i].state != B_FREE)
 				npukb_cpusim::fail("queue-misuse", bufs_[i].loc,
@@ -435,6 +441,8 @@ public:
 
 	void init(int num, uint32_t len, SrcLoc loc)
 	{
+		if (alias_)
+			return alias_->init(num, len, loc);
 		if (num < 1 || num > MAX_QUE_BUFS)
 			npukb_cpusim::fail("queue-misuse", loc, "InitBuffer: %d buffers for a queue (1..%d allowed)",
 					   num, MAX_QUE_BUFS);
@@ -462,6 +470,8 @@ public:
 
 	unsigned char *alloc(uint32_t *len, SrcLoc loc)
 	{
+		if (alias_)
+			return alias_->alloc(len, loc);
 		if (num_ == 0)
 			npukb_cpusim::fail("queue-misuse", loc, "AllocTensor on a queue that has no buffers (missing pipe.InitBuffer)");
 		for (int k = 0; k < num_; k++) {
@@ -483,6 +493,8 @@ public:
 
 	void enque(const void *p, SrcLoc loc)
 	{
+		if (alias_)
+			return alias_->enque(p, loc);
 		const int i = find(p);
 		if (i < 0)
 			npukb_cpusim::fail("queue-misuse", loc, "EnQue of a tensor that was not allocated from this queue");
@@ -499,6 +511,8 @@ public:
 
 	unsigned char *deque(uint32_t *len, SrcLoc loc)
 	{
+		if (alias_)
+			return alias_->deque(len, loc);
 		if (count_ == 0)
 			npukb_cpusim::fail("queue-misuse", loc, "DeQue on an empty queue (a tensor was never enqueued; on the device this waits forever)");
 		const int i = fifo_[head_];
@@ -513,6 +527,8 @@ public:
 
 	void release(const void *p, SrcLoc loc)
 	{
+		if (alias_)
+			return alias_->release(p, loc);
 		const int i = find(p);
 		if (i < 0)
 			npukb_cpusim::fail("queue-misuse", loc, "FreeTensor of a tensor that was not allocated from this queue");
@@ -525,8 +541,8 @@ public:
 		npukb_cpusim::ub_owner_set(bufs_[i].off, len_, npukb_cpusim::UB_FREE);
 	}
 
-	int queued() const { return count_; }
-	bool vacant() const { return count_ < capacity(); }
+	int queued() const { return alias_ ? alias_->queued() : count_; }
+	bool vacant() const { return alias_ ? alias_->vacant() : count_ < capacity(); }
 
 private:
 	struct Buf {
@@ -559,6 +575,7 @@ private:
 	uint8_t next_ = 0, head_ = 0, count_ = 0;
 	uint8_t fifo_[MAX_QUE_BUFS] = {};
 	Buf bufs_[MAX_QUE_BUFS];
+	QueueCore *alias_ = nullptr;
 };
 
 } // namespace detail

@@ -20,7 +20,9 @@ struct DataCopyExtParams {
 	uint32_t dstStride = 0;
 	uint32_t rsv = 0;
 	DataCopyExtParams() = default;
-	DataCopyExtParams(uint32_t count, uint32_t len, uint32_t src_stride, uint32_t dst_stride, uint32_t r = 0)
+	/* All five, as in CANN: a four-element braced list is DataCopyParams
+	 * (DataCopyPad overloads on the two would be ambiguous otherwise). */
+	DataCopyExtParams(uint32_t count, uint32_t len, uint32_t src_stride, uint32_t dst_stride, uint32_t r)
 		: blockCount((uint16_t)count), blockLen(len), srcStride(src_stride), dstStride(dst_stride), rsv(r) {}
 };
 
