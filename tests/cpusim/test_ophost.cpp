@@ -4,6 +4,8 @@
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/tiling_api.h"
+#include "tiling/tiling_templates_registry.h"
+#include "error/ops_error.h"
 
 static int failures;
 #define CHECK(c) do { if (!(c)) { std::fprintf(stderr, "FAIL %s:%d %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
@@ -74,8 +76,40 @@ static void test_ge_names(void)
 	CHECK(optiling::kBufCount.at(ge::DT_FLOAT) == 3);
 }
 
+// The error/ops_error.h macros: a check that holds runs nothing; one
+// that fails runs its expression (the return).
+static ge::graphStatus checked(gert::TilingContext *ctx, const int *ptr, bool bad)
+{
+	OPS_LOG_D(ctx->GetNodeName(), "debug %d", 1);
+	OPS_LOG_E_IF_NULL(ctx, ptr, return ge::GRAPH_FAILED);
+	OPS_CHECK(bad, OPS_REPORT_VECTOR_INNER_ERR(ctx->GetNodeName(), "bad %s", "input"), return ge::GRAPH_PARAM_INVALID);
+	return ge::SUCCESS;
+}
+
+ASCENDC_EXTERN_C int exported_with_c_linkage(void) { return 3; }
+
+static void test_error_macros_and_tmp_sizes(void)
+{
+	gert::TilingContext ctx;
+	int v = 0;
+	CHECK(checked(&ctx, &v, false) == ge::GRAPH_SUCCESS);
+	CHECK(checked(&ctx, nullptr, false) == ge::GRAPH_FAILED);
+	CHECK(checked(&ctx, &v, true) == ge::GRAPH_PARAM_INVALID);
+	CHECK(ge::SUCCESS == 0 && ge::FAILED != ge::SUCCESS);
+	CHECK(exported_with_c_linkage() == 3);
+
+	uint32_t mx = 0, mn = 0;
+	AscendC::GetSigmoidMaxMinTmpSize(ge::Shape(std::vector<int64_t>{1000}), 2, false, mx, mn);
+	CHECK(mn == 512 && mx == 8000);
+	AscendC::GetSigmoidMaxMinTmpSize(ge::Shape(std::vector<int64_t>{4}), 4, false, mx, mn);
+	CHECK(mn == 512 && mx == 512);
+	AscendC::GetMeanMaxMinTmpSize(100, 2, 4, false, mx, mn);
+	CHECK(mn == 416 && mx == 416);
+}
+
 int main()
 {
+	test_error_macros_and_tmp_sizes();
 	test_ge_names();
 	CHECK(sizeof(optiling::TestTiling) == sizeof(KTiling));
 	CHECK(offsetof(optiling::TestTiling, scale) == offsetof(KTiling, scale));

@@ -14,11 +14,22 @@
 #include <vector>
 #include "npukb_cpusim/ophost_registry.h"
 
+/* CANN's op-host headers mark exported tiling entry points with it. */
+#ifndef ASCENDC_EXTERN_C
+#define ASCENDC_EXTERN_C extern "C"
+#endif
+
 namespace ge {
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
+/* GE's general status codes, which tiling helpers return too
+ * (AddRmsNormQuant's answer compares with SUCCESS) [FAILED's value is
+ * unconfirmed]. */
+using Status = uint32_t;
+constexpr Status SUCCESS = 0;
+constexpr Status FAILED = 0xFFFFFFFF;
 enum DataType {
 	DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6,
 	DT_UINT16 = 7, DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12,
@@ -506,5 +517,7 @@ inline OpImpl &impl_op(const char *t) { OpImpl &i = Registry::get().impls[t]; i.
 	static ::ops::OpImpl &NPUKB_OPHOST_CAT(npukb_impl_is_, __COUNTER__) = ::ops::impl_op(#Op)
 #define IMPL_OP(Op) IMPL_OP_OPTILING(Op)
 namespace ge { using ::ops::OpImpl; }
+
+#include "npukb_cpusim/ophost_tmpsize.h"
 
 #endif
