@@ -538,8 +538,12 @@ static int write_forced_header(const char *path, const struct npukb_task *t, con
 	      "#pragma once\n#include <stdint.h>\n", f);
 	if (tiling_headers) {
 		/* Host+device: the op_host's tiling header, expanded for the
-		 * kernel side into the plain struct GET_TILING_DATA reads. */
-		fputs("#define NPUKB_CPUSIM_KERNEL_SIDE 1\n", f);
+		 * kernel side into the plain struct GET_TILING_DATA reads. Its
+		 * namespace is renamed in the kernel's translation unit: a
+		 * function the header defines (not inline) is then a different
+		 * symbol from the op_host objects' copy, not a second
+		 * definition at link time (GeluQuant's answer). */
+		fputs("#define NPUKB_CPUSIM_KERNEL_SIDE 1\n#define optiling npukb_kernel_side_optiling\n", f);
 		for (i = 0; tiling_headers[i]; i++)
 			fprintf(f, "#include \"%s\"\n", tiling_headers[i]);
 		/* CANN generates the struct at global scope; op_host headers

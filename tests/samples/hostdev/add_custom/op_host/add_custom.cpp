@@ -13,7 +13,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext *context)
     auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
     context->SetBlockDim(platform.GetCoreNumAiv());
     tiling.set_totalLength(totalLength);
-    tiling.set_tileNum(8);
+    tiling.set_tileNum(TileCount(totalLength));
     tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
     context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
     size_t *workspace = context->GetWorkspaceSizes(1);
