@@ -1781,6 +1781,13 @@ Test(cpusim_api, device_globals_and_constants)
 	cr_expect_eq(ONE_BLK_HALF_NUM, 16);
 	TPipe pipe;
 	cr_expect_eq(::GetTPipePtr(), &pipe);
+	/* half from bfloat16_t converts through the exact value, implicitly
+	 * (a kernel assigns a bf16 scalar to a half one in a branch it never
+	 * takes for half). */
+	half from_bf16 = bfloat16_t(1.5);
+	cr_expect_eq(hb(from_bf16), hbits(1.5));
+	from_bf16 = bfloat16_t(-3.0e5); /* beyond half's range */
+	cr_expect_eq(hb(from_bf16), hbits(-HUGE_VAL));
 	bfloat16_t buf[16];
 	for (int i = 0; i < 16; i++)
 		buf[i] = bfloat16_t(1.0);

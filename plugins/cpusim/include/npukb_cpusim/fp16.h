@@ -139,8 +139,11 @@ inline float bf16_to_f32(uint16_t h)
 
 } // namespace npukb_cpusim
 
+struct bfloat16_t;
+
 /* The device compiler's `half` is a builtin arithmetic type; this class
- * behaves like one for the conversions kernels write. */
+ * behaves like one for the conversions kernels write (from bfloat16_t too,
+ * through its exact float value). */
 struct half {
 	uint16_t bits;
 
@@ -149,6 +152,7 @@ struct half {
 	constexpr half(T v)
 		: bits(__builtin_is_constant_evaluated() ? npukb_cpusim::f64_to_f16_const((double)v)
 							 : npukb_cpusim::f64_to_f16((double)v)) {}
+	inline half(const bfloat16_t &v);
 	operator float() const { return npukb_cpusim::f16_to_f32(bits); }
 
 	static half from_bits(uint16_t b) { half h; h.bits = b; return h; }
@@ -168,6 +172,8 @@ struct bfloat16_t {
 	static bfloat16_t from_bits(uint16_t b) { bfloat16_t h; h.bits = b; return h; }
 	bfloat16_t operator-() const { return from_bits((uint16_t)(bits ^ 0x8000)); }
 };
+
+inline half::half(const bfloat16_t &v) : bits(npukb_cpusim::f64_to_f16((double)(float)v)) {}
 
 /* Arithmetic: same-type operands compute exactly in double and round once;
  * with an integer the result keeps the 16-bit type, with a float or double
