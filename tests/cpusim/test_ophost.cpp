@@ -6,6 +6,8 @@
 #include "tiling/tiling_api.h"
 #include "tiling/tiling_templates_registry.h"
 #include "error/ops_error.h"
+#include "experiment/metadef/common/util/error_manager/error_manager.h"
+#include "aclnn/opdev/op_log.h"
 
 static int failures;
 #define CHECK(c) do { if (!(c)) { std::fprintf(stderr, "FAIL %s:%d %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
@@ -97,6 +99,10 @@ static void test_error_macros_and_tmp_sizes(void)
 	CHECK(checked(&ctx, &v, true) == ge::GRAPH_PARAM_INVALID);
 	CHECK(ge::SUCCESS == 0 && ge::FAILED != ge::SUCCESS);
 	CHECK(exported_with_c_linkage() == 3);
+	// The InferShape reporting macros compile and print (to stderr).
+	REPORT_INNER_ERROR("89999", "report %d", 1);
+	OP_LOGE_WITHOUT_REPORT(ctx.GetNodeName(), "log %s", "e");
+	OP_LOGE(ctx.GetNodeName(), "log %d", 2);
 
 	uint32_t mx = 0, mn = 0;
 	AscendC::GetSigmoidMaxMinTmpSize(ge::Shape(std::vector<int64_t>{1000}), 2, false, mx, mn);
