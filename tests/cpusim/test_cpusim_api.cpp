@@ -1832,3 +1832,20 @@ Test(cpusim_api, data_copy_pad_braced_params)
 	DataCopyPad(d, g, { 1, static_cast<uint32_t>(3 * sizeof(half)), 0, 0, 0 }, { false, 0, 0, half(0.0) });
 	cr_expect_eq(hb(d.addr_[2]), hbits(2.0));
 }
+
+/* The raw mask builtins drive the same register as the AscendC calls. */
+Test(cpusim_api, raw_mask_builtins)
+{
+	set_mask_count();
+	set_vector_mask(0x0, 70);
+	cr_expect(rt::g.mask_counter);
+	cr_expect_eq(rt::g.vmask[0], 70u);
+	LocalTensor<float> a = ub<float>(128);
+	for (int i = 0; i < 128; i++)
+		a.addr_[i] = 1.0f;
+	Adds<float, false>(a, a, 1.0f, MASK_PLACEHOLDER, 1, UnaryRepeatParams());
+	cr_expect_eq(a.addr_[69], 2.0f);
+	cr_expect_eq(a.addr_[70], 1.0f, "counter mode went past 70 elements");
+	set_mask_norm();
+	cr_expect(!rt::g.mask_counter);
+}

@@ -965,4 +965,14 @@ inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, con
 
 } // namespace AscendC
 
+/* The device compiler's raw mask builtins, outside AscendC: the same
+ * register as SetMaskCount/SetMaskNorm/SetVectorMask. */
+inline void set_mask_count() { AscendC::SetMaskCount(); }
+inline void set_mask_norm() { AscendC::SetMaskNorm(); }
+inline void set_vector_mask(uint64_t maskHigh, uint64_t maskLow)
+{
+	npukb_cpusim::g.vmask[0] = maskLow;
+	npukb_cpusim::g.vmask[1] = maskHigh;
+}
+
 #endif
