@@ -6,6 +6,8 @@
 #include "tiling/tiling_api.h"
 #include "tiling/tiling_templates_registry.h"
 #include "error/ops_error.h"
+#include "tiling/tiling_base.h"
+#include "tiling/tiling_type.h"
 #include "experiment/metadef/common/util/error_manager/error_manager.h"
 #include "aclnn/opdev/op_log.h"
 
@@ -113,8 +115,65 @@ static void test_error_macros_and_tmp_sizes(void)
 	CHECK(mn == 416 && mx == 416);
 }
 
+// The tiling-class framework: stages in order, a class that is not
+// capable passes to the next registered one (lowest priority first).
+namespace optiling {
+static std::string stages;
+class FirstTiling : public TilingBaseClass {
+public:
+	explicit FirstTiling(gert::TilingContext *c) : TilingBaseClass(c) {}
+
+protected:
+	bool IsCapable() override { stages += "first-capable? "; return false; }
+	ge::graphStatus GetShapeAttrsInfo() override { stages += "first-shape "; return ge::GRAPH_SUCCESS; }
+};
+class SecondTiling : public TilingBaseClass {
+public:
+	explicit SecondTiling(gert::TilingContext *c) : TilingBaseClass(c) {}
+
+protected:
+	ge::graphStatus GetShapeAttrsInfo() override { stages += "shape "; return ge::GRAPH_SUCCESS; }
+	ge::graphStatus GetPlatformInfo() override { stages += "platform "; return ge::GRAPH_SUCCESS; }
+	bool IsCapable() override { stages += "capable "; return true; }
+	ge::graphStatus DoOpTiling() override { stages += "op "; context_->SetBlockDim(4); return ge::GRAPH_SUCCESS; }
+	ge::graphStatus DoLibApiTiling() override { stages += "lib "; return ge::GRAPH_SUCCESS; }
+	ge::graphStatus GetWorkspaceSize() override { stages += "ws "; return ge::GRAPH_SUCCESS; }
+	ge::graphStatus PostTiling() override { stages += "post "; return ge::GRAPH_SUCCESS; }
+	uint64_t GetTilingKey() const override { return 42; }
+	void DumpTilingInfo() override { stages += "dump"; }
+};
+class NeverTried : public TilingBaseClass {
+public:
+	explicit NeverTried(gert::TilingContext *c) : TilingBaseClass(c) {}
+
+protected:
+	ge::graphStatus GetShapeAttrsInfo() override { stages += "never "; return ge::GRAPH_FAILED; }
+};
+} // namespace optiling
+REGISTER_TILING_TEMPLATE("TemplOp", optiling::NeverTried, 300);
+REGISTER_TILING_TEMPLATE("TemplOp", optiling::FirstTiling, 10);
+REGISTER_TILING_TEMPLATE("TemplOp", optiling::SecondTiling, 20);
+
+static void test_tiling_templates(void)
+{
+	gert::TilingContext ctx;
+	ctx.io.node.type = "TemplOp";
+	CHECK(optiling::TilingRegistry::GetInstance().DoTilingImpl(&ctx) == ge::GRAPH_SUCCESS);
+	CHECK(optiling::stages == "first-shape first-capable? shape platform capable op lib ws post dump");
+	CHECK(ctx.GetTilingKey() == 42 && ctx.GetBlockDim() == 4);
+	ctx.io.node.type = "Unregistered";
+	CHECK(optiling::TilingRegistry::GetInstance().DoTilingImpl(&ctx) == ge::GRAPH_FAILED);
+
+	// InferShapeRange contexts compile against their ranges.
+	gert::Shape lo({1}), hi({8});
+	gert::InferShapeRangeContext rc;
+	rc.in.push_back(gert::Range<gert::Shape>(&lo, &hi));
+	CHECK(rc.GetInputShapeRange(0)->GetMax()->GetDim(0) == 8 && rc.GetOutputShapeRange(0) == nullptr);
+}
+
 int main()
 {
+	test_tiling_templates();
 	test_error_macros_and_tmp_sizes();
 	test_ge_names();
 	CHECK(sizeof(optiling::TestTiling) == sizeof(KTiling));

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -409,10 +410,10 @@ void on_tiling_crash(int sig)
 	_exit(TILING_ERROR_EXIT);
 }
 
-ge::graphStatus run_guarded(const ops::TilingFunc &f, gert::TilingContext *ctx, const std::string &op)
+ge::graphStatus run_guarded(const std::function<ge::graphStatus()> &f, const char *what, const std::string &op)
 {
-	crash_len = (size_t)snprintf(crash_msg, sizeof crash_msg,
-				     "npukb-cpusim-hostdev: the tiling function of %s crashed (signal ", op.c_str());
+	crash_len = (size_t)snprintf(crash_msg, sizeof crash_msg, "npukb-cpusim-hostdev: the %s of %s crashed (signal ",
+				     what, op.c_str());
 	if (crash_len >= sizeof crash_msg)
 		crash_len = sizeof crash_msg - 1;
 	struct sigaction sa, old[4];
@@ -421,7 +422,7 @@ ge::graphStatus run_guarded(const ops::TilingFunc &f, gert::TilingContext *ctx, 
 	const int sigs[4] = { SIGSEGV, SIGBUS, SIGFPE, SIGABRT };
 	for (int i = 0; i < 4; i++)
 		sigaction(sigs[i], &sa, &old[i]);
-	const ge::graphStatus st = f(ctx);
+	const ge::graphStatus st = f();
 	for (int i = 0; i < 4; i++)
 		sigaction(sigs[i], &old[i], nullptr);
 	return st;
@@ -484,6 +485,7 @@ extern "C" void npukb_hostdev_args(const char *case_path, uint64_t *blocks, uint
 		tiling_error("the op_host sources register no operator (no OP_ADD)");
 	std::unique_ptr<ops::OpDef> def;
 	ops::TilingFunc tiling;
+	ops::TilingParseRun parse;
 	for (auto &make : reg.factories) {
 		std::unique_ptr<ops::OpDef> d(make());
 		ops::TilingFunc f = d->aicore.tiling;
@@ -491,6 +493,8 @@ extern "C" void npukb_hostdev_args(const char *case_path, uint64_t *blocks, uint
 		if (!f && impl != reg.impls.end())
 			f = impl->second.tiling;
 		if (f) {
+			if (impl != reg.impls.end())
+				parse = impl->second.parse;
 			def = std::move(d);
 			tiling = f;
 			break;
@@ -567,7 +571,23 @@ extern "C" void npukb_hostdev_args(const char *case_path, uint64_t *blocks, uint
 	}
 	fill_attrs(*def, given, ctx->io.attrs);
 
-	const ge::graphStatus st = run_guarded(tiling, ctx.get(), def->type);
+	/* CANN runs the TilingParse function once, when the operator is
+	 * compiled, and hands each tiling call the compile info it filled. */
+	std::shared_ptr<void> compile_info;
+	if (parse) {
+		gert::TilingParseContext pc;
+		pc.platform = &ctx->io.platform;
+		pc.node_name = def->type;
+		const ge::graphStatus pst = run_guarded([&] { return parse(&pc, &compile_info); },
+							"tiling-parse function", def->type);
+		if (pst != ge::GRAPH_SUCCESS)
+			tiling_error("the tiling-parse function of %s returned %u (not GRAPH_SUCCESS)",
+				     def->type.c_str(), (unsigned)pst);
+		ctx->compile_info = compile_info.get();
+	}
+
+	gert::TilingContext *tc = ctx.get();
+	const ge::graphStatus st = run_guarded([&] { return tiling(tc); }, "tiling function", def->type);
 	if (st != ge::GRAPH_SUCCESS)
 		tiling_error("the tiling function of %s returned %u (not GRAPH_SUCCESS)", def->type.c_str(),
 			     (unsigned)st);

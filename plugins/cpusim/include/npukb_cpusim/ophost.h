@@ -350,7 +350,7 @@ public:
 	std::vector<CompileTimeTensorDesc> in_desc;
 	const CompileTimeTensorDesc *GetInputDesc(size_t i) const { return i < in_desc.size() ? &in_desc[i] : nullptr; }
 };
-class InferDataTypeContext {
+class InferDataTypeContext : public ExtendedKernelContext {
 public:
 	std::vector<ge::DataType> in, out;
 	RuntimeAttrs *attrs = nullptr;
@@ -361,12 +361,40 @@ public:
 	ge::graphStatus SetOutputDataType(size_t i, ge::DataType t) { if (i >= out.size()) out.resize(i + 1); out[i] = t; return ge::GRAPH_SUCCESS; }
 	ge::DataType GetOutputDataType(size_t i) const { return i < out.size() ? out[i] : ge::DT_UNDEFINED; }
 };
-class InferShapeRangeContext {};
+/* A shape range (InferShapeRange functions; accepted, never run). */
+template <typename T>
+class Range {
+public:
+	Range() = default;
+	Range(T *min, T *max) : min_(min), max_(max) {}
+	const T *GetMin() const { return min_; }
+	const T *GetMax() const { return max_; }
+	T *GetMin() { return min_; }
+	T *GetMax() { return max_; }
+
+private:
+	T *min_ = nullptr, *max_ = nullptr;
+};
+class InferShapeRangeContext : public ExtendedKernelContext {
+public:
+	std::vector<Range<Shape>> in, out;
+	RuntimeAttrs *attrs = nullptr;
+	const Range<Shape> *GetInputShapeRange(size_t i) const { return i < in.size() ? &in[i] : nullptr; }
+	const Range<Shape> *GetOptionalInputShapeRange(size_t i) const { return GetInputShapeRange(i); }
+	Range<Shape> *GetOutputShapeRange(size_t i) { return i < out.size() ? &out[i] : nullptr; }
+	const RuntimeAttrs *GetAttrs() const { return attrs; }
+};
+/* What an operator's TilingParse function gets: the compile info object
+ * to fill (of the type IMPL_OP_OPTILING(...).TilingParse<T> names) and the
+ * SoC's platform. */
 class TilingParseContext {
 public:
-	template <typename T> T *GetCompiledInfo() { static T t; return &t; }
-	const char *GetNodeName() const { return ""; }
-	PlatformInfoHandle *GetPlatformInfo() const { static PlatformInfoHandle p; return &p; }
+	void *compiled = nullptr;
+	PlatformInfoHandle *platform = nullptr;
+	std::string node_name;
+	template <typename T> T *GetCompiledInfo() { return static_cast<T *>(compiled); }
+	const char *GetNodeName() const { return node_name.c_str(); }
+	PlatformInfoHandle *GetPlatformInfo() const { return platform; }
 };
 using OpImplKernelRegistry = int;
 } // namespace gert
@@ -482,14 +510,26 @@ public:
 
 /* The registry the harness queries: one factory per OP_ADD, plus the
  * IMPL_OP_OPTILING / IMPL_OP_INFERSHAPE style registrations. */
+using TilingParseRun = std::function<ge::graphStatus(gert::TilingParseContext *, std::shared_ptr<void> *)>;
 struct OpImpl {
 	std::string type;
 	TilingFunc tiling;
 	InferShapeFunc infer_shape;
 	InferDataTypeFunc infer_dtype;
 	OpImpl &Tiling(TilingFunc f) { tiling = std::move(f); return *this; }
-	template <typename... A> OpImpl &TilingParse(A...) { return *this; }
-	template <typename T, typename... A> OpImpl &TilingParse(A...) { return *this; }
+	/* TilingParse<CompileInfo>(f): the harness runs f once on a new
+	 * CompileInfo and gives it to the tiling (GetCompileInfo). */
+	TilingParseRun parse;
+	template <typename T, typename F> OpImpl &TilingParse(F f)
+	{
+		parse = [f](gert::TilingParseContext *pc, std::shared_ptr<void> *out) {
+			auto info = std::make_shared<T>();
+			pc->compiled = info.get();
+			*out = info;
+			return (ge::graphStatus)f(pc);
+		};
+		return *this;
+	}
 	OpImpl &InferShape(InferShapeFunc f) { infer_shape = std::move(f); return *this; }
 	OpImpl &InferDataType(InferDataTypeFunc f) { infer_dtype = std::move(f); return *this; }
 	template <typename F> OpImpl &InferShapeRange(F) { return *this; }

@@ -1,17 +1,34 @@
 // Test sample (host+device): AddCustom's op_host, as a CANN operator
-// project writes it: the tiling function reads the input shape and the
-// platform, and the OpDef registers inputs, output and the tiling.
+// project writes it: the tiling function reads the input shape, and the
+// core count from the compile info its TilingParse function filled from
+// the platform; the OpDef registers inputs, output and the tiling.
 #include "add_custom_tiling.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
 
 namespace optiling {
+struct AddCustomCompileInfo {
+    uint32_t coreNum = 0;
+};
+
+static ge::graphStatus TilingPrepare(gert::TilingParseContext *context)
+{
+    auto info = context->GetCompiledInfo<AddCustomCompileInfo>();
+    if (info == nullptr || context->GetPlatformInfo() == nullptr)
+        return ge::GRAPH_FAILED;
+    info->coreNum = platform_ascendc::PlatformAscendC(context->GetPlatformInfo()).GetCoreNumAiv();
+    return ge::GRAPH_SUCCESS;
+}
+
 static ge::graphStatus TilingFunc(gert::TilingContext *context)
 {
     AddCustomTilingData tiling;
     const uint32_t totalLength = context->GetInputShape(0)->GetOriginShape().GetShapeSize();
     auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
-    context->SetBlockDim(platform.GetCoreNumAiv());
+    auto info = static_cast<const AddCustomCompileInfo *>(context->GetCompileInfo());
+    if (info == nullptr || info->coreNum == 0)
+        return ge::GRAPH_FAILED;
+    context->SetBlockDim(info->coreNum);
     tiling.set_totalLength(totalLength);
     tiling.set_tileNum(TileCount(totalLength));
     tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
@@ -20,6 +37,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext *context)
     workspace[0] = platform.GetLibApiWorkSpaceSize();
     return ge::GRAPH_SUCCESS;
 }
+IMPL_OP_OPTILING(AddCustom).TilingParse<AddCustomCompileInfo>(TilingPrepare);
 } // namespace optiling
 
 namespace ops {
