@@ -589,13 +589,13 @@ static int parse_double(const char *s, double *out)
 }
 
 /* Names that tiling expressions or dtype references give a meaning of
- * their own; attributes may not take them. */
+ * their own as plain names; attributes may not take them. Function names
+ * (dim, numel, rank, min, max, ceil_div, prod, count) are free: a name
+ * followed by '(' is the function, alone it is the attribute (SwiGlu's and
+ * GeGluV2's operators have an attribute called dim). */
 static int is_reserved_name(const char *s)
 {
-	static const char *const words[] = {
-		"blockdim", "numel", "dim", "rank", "ceil_div", "min", "max", "dtype",
-		"prod", "count",
-	};
+	static const char *const words[] = { "blockdim", "dtype" };
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (strcmp(s, words[i]) == 0)

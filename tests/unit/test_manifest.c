@@ -316,7 +316,7 @@ ParameterizedTestParameters(manifest, reports_problem_at_line)
 		{ "sem_duplicate_case.xml", 31, "duplicate case id '0' (first on line 28)" },
 		{ "sem_id_mismatch.xml", 3,
 		  "task id 'level2/Math/AddCustom' does not match level, category and name: expected 'level1/Math/AddCustom'" },
-		{ "sem_attrs.xml", 27, "attribute name 'rank' is reserved" },
+		{ "sem_attrs.xml", 27, "attribute name 'blockdim' is reserved" },
 		{ "sem_attrs.xml", 43, "case 'small': attribute 'tile' = '8.5' is not a valid int" },
 		{ "sem_attrs.xml", 45, "case 'big' has no dtype, but tensor 'x' has dtype $dtype" },
 		{ "sem_attrs.xml", 45, "case 'big' gives no value for attribute 'dst_type'" },

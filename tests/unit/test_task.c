@@ -216,3 +216,26 @@ Test(task, tiling_eval_without_case_data)
 	cr_expect_eq(npukb_tiling_eval(t, NULL, "1/0", &v, NULL, 0), -EINVAL);
 	npukb_task_free(t);
 }
+
+/* An attribute may be called like a function (dim): followed by '(' the
+ * name is the function, alone it is the attribute. */
+Test(task, attribute_named_like_a_function)
+{
+	struct npukb_task *t = make_task();
+	char err[256];
+	int64_t v = 0;
+
+	t->nattrs = 1;
+	t->attrs = calloc(1, sizeof(*t->attrs));
+	cr_assert_not_null(t->attrs);
+	t->attrs[0].name = xstrdup("dim");
+	t->attrs[0].type = xstrdup("int");
+	t->cases[0].nattrs = 1;
+	t->cases[0].attrs = calloc(1, sizeof(*t->cases[0].attrs));
+	cr_assert_not_null(t->cases[0].attrs);
+	t->cases[0].attrs[0].name = xstrdup("dim");
+	t->cases[0].attrs[0].value = xstrdup("-1");
+	cr_expect_eq(npukb_tiling_eval(t, &t->cases[0], "dim * 100 + dim(a, 1)", &v, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(v, -97);
+	npukb_task_free(t);
+}
