@@ -1849,3 +1849,22 @@ Test(cpusim_api, raw_mask_builtins)
 	set_mask_norm();
 	cr_expect(!rt::g.mask_counter);
 }
+
+/* A queue with CANN's third argument (a TQueConfig), and PopStackBuffer:
+ * the UB the pipe has not given out. */
+static constexpr TQueConfig test_que_config = { false, false, false, 0, 1, 0, {} };
+
+Test(cpusim_api, queue_config_and_pop_stack_buffer)
+{
+	TPipe pipe;
+	TQue<TPosition::VECIN, 1, &test_que_config> q;
+	pipe.InitBuffer(q, 1, 1000);
+	LocalTensor<half> t = q.AllocTensor<half>();
+	q.FreeTensor(t);
+	LocalTensor<int16_t> stack;
+	const bool popped = PopStackBuffer<int16_t, TPosition::LCM>(stack);
+	cr_expect(popped);
+	cr_expect_eq((uint8_t *)stack.GetPhyAddr() - rt::ub_arena, 1024, "not after the 1000-byte buffer, 32-byte aligned");
+	cr_expect_eq(stack.GetSize(), (196608u - 1024u) / 2u);
+	cr_expect_eq(MAX_REPEAT_TIMES, 255);
+}

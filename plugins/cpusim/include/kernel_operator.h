@@ -75,6 +75,7 @@ using TEventID = int8_t;
 
 constexpr int32_t ONE_BLK_SIZE = 32;
 constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;
+constexpr int32_t MAX_REPEAT_TIMES = 255;
 constexpr int32_t ONE_BLK_FLOAT_NUM = 8;
 constexpr int32_t ONE_BLK_HALF_NUM = 16;
 constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
@@ -639,7 +640,19 @@ public:
 	int32_t GetTensorCountInQue() const { return queued(); }
 };
 
-template <TPosition pos, int32_t depth = 1>
+/* TQueConfig: what CANN's third TQue argument may point to (buffer and
+ * layout hints); cpusim's queues do not depend on it [not modelled]. */
+struct TQueConfig {
+	bool nd2nz = false;
+	bool nz2nd = false;
+	bool scmBlockGroup = false;
+	uint32_t bufferLen = 0;
+	uint32_t bufferNumber = 0;
+	uint32_t consumerSize = 0;
+	TPosition consumer[8] = {};
+};
+
+template <TPosition pos, int32_t depth = 1, auto config = 0>
 class TQue : public TQueBind<pos, pos, depth> {};
 
 template <TPosition pos = TPosition::VECCALC>
@@ -770,6 +783,23 @@ private:
 };
 
 inline TPipe *GetTPipePtr() { return (TPipe *)npukb_cpusim::g.cur_pipe; }
+
+/* PopStackBuffer: the unified buffer the pipe has not given out (from the
+ * end of the last InitBuffer to the SoC's UB size) as a temporary tensor;
+ * false when none is left. */
+template <typename T, TPosition pos>
+inline bool PopStackBuffer(LocalTensor<T> &t)
+{
+	static_assert(pos == TPosition::LCM, "PopStackBuffer: only TPosition::LCM (the unified buffer) is modelled");
+	const uint32_t from = (npukb_cpusim::g.ub_used + 31u) & ~31u;
+	if (from >= npukb_cpusim::g.soc.ub_bytes) {
+		t = LocalTensor<T>((T *)(void *)npukb_cpusim::ub_arena, 0);
+		return false;
+	}
+	t = LocalTensor<T>((T *)(void *)(npukb_cpusim::ub_arena + from),
+			   (uint32_t)((npukb_cpusim::g.soc.ub_bytes - from) / sizeof(T)));
+	return true;
+}
 
 /* num rounded up to a multiple of rnd (0 when rnd is 0), in the two
  * types' common type. A template of two independent types on purpose:
