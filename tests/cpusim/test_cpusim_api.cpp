@@ -1736,7 +1736,9 @@ Test(cpusim_api, mean_rows)
 	cr_expect_eq(hb(hd.addr_[0]), hbits(5.0 / 3.0));
 }
 
-/* DeQue without a type, and the forms naming the user positions. */
+/* DeQue without a type, and the forms naming the user positions: GM ->
+ * VECIN orders the vector pipe after MTE2, VECIN -> VECOUT the vector pipe
+ * after itself (the copy-out needs its own flag). */
 Test(cpusim_api, deque_untyped_and_user_position_forms)
 {
 	static float src[64], out[64];
@@ -1748,17 +1750,43 @@ Test(cpusim_api, deque_untyped_and_user_position_forms)
 	pipe.InitBuffer(q, 1, 64 * sizeof(float));
 	LocalTensor<float> t = q.AllocTensor<float>();
 	DataCopy(t, g, 64);
-	q.EnQue<TPosition::VECIN, TPosition::VECOUT, float>(t);
-	LocalTensor<float> r = q.DeQue<TPosition::VECIN, TPosition::VECOUT, float>();
+	const double in_done = rt::g.done[rt::P_MTE2];
+	q.EnQue<TPosition::GM, TPosition::VECIN, float>(t);
+	LocalTensor<float> r = q.DeQue<TPosition::GM, TPosition::VECIN, float>();
+	Adds(r, r, 1.0f, 64);
+	cr_expect_gt(rt::g.done[rt::P_V], in_done, "the vector pipe did not wait for the copy-in");
+	q.EnQue<TPosition::VECIN, TPosition::VECOUT, float>(r);
+	r = q.DeQue<TPosition::VECIN, TPosition::VECOUT, float>();
+	SetFlag<HardEvent::V_MTE3>(0);
+	WaitFlag<HardEvent::V_MTE3>(0);
 	DataCopy(o, r, 64);
 	q.FreeTensor(r);
 	LocalTensor<float> u = q.AllocTensor<float>();
 	q.EnQue(u);
 	cr_expect_eq((void *)q.DeQue(), (void *)u.GetPhyAddr(), "the untyped DeQue names the buffer");
-	q.FreeTensor(u);
+	/* A dequeued tensor may be enqueued again (AscendC allows it). */
+	q.EnQue(u);
+	LocalTensor<float> again = q.DeQue<float>();
+	q.FreeTensor(again);
 	for (int i = 0; i < 64; i++)
-		cr_expect_eq(out[i], (float)(3 * i));
+		cr_expect_eq(out[i], (float)(3 * i + 1));
 	cr_expect_eq(q.GetTensorCountInQue(), 0);
+}
+
+/* VECIN -> VECOUT is a vector-to-vector hand-off: a copy-out straight
+ * after the copy-in is not ordered by it. */
+Test(cpusim_api, user_position_hand_off_does_not_order_mte2_and_mte3, .exit_code = 3)
+{
+	static float src[64], out[64];
+	GlobalTensor<float> g = gm(src, 64), o = gm(out, 64);
+	TPipe pipe;
+	TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> q;
+	pipe.InitBuffer(q, 1, 64 * sizeof(float));
+	LocalTensor<float> t = q.AllocTensor<float>();
+	DataCopy(t, g, 64);
+	q.EnQue<TPosition::VECIN, TPosition::VECOUT, float>(t);
+	LocalTensor<float> r = q.DeQue<TPosition::VECIN, TPosition::VECOUT, float>();
+	DataCopy(o, r, 64);
 }
 
 /* A kernel's own AlignUp beside `using namespace AscendC` (npukb's Level 1

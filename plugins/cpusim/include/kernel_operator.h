@@ -492,28 +492,33 @@ public:
 				   num_);
 	}
 
-	void enque(const void *p, SrcLoc loc)
+	/* A tensor allocated, or dequeued and enqueued again (AscendC allows
+	 * both states), handed from pipe `prod` (the queue's producer unless
+	 * the kernel names the user positions). */
+	void enque(const void *p, SrcLoc loc) { enque(p, loc, prod_); }
+	void enque(const void *p, SrcLoc loc, npukb_cpusim::Pipe prod)
 	{
 		if (alias_)
-			return alias_->enque(p, loc);
+			return alias_->enque(p, loc, prod);
 		const int i = find(p);
 		if (i < 0)
 			npukb_cpusim::fail("queue-misuse", loc, "EnQue of a tensor that was not allocated from this queue");
-		if (bufs_[i].state != B_ALLOC)
+		if (bufs_[i].state != B_ALLOC && bufs_[i].state != B_DEQUEUED)
 			npukb_cpusim::fail("queue-misuse", loc, "EnQue of a tensor that is %s", state_name(bufs_[i].state));
 		if (count_ >= capacity())
 			npukb_cpusim::fail("queue-misuse", loc, "EnQue on a full queue (depth %d)", capacity());
 		bufs_[i].state = B_QUEUED;
-		bufs_[i].ready_at = npukb_cpusim::pipe_done(prod_);
+		bufs_[i].ready_at = npukb_cpusim::pipe_done(prod);
 		npukb_cpusim::ub_owner_set(bufs_[i].off, len_, npukb_cpusim::UB_ENQUEUED);
 		fifo_[(head_ + count_) % MAX_QUE_BUFS] = (uint8_t)i;
 		count_++;
 	}
 
-	unsigned char *deque(uint32_t *len, SrcLoc loc)
+	unsigned char *deque(uint32_t *len, SrcLoc loc) { return deque(len, loc, cons_); }
+	unsigned char *deque(uint32_t *len, SrcLoc loc, npukb_cpusim::Pipe cons)
 	{
 		if (alias_)
-			return alias_->deque(len, loc);
+			return alias_->deque(len, loc, cons);
 		if (count_ == 0)
 			npukb_cpusim::fail("queue-misuse", loc, "DeQue on an empty queue (a tensor was never enqueued; on the device this waits forever)");
 		const int i = fifo_[head_];
@@ -521,7 +526,7 @@ public:
 		count_--;
 		bufs_[i].state = B_DEQUEUED;
 		npukb_cpusim::ub_owner_set(bufs_[i].off, len_, npukb_cpusim::UB_IN_USE);
-		npukb_cpusim::wait_until(cons_, bufs_[i].ready_at);
+		npukb_cpusim::wait_until(cons, bufs_[i].ready_at);
 		*len = len_;
 		return npukb_cpusim::ub_arena + bufs_[i].off;
 	}
@@ -620,20 +625,27 @@ public:
 		uint32_t len;
 		return deque(&len, loc);
 	}
-	/* The forms naming the user positions of the hand-off (a VECIN ->
-	 * VECOUT TQueBind copied in and straight out): the hand-off is the
-	 * queue's own, from its producer to its consumer pipe [other user
-	 * positions than the queue's are not modelled apart]. */
+	/* The forms naming the user positions: the hand-off is between the
+	 * pipes those positions imply, as in AscendC (GM as the source: MTE2
+	 * brought the data; GM as the destination: MTE3 takes it; a UB
+	 * position: the vector pipe), so VECIN -> VECOUT orders vector work
+	 * only. */
 	template <TPosition srcUser, TPosition dstUser, class T>
 	bool EnQue(const LocalTensor<T> &t, SrcLoc loc = NPUKB_LOC)
 	{
-		enque(t.addr_, loc);
+		static_assert(!(srcUser == TPosition::GM && dstUser == TPosition::GM),
+			      "EnQue: the user positions cannot both be GM");
+		enque(t.addr_, loc, srcUser == TPosition::GM ? npukb_cpusim::P_MTE2 : npukb_cpusim::P_V);
 		return true;
 	}
 	template <TPosition srcUser, TPosition dstUser, class T>
 	LocalTensor<T> DeQue(SrcLoc loc = NPUKB_LOC)
 	{
-		return DeQue<T>(loc);
+		static_assert(!(srcUser == TPosition::GM && dstUser == TPosition::GM),
+			      "DeQue: the user positions cannot both be GM");
+		uint32_t len;
+		unsigned char *p = deque(&len, loc, dstUser == TPosition::GM ? npukb_cpusim::P_MTE3 : npukb_cpusim::P_V);
+		return LocalTensor<T>((T *)(void *)p, len / (uint32_t)sizeof(T));
 	}
 	bool VacantInQue() const { return vacant(); }
 	bool HasTensorInQue() const { return queued() > 0; }
