@@ -542,7 +542,7 @@ static int write_forced_header(const char *path, const struct npukb_task *t, con
 		 * namespace is renamed in the kernel's translation unit: a
 		 * function the header defines (not inline) is then a different
 		 * symbol from the op_host objects' copy, not a second
-		 * definition at link time (GeluQuant's answer). */
+		 * definition at link time. */
 		fputs("#define NPUKB_CPUSIM_KERNEL_SIDE 1\n#define optiling npukb_kernel_side_optiling\n", f);
 		for (i = 0; tiling_headers[i]; i++)
 			fprintf(f, "#include \"%s\"\n", tiling_headers[i]);
