@@ -154,6 +154,8 @@ int cpusim_hostdev_write_case(const char *path, const struct npukb_task *t,
 
 		if (type && strcmp(type, "list") == 0 && one_field(a->name)) {
 			rc = write_list_attr(f, a, err, errlen);
+		} else if (type && strcmp(type, "string") == 0 && one_field(a->name) && a->value && !*a->value) {
+			fprintf(f, "attr %s str\n", a->name); /* the empty string: no value field */
 		} else if (!one_field(a->name) || !one_field(a->value) || !type) {
 			snprintf(err, errlen, "attribute %s cannot be written to the case file",
 				 a->name ? a->name : "?");

@@ -69,8 +69,10 @@ Test(cpusim_hostdev, operator_project_runs_its_own_tiling, .timeout = 600)
 	}
 }
 
-/* Runs the samples under tests/samples/hostdev on one task (some cases). */
-static void run_task(const char *task, const char *const *case_ids, const char *const *names)
+/* Runs the samples under tests/samples/hostdev on one task (some cases)
+ * of the levels under `data`. */
+static void run_task_in(const char *data, const char *task, const char *const *case_ids,
+			const char *const *names)
 {
 	static char outdir[64];
 	static const char *ids[2];
@@ -78,13 +80,18 @@ static void run_task(const char *task, const char *const *case_ids, const char *
 	char err[8192] = "";
 
 	snprintf(outdir, sizeof(outdir), "/tmp/npukb-hostdev-XXXXXX");
-	test_cpusim_config(&cfg, &plugins, "levels", outdir);
+	test_cpusim_config(&cfg, &plugins, data, outdir);
 	ids[0] = task;
 	ids[1] = NULL;
 	cfg.task_ids = ids;
 	cfg.case_ids = case_ids;
 	cfg.sample_dirs = test_sample_dirs("tests/samples/hostdev", names);
 	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
+}
+
+static void run_task(const char *task, const char *const *case_ids, const char *const *names)
+{
+	run_task_in("levels", task, case_ids, names);
 }
 
 static void assert_all_pass(const struct npukb_sample_result *s, size_t ncases)
@@ -183,4 +190,15 @@ Test(cpusim_hostdev, cmake_opapi_sources_are_not_compiled, .timeout = 600)
 
 	run_task("level1/Math/AddCustom", cases, names);
 	assert_all_pass(sample("opapi_layer"), 2);
+}
+
+/* A string attribute reaches the tiling, the empty string too (the case
+ * file writes it without a value field): the sample's tiling refuses the
+ * OpDef default. */
+Test(cpusim_hostdev, string_attributes_reach_the_tiling, .timeout = 600)
+{
+	static const char *const names[] = { "str_attr", NULL };
+
+	run_task_in("tests/data/levels-variants", "level1/Test/StrAttrAdd", NULL, names);
+	assert_all_pass(sample("str_attr"), 2);
 }

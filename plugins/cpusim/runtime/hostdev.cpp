@@ -160,6 +160,8 @@ void read_case(const char *path, std::vector<IoItem> &io, std::vector<Attr> &att
 			io.push_back(it);
 		} else if (w[0] == "attr" && w.size() == 4) {
 			attrs.push_back(Attr{ w[1], w[2], w[3] });
+		} else if (w[0] == "attr" && w.size() == 3 && w[2] == "str") {
+			attrs.push_back(Attr{ w[1], w[2], "" }); /* the empty string */
 		} else if (w[0] == "soc" && w.size() >= 2) {
 			soc = w[1];
 		} else {
