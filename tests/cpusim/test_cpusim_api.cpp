@@ -1896,3 +1896,57 @@ Test(cpusim_api, queue_config_and_pop_stack_buffer)
 	cr_expect_eq(stack.GetSize(), (196608u - 1024u) / 2u);
 	cr_expect_eq(MAX_REPEAT_TIMES, 255);
 }
+
+/* ---- LocalTensor operator forms -------------------------------------------------- */
+
+/* `dst = a op b` runs the count form over dst's size: the last 16 of c's
+ * 64 elements are outside the 48-element view and stay untouched. */
+Test(cpusim_api, tensor_operators_cover_the_destination)
+{
+	LocalTensor<float> a = ub<float>(64), b = ub<float>(64), c = ub<float>(64);
+	for (int i = 0; i < 64; i++) {
+		a.addr_[i] = (float)(i + 1);
+		b.addr_[i] = 2.0f;
+	}
+	LocalTensor<float> c48 = c;
+	c48.SetSize(48);
+	c48 = a * b;
+	for (int i = 0; i < 64; i++) {
+		if (i < 48)
+			cr_expect_eq(c.addr_[i], 2.0f * (i + 1), "mul lane %d", i);
+		else
+			cr_expect_eq(raw32(&c.addr_[i]), 0xeeeeeeeeu, "mul lane %d written", i);
+	}
+	c = a + b;
+	cr_expect_eq(c.addr_[63], 66.0f);
+	c = a - b;
+	cr_expect_eq(c.addr_[0], -1.0f);
+	c = a / b;
+	cr_expect_eq(c.addr_[4], 2.5f);
+
+	LocalTensor<int32_t> x = ub<int32_t>(64), y = ub<int32_t>(64), z = ub<int32_t>(64);
+	for (int i = 0; i < 64; i++) {
+		x.addr_[i] = (int32_t)0xf0f0ff00u;
+		y.addr_[i] = 0x0ff00ff0;
+	}
+	z = x & y;
+	cr_expect_eq((uint32_t)z.addr_[63], 0x00f00f00u, "32-bit And runs as 16-bit halves");
+	z = x | y;
+	cr_expect_eq((uint32_t)z.addr_[0], 0xfff0fff0u);
+
+	/* A comparison covers src0's 64 elements: 8 bytes of bits. */
+	LocalTensor<uint8_t> m = ub<uint8_t>(32);
+	m = a > b;
+	cr_expect_eq(m.addr_[0], 0xfc, "1 and 2 are not above 2");
+	cr_expect_eq(m.addr_[7], 0xff);
+	cr_expect_eq(m.addr_[8], 0xee, "bits beyond 64 elements written");
+	m = a == b;
+	cr_expect_eq(m.addr_[0], 0x02);
+}
+
+/* The operator form is checked like the count form it runs. */
+Test(cpusim_api, tensor_operator_beyond_source_trips, .exit_code = 3)
+{
+	LocalTensor<float> a = ub<float>(32), b = ub<float>(64), c = ub<float>(64);
+	c = a * b;
+}

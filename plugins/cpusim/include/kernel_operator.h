@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <type_traits>
+#include <utility>
 
 #include "npukb_cpusim/fp16.h"
 #include "npukb_cpusim/runtime.h"
@@ -267,6 +268,13 @@ public:
 	{
 		at(i, "LocalTensor::operator()", NPUKB_LOC);
 		return addr_[i];
+	}
+	/* `dst = a * b` and AscendC's other operator forms: the right-hand side
+	 * is an expression object (npukb_cpusim/tensor_ops.h) run into *this. */
+	template <class Expr, class = decltype(std::declval<const Expr &>().assign_to(std::declval<const LocalTensor &>()))>
+	void operator=(const Expr &e)
+	{
+		e.assign_to(*this);
 	}
 	template <class U>
 	LocalTensor<U> ReinterpretCast() const
@@ -938,6 +946,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 #include "npukb_cpusim/math.h"
 #include "npukb_cpusim/trans5hd.h"
 #include "npukb_cpusim/broadcast.h"
+#include "npukb_cpusim/tensor_ops.h"
 
 /* CANN declares these at global scope too: kernels call them unqualified
  * outside any `using namespace AscendC`. */
