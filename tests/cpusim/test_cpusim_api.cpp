@@ -1950,3 +1950,29 @@ Test(cpusim_api, tensor_operator_beyond_source_trips, .exit_code = 3)
 	LocalTensor<float> a = ub<float>(32), b = ub<float>(64), c = ub<float>(64);
 	c = a * b;
 }
+
+/* ---- CANN-internal pointer forms ------------------------------------------------- */
+
+Test(cpusim_api, impl_pointer_forms_duplicate_and_copy_out)
+{
+	static int16_t dst[64];
+	gm(dst, 64);
+	LocalTensor<int16_t> u = ub<int16_t>(64);
+	DuplicateImpl<int16_t>((int16_t *)u.GetPhyAddr(), 7, 48);
+	cr_expect_eq(u.addr_[47], 7);
+	cr_expect_eq((uint16_t)u.addr_[48], UNTOUCHED16, "Duplicate wrote past its count");
+	SetFlag<HardEvent::V_MTE3>(0);
+	WaitFlag<HardEvent::V_MTE3>(0);
+	DataCopyUB2GMImpl(dst + 16, (int16_t *)u.GetPhyAddr(), {1, 2, 0, 0});
+	cr_expect_eq(dst[15], 0);
+	cr_expect_eq(dst[16], 7);
+	cr_expect_eq(dst[47], 7, "two 32-byte blocks copied");
+	cr_expect_eq(dst[48], 0);
+}
+
+/* A raw UB address is bounded by the end of the unified buffer. */
+Test(cpusim_api, impl_pointer_form_past_the_ub_trips, .exit_code = 3)
+{
+	int16_t *last = (int16_t *)(void *)(rt::ub_arena + rt::g.soc.ub_bytes - 64);
+	DuplicateImpl<int16_t>(last, 1, 64);
+}

@@ -947,6 +947,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 #include "npukb_cpusim/trans5hd.h"
 #include "npukb_cpusim/broadcast.h"
 #include "npukb_cpusim/tensor_ops.h"
+#include "npukb_cpusim/impl_forms.h"
 
 /* CANN declares these at global scope too: kernels call them unqualified
  * outside any `using namespace AscendC`. */
