@@ -171,8 +171,37 @@ static void test_tiling_templates(void)
 	CHECK(rc.GetInputShapeRange(0)->GetMax()->GetDim(0) == 8 && rc.GetOutputShapeRange(0) == nullptr);
 }
 
+/* A SetCheckSupport callback reads the node through ge::Operator. */
+static ge::graphStatus check_supported(const ge::Operator &op, ge::AscendString &result)
+{
+	int64_t axis = 0;
+	if (op.GetAttr("axis", axis) != ge::GRAPH_SUCCESS)
+		return ge::GRAPH_FAILED;
+	const ge::TensorDesc x = op.GetInputDescByName("x");
+	if (x.GetShape().GetDimNum() <= (size_t)axis)
+		return ge::GRAPH_NOT_CHANGED;
+	result = ge::AscendString(x.GetDataType() == ge::DT_FLOAT16 ? "half" : "other");
+	return ge::GRAPH_SUCCESS;
+}
+
+static void test_graph_operator(void)
+{
+	ge::Operator op;
+	ge::AscendString r;
+	CHECK(check_supported(op, r) == ge::GRAPH_FAILED); /* no attribute */
+	op.SetAttr("axis", (int64_t)2);
+	CHECK(check_supported(op, r) == ge::GRAPH_NOT_CHANGED); /* no input x: no dims */
+	op.SetInput("x", ge::TensorDesc(ge::Shape({4, 5, 6}), ge::DT_FLOAT16));
+	CHECK(check_supported(op, r) == ge::GRAPH_SUCCESS);
+	CHECK(std::string(r.GetString()) == "half");
+	CHECK(op.GetOutputDescByName("y").GetDataType() == ge::DT_UNDEFINED);
+	float f = 0;
+	CHECK(op.GetAttr("axis", f) == ge::GRAPH_FAILED); /* an int attribute is not a float one */
+}
+
 int main()
 {
+	test_graph_operator();
 	test_tiling_templates();
 	test_error_macros_and_tmp_sizes();
 	test_ge_names();

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 #include "npukb_cpusim/ophost_registry.h"
 
@@ -91,6 +92,65 @@ public:
 
 private:
 	std::vector<int64_t> dims_;
+};
+
+/* graph/operator.h's view of a node: what an OpDef's SetCheckSupport or
+ * graph-mode callback reads (input/output descriptions by name, attributes).
+ * cpusim never builds a graph, so it runs no such callback; these let the
+ * op_host file that defines one compile, and a test fill one in. */
+constexpr graphStatus GRAPH_NOT_CHANGED = 1343242304; /* [value unconfirmed] */
+class TensorDesc {
+public:
+	TensorDesc() = default;
+	TensorDesc(const Shape &shape, DataType dtype, Format format = FORMAT_ND)
+		: shape_(shape), dtype_(dtype), format_(format) {}
+	Shape GetShape() const { return shape_; }
+	Shape GetOriginShape() const { return shape_; }
+	DataType GetDataType() const { return dtype_; }
+	Format GetFormat() const { return format_; }
+	Format GetOriginFormat() const { return format_; }
+
+private:
+	Shape shape_;
+	DataType dtype_ = DT_UNDEFINED;
+	Format format_ = FORMAT_ND;
+};
+class Operator {
+public:
+	void SetInput(const std::string &name, const TensorDesc &d) { inputs_[name] = d; }
+	void SetOutput(const std::string &name, const TensorDesc &d) { outputs_[name] = d; }
+	void SetAttr(const std::string &name, int64_t v) { ints_[name] = v; }
+	void SetAttr(const std::string &name, float v) { floats_[name] = v; }
+	void SetAttr(const std::string &name, const std::string &v) { strings_[name] = v; }
+	/* An unknown name gives an empty description, as GE's does. */
+	TensorDesc GetInputDescByName(const char *name) const { return find(inputs_, name); }
+	TensorDesc GetOutputDescByName(const char *name) const { return find(outputs_, name); }
+	template <class T, std::enable_if_t<std::is_integral<T>::value, int> = 0>
+	graphStatus GetAttr(const char *name, T &v) const { return get(ints_, name, v); }
+	template <class T, std::enable_if_t<std::is_floating_point<T>::value, int> = 0>
+	graphStatus GetAttr(const char *name, T &v) const { return get(floats_, name, v); }
+	graphStatus GetAttr(const char *name, std::string &v) const { return get(strings_, name, v); }
+
+private:
+	template <class M>
+	static TensorDesc find(const M &m, const char *name)
+	{
+		const auto it = m.find(name);
+		return it == m.end() ? TensorDesc() : it->second;
+	}
+	template <class M, class T>
+	static graphStatus get(const M &m, const char *name, T &v)
+	{
+		const auto it = m.find(name);
+		if (it == m.end())
+			return GRAPH_FAILED;
+		v = (T)it->second;
+		return GRAPH_SUCCESS;
+	}
+	std::map<std::string, TensorDesc> inputs_, outputs_;
+	std::map<std::string, int64_t> ints_;
+	std::map<std::string, float> floats_;
+	std::map<std::string, std::string> strings_;
 };
 } // namespace ge
 
