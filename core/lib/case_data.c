@@ -10,6 +10,7 @@
 #include "reference.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -233,6 +234,20 @@ static int compute_reference(const struct npukb_task *t, const struct npukb_case
 static int resolve_attr_dist(const struct npukb_case *c, const struct npukb_tensor_decl *td,
 			     struct npukb_dist *dist, char *err, size_t errlen);
 
+/* Only ranges can be empty: a bool's a is a probability, a normal's a mean. */
+static bool dist_is_empty(const struct npukb_dist *dist)
+{
+	switch (dist->kind) {
+	case NPUKB_DIST_UNIFORM:
+	case NPUKB_DIST_INTEGER:
+		return dist->a > dist->b;
+	case NPUKB_DIST_SLICES:
+		return dist->b < 1;
+	default:
+		return false;
+	}
+}
+
 /* Bounds written as expressions take their value in the case. */
 static int resolve_bounds(const struct npukb_task *t, const struct npukb_case *c,
 			  const struct npukb_tensor_decl *td, struct npukb_dist *dist,
@@ -253,7 +268,7 @@ static int resolve_bounds(const struct npukb_task *t, const struct npukb_case *c
 			return rc;
 		dist->b = (double)v;
 	}
-	if (dist->kind == NPUKB_DIST_SLICES ? dist->b < 1 : dist->a > dist->b) {
+	if (dist_is_empty(dist)) {
 		snprintf(err, errlen, "case %s: input %s has the empty range [%g, %g]", c->id,
 			 td->name, dist->a, dist->b);
 		return -EINVAL;

@@ -217,3 +217,42 @@ Test(case_data, case_seeds_are_stable_and_distinct)
 	cr_assert_neq(npukb_case_seed(&task, &kcase, 1, 0), npukb_case_seed(&task, &other, 1, 0));
 	cr_assert_neq(npukb_case_seed(&task, &kcase, 2, 0), npukb_case_seed(&task, &kcase, 1, 0));
 }
+
+/* Only a range (uniform, integer) can be empty: a bool's a is a probability
+ * and a normal's a mean, whatever b holds. */
+Test(case_data, bool_and_normal_inputs_are_not_ranges)
+{
+	struct npukb_case_data d;
+	char err[256] = "";
+	size_t i;
+	int ones = 0;
+	double sum = 0;
+
+	tensors[0].dist.kind = NPUKB_DIST_BOOL;
+	tensors[0].dist.a = 0.5;
+	tensors[0].dist.b = 0;
+	tensors[1].dist.kind = NPUKB_DIST_NORMAL;
+	tensors[1].dist.a = 5;
+	tensors[1].dist.b = 1;
+	cr_assert_eq(npukb_case_data_prepare(&task, &kcase, 3, workdir, &d, err, sizeof(err)), 0, "%s", err);
+	for (i = 0; i < 160; i++) {
+		double x = npukb_load_as_double(NPUKB_DT_FLOAT16, d.tensors[0].data, i);
+		cr_assert(x == 0 || x == 1, "bool element %zu is %g", i, x);
+		ones += x == 1;
+		sum += npukb_load_as_double(NPUKB_DT_FLOAT16, d.tensors[1].data, i);
+	}
+	cr_expect(ones > 40 && ones < 120, "%d of 160 true at p = 0.5", ones);
+	cr_expect(sum / 160 > 4.5 && sum / 160 < 5.5, "mean %g, not near 5", sum / 160);
+	npukb_case_data_free(&d);
+}
+
+Test(case_data, an_empty_uniform_range_is_an_error)
+{
+	struct npukb_case_data d;
+	char err[256] = "";
+
+	tensors[0].dist.a = 1;
+	tensors[0].dist.b = 0;
+	cr_assert_eq(npukb_case_data_prepare(&task, &kcase, 3, workdir, &d, err, sizeof(err)), -EINVAL);
+	cr_assert(strstr(err, "empty range") != NULL, "%s", err);
+}
