@@ -1976,3 +1976,62 @@ Test(cpusim_api, impl_pointer_form_past_the_ub_trips, .exit_code = 3)
 	int16_t *last = (int16_t *)(void *)(rt::ub_arena + rt::g.soc.ub_bytes - 64);
 	DuplicateImpl<int16_t>(last, 1, 64);
 }
+
+/* ---- SelectWithBytesMask ----------------------------------------------------------- */
+
+/* Two rows of 8 floats; the mask rows are 32 bytes long, only their first 8
+ * elements count. A zero mask element picks src0. */
+Test(cpusim_api, select_with_bytes_mask_both_forms)
+{
+	LocalTensor<float> src = ub<float>(16), dst = ub<float>(16);
+	LocalTensor<uint8_t> mask = ub<uint8_t>(64), tmp = ub<uint8_t>(256);
+	for (int i = 0; i < 16; i++)
+		src.addr_[i] = (float)i;
+	memset(mask.addr_, 0, 64);
+	mask.addr_[1] = 1;
+	mask.addr_[7] = 255;
+	mask.addr_[8] = 1;   /* beyond srcLastAxis: ignored */
+	mask.addr_[32] = 2;  /* row 1, element 0 */
+	SelectWithBytesMaskShapeInfo info;
+	info.firstAxis = 2;
+	info.srcLastAxis = 8;
+	info.maskLastAxis = 32;
+	SelectWithBytesMask(dst, src, -1.0f, mask, tmp, info);
+	const float want[16] = {0, -1, 2, 3, 4, 5, 6, -1, -1, 9, 10, 11, 12, 13, 14, 15};
+	for (int i = 0; i < 16; i++)
+		cr_expect_eq(dst.addr_[i], want[i], "tensor-scalar lane %d", i);
+	SelectWithBytesMask(src, -2.0f, src, mask, tmp, info); /* in place, scalar first */
+	const float want2[16] = {-2, 1, -2, -2, -2, -2, -2, 7, 8, -2, -2, -2, -2, -2, -2, -2};
+	for (int i = 0; i < 16; i++)
+		cr_expect_eq(src.addr_[i], want2[i], "scalar-tensor lane %d", i);
+}
+
+Test(cpusim_api, select_with_bytes_mask_short_mask_rows_trip, .exit_code = 3)
+{
+	LocalTensor<float> src = ub<float>(48), dst = ub<float>(48);
+	LocalTensor<uint8_t> mask = ub<uint8_t>(64), tmp = ub<uint8_t>(256);
+	SelectWithBytesMaskShapeInfo info;
+	info.firstAxis = 1;
+	info.srcLastAxis = 48;
+	info.maskLastAxis = 32; /* aligned, but fewer than the source's 48 */
+	SelectWithBytesMask(dst, src, 0.0f, mask, tmp, info);
+}
+
+/* The high-level Exp's Taylor level changes its cost, not its result here. */
+Test(cpusim_api, high_level_exp_taylor_levels)
+{
+	LocalTensor<half> a = ub<half>(128), b = ub<half>(128), c = ub<half>(128);
+	LocalTensor<uint8_t> tmp = ub<uint8_t>(1024);
+	for (int i = 0; i < 128; i++)
+		a.addr_[i] = half((i - 64) / 16.0);
+	const double t0 = rt::g.busy[rt::P_V];
+	Exp<half, 15, false>(b, a, 128);
+	const double t15 = rt::g.busy[rt::P_V] - t0;
+	Exp<half, 0>(c, a, tmp, 128);
+	const double tbasic = rt::g.busy[rt::P_V] - t0 - t15;
+	for (int i = 0; i < 128; i++) {
+		cr_expect_eq(hb(b.addr_[i]), hbits(exp((i - 64) / 16.0)), "lane %d", i);
+		cr_expect_eq(hb(c.addr_[i]), hb(b.addr_[i]), "lane %d", i);
+	}
+	cr_expect_gt(t15, tbasic, "15 Taylor terms cost no more than none (%g vs %g)", t15, tbasic);
+}

@@ -122,6 +122,28 @@ NPUKB_HL_UNARY(FasterGelu, 5, a / (1.0 + exp(-1.702 * a)))
 NPUKB_HL_UNARY(Silu, 5, a / (1.0 + exp(-a)))
 #undef NPUKB_HL_UNARY
 
+/* The high-level Exp (lib/math): the basic Exp refined by a Taylor series of
+ * taylorExpandLevel terms, for precision. cpusim's basic Exp is already exact
+ * to one rounding, so every level gives that result; the cost grows with the
+ * level [per-term cost unconfirmed]. Level 0 is the basic instruction. */
+template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
+inline void Exp(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,
+		const uint32_t calCount, SrcLoc loc = NPUKB_LOC)
+{
+	static_assert(detail::one_of_float<T>::value, "Exp: element type not supported (half, float)");
+	detail::tmp_check(sharedTmpBuffer, "Exp", loc);
+	detail::vunary(dst, src, (int32_t)calCount, "Exp", (1 + 2 * taylorExpandLevel) * detail::rep_tr(), loc,
+		       [](T x) { return detail::narrow<T>(exp(detail::widen(x))); });
+}
+template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
+inline void Exp(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t calCount,
+		SrcLoc loc = NPUKB_LOC)
+{
+	static_assert(detail::one_of_float<T>::value, "Exp: element type not supported (half, float)");
+	detail::vunary(dst, src, (int32_t)calCount, "Exp", (1 + 2 * taylorExpandLevel) * detail::rep_tr(), loc,
+		       [](T x) { return detail::narrow<T>(exp(detail::widen(x))); });
+}
+
 /* Power: tensor ^ tensor, tensor ^ scalar, scalar ^ tensor; half, float
  * and int32_t (AscendC's data types for Power on 220x). int32_t is the exact
  * integer power wrapped to 32 bits; a negative exponent gives 0 unless the
