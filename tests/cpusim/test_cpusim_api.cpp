@@ -2035,3 +2035,69 @@ Test(cpusim_api, high_level_exp_taylor_levels)
 	}
 	cr_expect_gt(t15, tbasic, "15 Taylor terms cost no more than none (%g vs %g)", t15, tbasic);
 }
+
+/* ---- the device compiler's raw builtins --------------------------------------------- */
+
+/* The address-register form of the b16 transpose: VA0/VA1 hold the 16
+ * destinations, VA2/VA3 the 16 sources, as the AscendC form's list would. */
+Test(cpusim_api, scatter_vnchwconv_b16_reads_the_va_registers)
+{
+	LocalTensor<int16_t> src = ub<int16_t>(256), dst = ub<int16_t>(256);
+	for (int i = 0; i < 256; i++)
+		src.addr_[i] = (int16_t)i;
+	uint64_t d[16], s[16];
+	for (int i = 0; i < 16; i++) {
+		d[i] = dst[i * 16].GetPhyAddr();
+		s[i] = src[i * 16].GetPhyAddr();
+	}
+	set_va_reg_sb(VA0, d);
+	set_va_reg_sb(VA1, d + 8);
+	set_va_reg_sb(VA2, s);
+	set_va_reg_sb(VA3, s + 8);
+	scatter_vnchwconv_b16(VA0, VA2, 1, 0, 0);
+	for (int j = 0; j < 16; j++)
+		for (int i = 0; i < 16; i++)
+			cr_expect_eq(dst.addr_[j * 16 + i], i * 16 + j, "[%d][%d]", j, i);
+}
+
+Test(cpusim_api, scatter_vnchwconv_from_va7_trips, .exit_code = 3)
+{
+	scatter_vnchwconv_b16(VA7, VA2, 1, 0, 0);
+}
+
+/* vector_dup and vor run under the mask register as it stands; vtranspose
+ * is a 16x16 transpose; copy_ubuf_to_ubuf copies bursts of 32-byte blocks. */
+Test(cpusim_api, raw_vector_builtins)
+{
+	LocalTensor<int16_t> a = ub<int16_t>(256), b = ub<int16_t>(256), c = ub<int16_t>(256);
+	set_vector_mask(0x0, 0xffff); /* 16 lanes */
+	vector_dup((int16_t *)a.GetPhyAddr(), (int16_t)3, 1, 1, 1, (uint8_t)8, (uint8_t)8);
+	cr_expect_eq(a.addr_[15], 3);
+	cr_expect_eq((uint16_t)a.addr_[16], UNTOUCHED16, "lane 16 is masked off");
+	for (int i = 0; i < 256; i++)
+		b.addr_[i] = (int16_t)(i << 4);
+	set_vector_mask(~0ull, ~0ull);
+	/* src1 repeat stride 0: the same 3s OR-ed into both repeats */
+	vor((int16_t *)c.GetPhyAddr(), (int16_t *)b.GetPhyAddr(), (int16_t *)a.GetPhyAddr(), 2, 1, 1, 1, 8, 8, 0);
+	cr_expect_eq(c.addr_[5], (5 << 4) | 3);
+	cr_expect_eq(c.addr_[128 + 5], ((128 + 5) << 4) | 3);
+	vtranspose((uint16_t *)c.GetPhyAddr(), (uint16_t *)b.GetPhyAddr());
+	cr_expect_eq(c.addr_[1 * 16 + 2], b.addr_[2 * 16 + 1]);
+	cr_expect_eq(c.addr_[15 * 16 + 0], b.addr_[0 * 16 + 15]);
+	/* two bursts of one block, source gap one block, destination gap none */
+	copy_ubuf_to_ubuf((int16_t *)a.GetPhyAddr(), (int16_t *)b.GetPhyAddr(), 0, 2, 1, 1, 0);
+	cr_expect_eq(a.addr_[16], b.addr_[32], "second burst skips one source block");
+}
+
+Test(cpusim_api, fused_mul_add_multiplies_the_destination)
+{
+	LocalTensor<float> d = ub<float>(64), x = ub<float>(64), y = ub<float>(64);
+	for (int i = 0; i < 64; i++) {
+		d.addr_[i] = 2.0f;
+		x.addr_[i] = (float)i;
+		y.addr_[i] = 1.0f;
+	}
+	FusedMulAdd(d, x, y, 40);
+	cr_expect_eq(d.addr_[10], 21.0f);
+	cr_expect_eq(d.addr_[40], 2.0f, "beyond the count");
+}

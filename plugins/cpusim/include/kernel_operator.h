@@ -949,6 +949,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 #include "npukb_cpusim/tensor_ops.h"
 #include "npukb_cpusim/impl_forms.h"
 #include "npukb_cpusim/select_bytes_mask.h"
+#include "npukb_cpusim/cce_builtins.h"
 
 /* CANN declares these at global scope too: kernels call them unqualified
  * outside any `using namespace AscendC`. */

@@ -108,6 +108,9 @@ struct State {
 	 * counter mode (mask_counter) an element count in vmask[0]. */
 	uint64_t vmask[2];
 	bool mask_counter;
+	/* The vector address registers VA0..VA7 (set_va_reg_sb): 8 UB
+	 * addresses each, read by the scatter_vnchwconv builtins. */
+	uint64_t va_reg[8][8];
 	/* SetAtomicAdd & co: applied by every UB->GM copy until SetAtomicNone. */
 	void (*atomic_fn)(void *dst, const void *src, uint64_t bytes);
 	/* SyncAll: the scheduler (harness) that suspends this block until every
@@ -652,6 +655,7 @@ inline void begin_block(int64_t idx, int64_t num)
 	g.nport = 0;
 	g.vmask[0] = g.vmask[1] = ~0ull;
 	g.mask_counter = false;
+	memset(g.va_reg, 0, sizeof g.va_reg);
 	g.atomic_fn = nullptr;
 	g.cur_pipe = nullptr;
 	g.acc_val = 0;

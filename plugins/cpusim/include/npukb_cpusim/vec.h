@@ -617,6 +617,25 @@ inline void Duplicate(const LocalTensor<T> &dst, const T &scalar, const uint64_t
 	detail::dup_mask(pl, dst, scalar, dstBlockStride, dstRepeatStride, loc);
 }
 
+/* ---- FusedMulAdd: dst = src0 * dst + src1 (count form) -------------------------- */
+
+template <class T>
+inline void FusedMulAdd(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
+			const int32_t &count, SrcLoc loc = NPUKB_LOC)
+{
+	static_assert(detail::one_of_float<T>::value, "FusedMulAdd: element type not supported (half, float)");
+	detail::check_count(count, "FusedMulAdd", loc);
+	const uint64_t bytes = (uint64_t)count * sizeof(T);
+	npukb_cpusim::ub_check(dst.addr_, bytes, dst.GetLength(), "FusedMulAdd", "destination", loc);
+	npukb_cpusim::ub_check(src0.addr_, bytes, src0.GetLength(), "FusedMulAdd", "first source", loc);
+	npukb_cpusim::ub_check(src1.addr_, bytes, src1.GetLength(), "FusedMulAdd", "second source", loc);
+	for (int32_t i = 0; i < count; i++)
+		dst.addr_[i] = detail::narrow<T>(detail::widen(src0.addr_[i]) * detail::widen(dst.addr_[i]) +
+						 detail::widen(src1.addr_[i]));
+	npukb_cpusim::cost_vec(bytes, detail::rep_mul());
+	detail::after_count_form();
+}
+
 /* ---- Axpy: dst = src * scalar + dst ------------------------------------------ */
 
 namespace detail {
@@ -660,6 +679,8 @@ inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U s
 }
 
 /* ---- Brcb: each of 8 source elements fills one 32-byte block ------------------ */
+
+constexpr uint32_t BRCB_BROADCAST_NUMBER = 8; /* source elements per repeat */
 
 template <class T>
 inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, int32_t repeatTimes,
@@ -964,15 +985,5 @@ inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, con
 }
 
 } // namespace AscendC
-
-/* The device compiler's raw mask builtins, outside AscendC: the same
- * register as SetMaskCount/SetMaskNorm/SetVectorMask. */
-inline void set_mask_count() { AscendC::SetMaskCount(); }
-inline void set_mask_norm() { AscendC::SetMaskNorm(); }
-inline void set_vector_mask(uint64_t maskHigh, uint64_t maskLow)
-{
-	npukb_cpusim::g.vmask[0] = maskLow;
-	npukb_cpusim::g.vmask[1] = maskHigh;
-}
 
 #endif
