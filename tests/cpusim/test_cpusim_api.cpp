@@ -2101,3 +2101,39 @@ Test(cpusim_api, fused_mul_add_multiplies_the_destination)
 	cr_expect_eq(d.addr_[10], 21.0f);
 	cr_expect_eq(d.addr_[40], 2.0f, "beyond the count");
 }
+
+/* ---- SoftMax ------------------------------------------------------------------------ */
+
+/* Two rows 8 floats apart, 5 of them real (oriSrcK); the padding stays. */
+Test(cpusim_api, softmax_rows_over_the_unpadded_extent)
+{
+	LocalTensor<float> x = ub<float>(16), y = ub<float>(16), sum = ub<float>(16), mx = ub<float>(16);
+	for (int i = 0; i < 16; i++)
+		x.addr_[i] = (float)(i % 8);
+	SoftMaxTiling tiling;
+	SoftMaxShapeInfo info = {2, 8, 2, 5};
+	SoftMax<float>(y, sum, mx, x, tiling, info);
+	double s = 0;
+	for (int j = 0; j < 5; j++)
+		s += exp(j - 4.0);
+	for (int r = 0; r < 2; r++) {
+		for (int j = 0; j < 5; j++)
+			cr_expect_eq(y.addr_[r * 8 + j], (float)(exp(j - 4.0) / s), "row %d col %d", r, j);
+		cr_expect_eq(raw32(&y.addr_[r * 8 + 5]), 0xeeeeeeeeu, "row %d padding written", r);
+		cr_expect_eq(sum.addr_[r * 8 + 7], (float)s);
+		cr_expect_eq(mx.addr_[r * 8 + 0], 4.0f);
+	}
+	/* in place, rows and columns from the tiling */
+	tiling.srcM = 2;
+	tiling.srcK = 8;
+	SoftMax<float>(x, x, tiling);
+	cr_expect_eq(x.addr_[8 + 7], (float)(1.0 / (1.0 + exp(-1.0) + exp(-2.0) + exp(-3.0) + exp(-4.0) + exp(-5.0) +
+						 exp(-6.0) + exp(-7.0))));
+}
+
+Test(cpusim_api, softmax_unaligned_rows_trip, .exit_code = 3)
+{
+	LocalTensor<half> x = ub<half>(64);
+	SoftMaxTiling tiling;
+	SoftMax<half>(x, x, tiling, SoftMaxShapeInfo{2, 10, 2, 10}); /* 20-byte rows */
+}

@@ -15,6 +15,10 @@ static int failures;
 #define CHECK(c) do { if (!(c)) { std::fprintf(stderr, "FAIL %s:%d %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
 
 namespace optiling {
+BEGIN_TILING_DATA_DEF(WithSoftMax)
+TILING_DATA_FIELD_DEF(uint32_t, rows);
+TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, softmax);
+END_TILING_DATA_DEF;
 BEGIN_TILING_DATA_DEF(Inner)
 TILING_DATA_FIELD_DEF(uint16_t, a);
 TILING_DATA_FIELD_DEF(uint64_t, b);
@@ -199,8 +203,30 @@ static void test_graph_operator(void)
 	CHECK(op.GetAttr("axis", f) == ge::GRAPH_FAILED); /* an int attribute is not a float one */
 }
 
+/* SoftMax's host side: a tiling struct embeds the SoftMaxTiling that
+ * SoftMaxTilingFunc fills, sized from the temporary-buffer queries. */
+static void test_softmax_tiling(void)
+{
+	const ge::Shape shape(std::vector<int64_t>{3, 7, 64});
+	const uint32_t lo = AscendC::GetSoftMaxMinTmpSize(shape, 2, false);
+	const uint32_t hi = AscendC::GetSoftMaxMaxTmpSize(shape, 2, false);
+	CHECK(lo > 0 && hi == 21 * lo);
+	CHECK(AscendC::GetSoftMaxMinTmpSize(shape, 4, false) < lo); /* half needs a float copy too */
+	optiling::WithSoftMax t;
+	AscendC::SoftMaxTilingFunc(shape, 2, 4 * lo, t.softmax);
+	CHECK(t.softmax.srcM == 21 && t.softmax.srcK == 64 && t.softmax.srcSize == 21 * 64);
+	CHECK(t.softmax.splitM == 4 && t.softmax.rangeM == 5 && t.softmax.tailM == 1);
+	CHECK(t.softmax.get_outMaxK() == 16);
+	unsigned char buf[sizeof t];
+	CHECK(t.SaveToBuffer(buf, sizeof buf));
+	SoftMaxTiling k;
+	std::memcpy(&k, buf + offsetof(optiling::WithSoftMax, softmax), sizeof k);
+	CHECK(k.splitM == 4); /* the kernel side reads the same bytes */
+}
+
 int main()
 {
+	test_softmax_tiling();
 	test_graph_operator();
 	test_tiling_templates();
 	test_error_macros_and_tmp_sizes();

@@ -950,6 +950,8 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 #include "npukb_cpusim/impl_forms.h"
 #include "npukb_cpusim/select_bytes_mask.h"
 #include "npukb_cpusim/cce_builtins.h"
+#include "npukb_cpusim/softmax_tiling.h"
+#include "npukb_cpusim/softmax.h"
 
 /* CANN declares these at global scope too: kernels call them unqualified
  * outside any `using namespace AscendC`. */

@@ -619,5 +619,6 @@ inline OpImpl &impl_op(const char *t) { OpImpl &i = Registry::get().impls[t]; i.
 namespace ge { using ::ops::OpImpl; }
 
 #include "npukb_cpusim/ophost_tmpsize.h"
+#include "npukb_cpusim/ophost_softmax.h"
 
 #endif

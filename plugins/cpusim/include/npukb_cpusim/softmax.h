@@ -1,0 +1,88 @@
+/* softmax.h - AscendC's SoftMax high-level API on rows: per row of the
+ * shape info's srcM rows (srcK elements apart), over its first oriSrcK
+ * elements (srcK when oriSrcK is 0 or larger), dst = exp(x - max) / sum.
+ * Elements beyond oriSrcK in a row are left alone. Each element is computed
+ * exactly (double) and rounded once. A shape info of zeros takes srcM/srcK
+ * from the tiling. The forms with sumTensor/maxTensor also write each row's
+ * sum and max, repeated across one 32-byte block per row [layout as
+ * documented for the default ND format; unconfirmed]. The tiling's split
+ * fields and the temporary buffer's size are not used. Cost: five
+ * transcendental-rate repeats per 256 bytes (max, sub, exp, sum, div)
+ * [unconfirmed]. */
+#ifndef NPUKB_CPUSIM_SOFTMAX_H
+#define NPUKB_CPUSIM_SOFTMAX_H
+
+#include <math.h>
+#include <vector>
+
+namespace AscendC {
+namespace detail {
+
+template <class T>
+inline void softmax_rows(const LocalTensor<T> &dst, const LocalTensor<T> *sum, const LocalTensor<T> *max,
+			 const LocalTensor<T> &src, const SoftMaxTiling &tiling, const SoftMaxShapeInfo &info,
+			 SrcLoc loc)
+{
+	static_assert(one_of_float<T>::value, "SoftMax: element type not supported (half, float)");
+	static const char what[] = "SoftMax";
+	const uint64_t m = info.srcM ? info.srcM : tiling.srcM;
+	const uint64_t k = info.srcK ? info.srcK : tiling.srcK;
+	const uint64_t n = info.oriSrcK && info.oriSrcK <= k ? info.oriSrcK : k;
+	if (k * sizeof(T) % 32 != 0)
+		npukb_cpusim::fail("misaligned", loc, "%s: srcK %llu x %zu bytes is not a multiple of 32 bytes", what,
+				   (unsigned long long)k, sizeof(T));
+	const uint64_t bytes = m * k * sizeof(T), per_block = 32 / sizeof(T);
+	npukb_cpusim::ub_check(src.addr_, bytes, src.GetLength(), what, "source", loc);
+	if (sum)
+		npukb_cpusim::ub_check(sum->addr_, m * 32, sum->GetLength(), what, "sum tensor", loc);
+	if (max)
+		npukb_cpusim::ub_check(max->addr_, m * 32, max->GetLength(), what, "max tensor", loc);
+	npukb_cpusim::ub_check(dst.addr_, bytes, dst.GetLength(), what, "destination", loc);
+	std::vector<double> e(n);
+	for (uint64_t r = 0; r < m; r++) {
+		const T *x = src.addr_ + r * k;
+		double mx = -INFINITY, s = 0;
+		for (uint64_t j = 0; j < n; j++)
+			mx = better(true, widen(x[j]), mx) ? widen(x[j]) : mx;
+		for (uint64_t j = 0; j < n; j++)
+			s += e[j] = exp(widen(x[j]) - mx);
+		for (uint64_t j = 0; j < n; j++)
+			dst.addr_[r * k + j] = narrow<T>(e[j] / s);
+		for (uint64_t j = 0; j < per_block; j++) {
+			if (sum)
+				sum->addr_[r * per_block + j] = narrow<T>(s);
+			if (max)
+				max->addr_[r * per_block + j] = narrow<T>(mx);
+		}
+	}
+	npukb_cpusim::cost_vec(bytes, 5 * rep_tr());
+}
+
+} // namespace detail
+
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
+inline void SoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const SoftMaxTiling &tiling,
+		    const SoftMaxShapeInfo &shapeInfo = {}, SrcLoc loc = NPUKB_LOC)
+{
+	detail::softmax_rows<T>(dst, nullptr, nullptr, src, tiling, shapeInfo, loc);
+}
+
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
+inline void SoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,
+		    const SoftMaxTiling &tiling, const SoftMaxShapeInfo &shapeInfo = {}, SrcLoc loc = NPUKB_LOC)
+{
+	detail::tmp_check(sharedTmpBuffer, "SoftMax", loc);
+	detail::softmax_rows<T>(dst, nullptr, nullptr, src, tiling, shapeInfo, loc);
+}
+
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
+inline void SoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &sumTensor, const LocalTensor<T> &maxTensor,
+		    const LocalTensor<T> &src, const SoftMaxTiling &tiling, const SoftMaxShapeInfo &shapeInfo = {},
+		    SrcLoc loc = NPUKB_LOC)
+{
+	detail::softmax_rows<T>(dst, &sumTensor, &maxTensor, src, tiling, shapeInfo, loc);
+}
+
+} // namespace AscendC
+
+#endif
