@@ -1158,6 +1158,26 @@ Test(cpusim_api, vector_racing_mte2_trips_with_auto_sync, .exit_code = 3)
 	Adds(u, u, 1.0f, 64);
 }
 
+/* ReduceSum's count form finishes on the scalar unit on 910B and sets
+ * S_V and S_MTE3 itself, so copying the sum out right after it (a
+ * CrossEntropyLossGrad pattern) is ordered even with auto-sync off. */
+Test(cpusim_api, reduce_sum_orders_mte3_after_its_result)
+{
+	static float out[8];
+	rt::auto_sync = false;
+	LocalTensor<float> s = ub<float>(256), d = ub<float>(8), w = ub<float>(64);
+	for (int i = 0; i < 256; i++)
+		s.addr_[i] = 1.0f;
+	ReduceSum(d, s, w, 200);
+	const double s_done = rt::g.busy[rt::P_S];
+	cr_expect_geq(s_done, rt::g.done[rt::P_V], "the scalar store did not wait for the vcadd");
+	cr_expect_geq(rt::g.busy[rt::P_V], s_done, "S_V: the vector pipe is not held until the store");
+	GlobalTensor<float> o = gm(out, 8);
+	DataCopyPad(o, d, DataCopyExtParams(1, sizeof(float), 0, 0, 0));
+	cr_expect_eq(out[0], 200.0f);
+	rt::auto_sync = true;
+}
+
 /* ---- TransDataTo5HD ------------------------------------------------------------------- */
 
 /* A 16x16 half matrix (rows 32 bytes apart) transposed; two repeats move
