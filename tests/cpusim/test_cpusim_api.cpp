@@ -1178,6 +1178,38 @@ Test(cpusim_api, reduce_sum_orders_mte3_after_its_result)
 	rt::auto_sync = true;
 }
 
+/* ReduceMax/ReduceMin's count forms end on the scalar unit the same way... */
+Test(cpusim_api, reduce_max_orders_mte3_after_its_result)
+{
+	static float out[8];
+	rt::auto_sync = false;
+	LocalTensor<float> s = ub<float>(256), d = ub<float>(8), w = ub<float>(64);
+	for (int i = 0; i < 256; i++)
+		s.addr_[i] = (float)(i % 50);
+	ReduceMax(d, s, w, 200, true);
+	GlobalTensor<float> o = gm(out, 8);
+	DataCopyPad(o, d, DataCopyExtParams(1, sizeof(float), 0, 0, 0));
+	cr_expect_eq(out[0], 49.0f);
+	ReduceMin(d, s, w, 100, false);
+	DataCopyPad(o, d, DataCopyExtParams(1, sizeof(float), 0, 0, 0));
+	cr_expect_eq(out[0], 0.0f);
+	rt::auto_sync = true;
+}
+
+/* ...except with calIndex over one repeat: one vector instruction writes
+ * the result and the API sets no flag after it. */
+Test(cpusim_api, reduce_max_with_index_in_one_repeat_leaves_the_flag_to_the_kernel, .exit_code = 3)
+{
+	static float out[8];
+	rt::auto_sync = false;
+	LocalTensor<float> s = ub<float>(64), d = ub<float>(8), w = ub<float>(64);
+	for (int i = 0; i < 64; i++)
+		s.addr_[i] = (float)i;
+	ReduceMax(d, s, w, 64, true);
+	GlobalTensor<float> o = gm(out, 8);
+	DataCopyPad(o, d, DataCopyExtParams(1, 2 * sizeof(float), 0, 0, 0));
+}
+
 /* ---- TransDataTo5HD ------------------------------------------------------------------- */
 
 /* A 16x16 half matrix (rows 32 bytes apart) transposed; two repeats move

@@ -72,7 +72,11 @@ inline void check_work(const void *work, const char *what, SrcLoc loc)
  * (V_S), stores the accumulator into dst with a scalar write, then sets
  * and waits S_V and S_MTE3 itself. Vector instructions and UB->GM copies
  * that follow are thus ordered after the result with no flag of the
- * kernel's own. Other SoCs take another path (not modelled here). */
+ * kernel's own. ReduceMax/ReduceMin's count forms end the same way
+ * (their last step stores value and index with scalar writes), except
+ * with calIndex over at most one repeat, where one vector instruction
+ * writes dst and nothing follows. Other SoCs take another path (not
+ * modelled here). */
 inline void finish_on_scalar(const void *dst, uint32_t bytes, const char *what, SrcLoc loc)
 {
 #if !defined(__CCE_AICORE__) || __CCE_AICORE__ == 220
@@ -152,6 +156,8 @@ inline void reduce_ext(const LocalTensor<T> &dst, const LocalTensor<T> &src, con
 	}
 	npukb_cpusim::cost_vec_rep(repeats, rep());
 	after_count_form();
+	if (!(cal_index && (uint64_t)count <= lanes))
+		finish_on_scalar(dst.addr_, (cal_index ? 2 : 1) * sizeof(T), what, loc);
 }
 } // namespace detail
 
