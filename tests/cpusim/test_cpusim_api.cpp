@@ -1158,6 +1158,58 @@ Test(cpusim_api, vector_racing_mte2_trips_with_auto_sync, .exit_code = 3)
 	Adds(u, u, 1.0f, 64);
 }
 
+/* ReduceSum's count form finishes on the scalar unit on 910B and sets
+ * S_V and S_MTE3 itself, so copying the sum out right after it (a
+ * CrossEntropyLossGrad pattern) is ordered even with auto-sync off. */
+Test(cpusim_api, reduce_sum_orders_mte3_after_its_result)
+{
+	static float out[8];
+	rt::auto_sync = false;
+	LocalTensor<float> s = ub<float>(256), d = ub<float>(8), w = ub<float>(64);
+	for (int i = 0; i < 256; i++)
+		s.addr_[i] = 1.0f;
+	ReduceSum(d, s, w, 200);
+	const double s_done = rt::g.busy[rt::P_S];
+	cr_expect_geq(s_done, rt::g.done[rt::P_V], "the scalar store did not wait for the vcadd");
+	cr_expect_geq(rt::g.busy[rt::P_V], s_done, "S_V: the vector pipe is not held until the store");
+	GlobalTensor<float> o = gm(out, 8);
+	DataCopyPad(o, d, DataCopyExtParams(1, sizeof(float), 0, 0, 0));
+	cr_expect_eq(out[0], 200.0f);
+	rt::auto_sync = true;
+}
+
+/* ReduceMax/ReduceMin's count forms end on the scalar unit the same way... */
+Test(cpusim_api, reduce_max_orders_mte3_after_its_result)
+{
+	static float out[8];
+	rt::auto_sync = false;
+	LocalTensor<float> s = ub<float>(256), d = ub<float>(8), w = ub<float>(64);
+	for (int i = 0; i < 256; i++)
+		s.addr_[i] = (float)(i % 50);
+	ReduceMax(d, s, w, 200, true);
+	GlobalTensor<float> o = gm(out, 8);
+	DataCopyPad(o, d, DataCopyExtParams(1, sizeof(float), 0, 0, 0));
+	cr_expect_eq(out[0], 49.0f);
+	ReduceMin(d, s, w, 100, false);
+	DataCopyPad(o, d, DataCopyExtParams(1, sizeof(float), 0, 0, 0));
+	cr_expect_eq(out[0], 0.0f);
+	rt::auto_sync = true;
+}
+
+/* ...except with calIndex over one repeat: one vector instruction writes
+ * the result and the API sets no flag after it. */
+Test(cpusim_api, reduce_max_with_index_in_one_repeat_leaves_the_flag_to_the_kernel, .exit_code = 3)
+{
+	static float out[8];
+	rt::auto_sync = false;
+	LocalTensor<float> s = ub<float>(64), d = ub<float>(8), w = ub<float>(64);
+	for (int i = 0; i < 64; i++)
+		s.addr_[i] = (float)i;
+	ReduceMax(d, s, w, 64, true);
+	GlobalTensor<float> o = gm(out, 8);
+	DataCopyPad(o, d, DataCopyExtParams(1, 2 * sizeof(float), 0, 0, 0));
+}
+
 /* ---- TransDataTo5HD ------------------------------------------------------------------- */
 
 /* A 16x16 half matrix (rows 32 bytes apart) transposed; two repeats move

@@ -67,6 +67,33 @@ inline void check_work(const void *work, const char *what, SrcLoc loc)
 	npukb_cpusim::ub_check(work, 0, 0, what, "work tensor", loc);
 }
 
+/* The tail of ReduceSum's count form on 910B (__CCE_AICORE__ 220): after
+ * its one vcadd the API waits for the vector pipe on the scalar unit
+ * (V_S), stores the accumulator into dst with a scalar write, then sets
+ * and waits S_V and S_MTE3 itself. Vector instructions and UB->GM copies
+ * that follow are thus ordered after the result with no flag of the
+ * kernel's own. ReduceMax/ReduceMin's count forms end the same way
+ * (their last step stores value and index with scalar writes), except
+ * with calIndex over at most one repeat, where one vector instruction
+ * writes dst and nothing follows. Other SoCs take another path (not
+ * modelled here). */
+inline void finish_on_scalar(const void *dst, uint32_t bytes, const char *what, SrcLoc loc)
+{
+#if !defined(__CCE_AICORE__) || __CCE_AICORE__ == 220
+	namespace rt = npukb_cpusim;
+	rt::wait_until(rt::P_S, rt::g.done[rt::P_V]);
+	rt::ub_note_access(rt::ub_offset(dst), bytes, what, "destination", loc);
+	rt::cost_scalar(rt::g.soc.scalar_cycles);
+	rt::wait_until(rt::P_V, rt::g.busy[rt::P_S]);
+	rt::wait_until(rt::P_MTE3, rt::g.busy[rt::P_S]);
+#else
+	(void)dst;
+	(void)bytes;
+	(void)what;
+	(void)loc;
+#endif
+}
+
 } // namespace detail
 
 template <class T>
@@ -96,6 +123,7 @@ inline void ReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, cons
 	delete[] v;
 	npukb_cpusim::cost_vec_rep(repeats, detail::rep());
 	detail::after_count_form();
+	detail::finish_on_scalar(dst.addr_, sizeof(T), "ReduceSum", loc);
 }
 
 namespace detail {
@@ -128,6 +156,8 @@ inline void reduce_ext(const LocalTensor<T> &dst, const LocalTensor<T> &src, con
 	}
 	npukb_cpusim::cost_vec_rep(repeats, rep());
 	after_count_form();
+	if (!(cal_index && (uint64_t)count <= lanes))
+		finish_on_scalar(dst.addr_, (cal_index ? 2 : 1) * sizeof(T), what, loc);
 }
 } // namespace detail
 
