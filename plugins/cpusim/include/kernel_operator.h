@@ -427,20 +427,14 @@ constexpr int MAX_QUE_BUFS = 8;
 
 /* The position-independent part of a queue: its buffers, their states, the
  * FIFO of enqueued buffers, and the hand-off times the cycle model uses. */
-class QueueCore {
+class QueueState {
 public:
-	QueueCore(npukb_cpusim::Pipe prod, npukb_cpusim::Pipe cons, int32_t depth)
+	QueueState(npukb_cpusim::Pipe prod, npukb_cpusim::Pipe cons, int32_t depth)
 		: prod_(prod), cons_(cons), depth_(depth) {}
-	/* A copy (a queue passed by value, as ApplyFusedEmaAdam's answer
-	 * does) is a handle to the same queue, as on the device: every
-	 * operation goes to the original, which must outlive it. */
-	QueueCore(const QueueCore &o)
-		: prod_(o.prod_), cons_(o.cons_), depth_(o.depth_), alias_(o.alias_ ? o.alias_ : (QueueCore *)&o) {}
-	QueueCore &operator=(const QueueCore &) = delete;
-	~QueueCore()
+	QueueState(const QueueState &) = delete;
+	QueueState &operator=(const QueueState &) = delete;
+	~QueueState()
 	{
-		if (alias_)
-			return;
 		for (int i = 0; i < num_; i++)
 			if (bufs_[i].state != B_FREE)
 				npukb_cpusim::fail("queue-misuse", bufs_[i].loc,
@@ -450,8 +444,6 @@ public:
 
 	void init(int num, uint32_t len, SrcLoc loc)
 	{
-		if (alias_)
-			return alias_->init(num, len, loc);
 		if (num < 1 || num > MAX_QUE_BUFS)
 			npukb_cpusim::fail("queue-misuse", loc, "InitBuffer: %d buffers for a queue (1..%d allowed)",
 					   num, MAX_QUE_BUFS);
@@ -479,8 +471,6 @@ public:
 
 	unsigned char *alloc(uint32_t *len, SrcLoc loc)
 	{
-		if (alias_)
-			return alias_->alloc(len, loc);
 		if (num_ == 0)
 			npukb_cpusim::fail("queue-misuse", loc, "AllocTensor on a queue that has no buffers (missing pipe.InitBuffer)");
 		for (int k = 0; k < num_; k++) {
@@ -506,8 +496,6 @@ public:
 	void enque(const void *p, SrcLoc loc) { enque(p, loc, prod_); }
 	void enque(const void *p, SrcLoc loc, npukb_cpusim::Pipe prod)
 	{
-		if (alias_)
-			return alias_->enque(p, loc, prod);
 		const int i = find(p);
 		if (i < 0)
 			npukb_cpusim::fail("queue-misuse", loc, "EnQue of a tensor that was not allocated from this queue");
@@ -525,8 +513,6 @@ public:
 	unsigned char *deque(uint32_t *len, SrcLoc loc) { return deque(len, loc, cons_); }
 	unsigned char *deque(uint32_t *len, SrcLoc loc, npukb_cpusim::Pipe cons)
 	{
-		if (alias_)
-			return alias_->deque(len, loc, cons);
 		if (count_ == 0)
 			npukb_cpusim::fail("queue-misuse", loc, "DeQue on an empty queue (a tensor was never enqueued; on the device this waits forever)");
 		const int i = fifo_[head_];
@@ -541,8 +527,6 @@ public:
 
 	void release(const void *p, SrcLoc loc)
 	{
-		if (alias_)
-			return alias_->release(p, loc);
 		const int i = find(p);
 		if (i < 0)
 			npukb_cpusim::fail("queue-misuse", loc, "FreeTensor of a tensor that was not allocated from this queue");
@@ -555,8 +539,11 @@ public:
 		npukb_cpusim::ub_owner_set(bufs_[i].off, len_, npukb_cpusim::UB_FREE);
 	}
 
-	int queued() const { return alias_ ? alias_->queued() : count_; }
-	bool vacant() const { return alias_ ? alias_->vacant() : count_ < capacity(); }
+	int queued() const { return count_; }
+	bool vacant() const { return count_ < capacity(); }
+	npukb_cpusim::Pipe producer() const { return prod_; }
+	npukb_cpusim::Pipe consumer() const { return cons_; }
+	int32_t depth() const { return depth_; }
 
 private:
 	struct Buf {
@@ -589,7 +576,21 @@ private:
 	uint8_t next_ = 0, head_ = 0, count_ = 0;
 	uint8_t fifo_[MAX_QUE_BUFS] = {};
 	Buf bufs_[MAX_QUE_BUFS];
-	QueueCore *alias_ = nullptr;
+};
+
+/* The queue a TQue object stands for. A copy (a queue passed by value, as
+ * ApplyFusedEmaAdam's answer does) is a handle to the same queue, as on the
+ * device: it works on the original's state, so the original must outlive it. */
+class QueueCore {
+public:
+	QueueCore(npukb_cpusim::Pipe prod, npukb_cpusim::Pipe cons, int32_t depth) : own_(prod, cons, depth) {}
+	QueueCore(const QueueCore &o) : own_(o.q().producer(), o.q().consumer(), o.q().depth()), shared_(&o.q()) {}
+	QueueCore &operator=(const QueueCore &) = delete;
+	QueueState &q() const { return shared_ ? *shared_ : own_; }
+
+private:
+	mutable QueueState own_;
+	QueueState *shared_ = nullptr;
 };
 
 } // namespace detail
@@ -605,33 +606,33 @@ public:
 	LocalTensor<T> AllocTensor(SrcLoc loc = NPUKB_LOC)
 	{
 		uint32_t len;
-		unsigned char *p = alloc(&len, loc);
+		unsigned char *p = q().alloc(&len, loc);
 		return LocalTensor<T>((T *)(void *)p, len / (uint32_t)sizeof(T));
 	}
 	template <class T>
 	bool EnQue(const LocalTensor<T> &t, SrcLoc loc = NPUKB_LOC)
 	{
-		enque(t.addr_, loc);
+		q().enque(t.addr_, loc);
 		return true;
 	}
 	template <class T>
 	LocalTensor<T> DeQue(SrcLoc loc = NPUKB_LOC)
 	{
 		uint32_t len;
-		unsigned char *p = deque(&len, loc);
+		unsigned char *p = q().deque(&len, loc);
 		return LocalTensor<T>((T *)(void *)p, len / (uint32_t)sizeof(T));
 	}
 	template <class T>
 	void FreeTensor(const LocalTensor<T> &t, SrcLoc loc = NPUKB_LOC)
 	{
-		release(t.addr_, loc);
+		q().release(t.addr_, loc);
 	}
 	/* DeQue without a type: the buffer is dequeued, the kernel keeps
 	 * using the tensor it enqueued. */
 	TBufHandle DeQue(SrcLoc loc = NPUKB_LOC)
 	{
 		uint32_t len;
-		return deque(&len, loc);
+		return q().deque(&len, loc);
 	}
 	/* The forms naming the user positions: the hand-off is between the
 	 * pipes those positions imply, as in AscendC (GM as the source: MTE2
@@ -643,7 +644,7 @@ public:
 	{
 		static_assert(!(srcUser == TPosition::GM && dstUser == TPosition::GM),
 			      "EnQue: the user positions cannot both be GM");
-		enque(t.addr_, loc, srcUser == TPosition::GM ? npukb_cpusim::P_MTE2 : npukb_cpusim::P_V);
+		q().enque(t.addr_, loc, srcUser == TPosition::GM ? npukb_cpusim::P_MTE2 : npukb_cpusim::P_V);
 		return true;
 	}
 	template <TPosition srcUser, TPosition dstUser, class T>
@@ -652,12 +653,12 @@ public:
 		static_assert(!(srcUser == TPosition::GM && dstUser == TPosition::GM),
 			      "DeQue: the user positions cannot both be GM");
 		uint32_t len;
-		unsigned char *p = deque(&len, loc, dstUser == TPosition::GM ? npukb_cpusim::P_MTE3 : npukb_cpusim::P_V);
+		unsigned char *p = q().deque(&len, loc, dstUser == TPosition::GM ? npukb_cpusim::P_MTE3 : npukb_cpusim::P_V);
 		return LocalTensor<T>((T *)(void *)p, len / (uint32_t)sizeof(T));
 	}
-	bool VacantInQue() const { return vacant(); }
-	bool HasTensorInQue() const { return queued() > 0; }
-	int32_t GetTensorCountInQue() const { return queued(); }
+	bool VacantInQue() const { return q().vacant(); }
+	bool HasTensorInQue() const { return q().queued() > 0; }
+	int32_t GetTensorCountInQue() const { return q().queued(); }
 };
 
 /* TQueConfig: what CANN's third TQue argument may point to (buffer and
@@ -751,7 +752,7 @@ public:
 		if (total_bufs_ > MAX_QUE_BUFS)
 			npukb_cpusim::fail("queue-misuse", loc, "InitBuffer: %u queue buffers in the kernel, more than %u",
 					   total_bufs_, MAX_QUE_BUFS);
-		que.init(num, len, loc);
+		que.q().init(num, len, loc);
 		return true;
 	}
 	template <TPosition p>
