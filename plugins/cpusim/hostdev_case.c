@@ -41,6 +41,12 @@ static int one_field(const char *s)
 	return s && *s && strpbrk(s, " \t\r\n") == NULL;
 }
 
+/* A value that fits on the rest of one line: no line breaks. */
+static int one_line(const char *s)
+{
+	return s && strpbrk(s, "\r\n") == NULL;
+}
+
 static void write_dims(FILE *f, const struct npukb_shape *s)
 {
 	int i;
@@ -154,8 +160,10 @@ int cpusim_hostdev_write_case(const char *path, const struct npukb_task *t,
 
 		if (type && strcmp(type, "list") == 0 && one_field(a->name)) {
 			rc = write_list_attr(f, a, err, errlen);
-		} else if (type && strcmp(type, "string") == 0 && one_field(a->name) && a->value && !*a->value) {
-			fprintf(f, "attr %s str\n", a->name); /* the empty string: no value field */
+		} else if (type && strcmp(type, "string") == 0 && one_field(a->name) && one_line(a->value)) {
+			/* the value is the rest of the line, blanks included; the
+			 * empty string has no value field */
+			fprintf(f, "attr %s str%s%s\n", a->name, *a->value ? " " : "", a->value);
 		} else if (!one_field(a->name) || !one_field(a->value) || !type) {
 			snprintf(err, errlen, "attribute %s cannot be written to the case file",
 				 a->name ? a->name : "?");

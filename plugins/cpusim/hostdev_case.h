@@ -7,7 +7,8 @@
  *
  *   input  <name> <dtype> <d0,d1,...|scalar> <path>     (kernel order)
  *   output <name> <dtype> <d0,d1,...|scalar> <path>
- *   attr   <name> <int|float|bool|str|list> <value>    (an empty str: no value)
+ *   attr   <name> <int|float|bool|str|list> <value>    (a str value is the rest
+ *                                                     of the line; empty: none)
  *   soc    <soc name>
  *
  * A tensor list (an OpDef DYNAMIC input or output) has instead of its dims

@@ -193,12 +193,13 @@ Test(cpusim_hostdev, cmake_opapi_sources_are_not_compiled, .timeout = 600)
 }
 
 /* A string attribute reaches the tiling, the empty string too (the case
- * file writes it without a value field): the sample's tiling refuses the
- * OpDef default. */
+ * file writes it without a value field) and one with blanks (the rest of
+ * its line): the sample's tiling refuses the OpDef default and any other
+ * value with a blank. */
 Test(cpusim_hostdev, string_attributes_reach_the_tiling, .timeout = 600)
 {
 	static const char *const names[] = { "str_attr", NULL };
 
 	run_task_in("tests/data/levels-variants", "level1/Test/StrAttrAdd", NULL, names);
-	assert_all_pass(sample("str_attr"), 2);
+	assert_all_pass(sample("str_attr"), 3);
 }

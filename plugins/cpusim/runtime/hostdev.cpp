@@ -134,6 +134,24 @@ void parse_members(IoItem &it, const std::string &spec, const char *path)
 	}
 }
 
+/* "attr NAME str[ VALUE]": the value is the rest of the line, blanks
+ * included (none: the empty string). */
+bool read_str_attr(const std::string &line, std::vector<Attr> &attrs)
+{
+	if (line.compare(0, 5, "attr ") != 0)
+		return false;
+	const size_t name_end = line.find(' ', 5);
+	if (name_end == std::string::npos || name_end == 5 || line.compare(name_end, 4, " str") != 0)
+		return false;
+	std::string value = line.substr(name_end + 4);
+	while (!value.empty() && (value.back() == '\n' || value.back() == '\r'))
+		value.pop_back();
+	if (!value.empty() && value[0] != ' ')
+		return false; /* a longer type name */
+	attrs.push_back(Attr{ line.substr(5, name_end - 5), "str", value.empty() ? value : value.substr(1) });
+	return true;
+}
+
 void read_case(const char *path, std::vector<IoItem> &io, std::vector<Attr> &attrs, std::string &soc)
 {
 	FILE *f = fopen(path, "r");
@@ -142,6 +160,8 @@ void read_case(const char *path, std::vector<IoItem> &io, std::vector<Attr> &att
 	char *line = nullptr;
 	size_t cap = 0;
 	while (getline(&line, &cap, f) > 0) {
+		if (read_str_attr(line, attrs))
+			continue;
 		std::vector<std::string> w;
 		for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(nullptr, " \t\r\n"))
 			w.push_back(tok);
@@ -160,8 +180,6 @@ void read_case(const char *path, std::vector<IoItem> &io, std::vector<Attr> &att
 			io.push_back(it);
 		} else if (w[0] == "attr" && w.size() == 4) {
 			attrs.push_back(Attr{ w[1], w[2], w[3] });
-		} else if (w[0] == "attr" && w.size() == 3 && w[2] == "str") {
-			attrs.push_back(Attr{ w[1], w[2], "" }); /* the empty string */
 		} else if (w[0] == "soc" && w.size() >= 2) {
 			soc = w[1];
 		} else {

@@ -1,6 +1,6 @@
 // Test sample (host+device): AddCustom with a string attribute "mode"
 // whose OpDef default is "default". The tiling refuses the default: the
-// case's value, the empty string included, must reach it.
+// case's value, the empty string and one with blanks included, must reach it.
 #include <cstring>
 #include "str_attr_add_tiling.h"
 #include "register/op_def_registry.h"
@@ -11,6 +11,9 @@ static ge::graphStatus StrAttrTiling(gert::TilingContext *context)
 {
     const char *mode = context->GetAttrs()->GetAttrPointer<char>(0);
     if (mode == nullptr || std::strcmp(mode, "default") == 0)
+        return ge::GRAPH_FAILED;
+    // A value with blanks must arrive whole, inner runs included.
+    if (std::strchr(mode, ' ') != nullptr && std::strcmp(mode, "two  words") != 0)
         return ge::GRAPH_FAILED;
     AddCustomTilingData tiling;
     const uint32_t totalLength = context->GetInputShape(0)->GetOriginShape().GetShapeSize();
