@@ -939,15 +939,118 @@ out:
 	return rc;
 }
 
+/* "dir/name.cpp" -> "name.o": the object a source compiles to in the
+ * work directory. malloc'd. */
+static char *object_name(const char *src)
+{
+	const char *base = strrchr(src, '/'), *dot;
+
+	base = base ? base + 1 : src;
+	dot = strrchr(base, '.');
+	return format("%.*s.o", (int)(dot ? dot - base : (long)strlen(base)), base);
+}
+
+/* The op_host libraries. CANN links each target of the project
+ * (optiling: the tiling; opsproto: InferShape and the OpDef; op_host_aclnn:
+ * the OpDef for its code generator) into a shared library of its own, so
+ * a helper that files of two targets both define (not inline) is two
+ * symbols there, not a multiple definition. cpusim does the same: one
+ * shared library per target from the objects of its files (a file two
+ * targets name goes into both, as in CANN; its OpDef is then registered
+ * twice, which the driver takes as one), and the kernel program loads
+ * them all. Like the libraries CANN loads into one process, a name they
+ * share binds to one definition at run time, and the emulation's
+ * registries (inline functions' statics) are the program's own copies:
+ * the program exports its symbols (-rdynamic) for that. A project whose
+ * CMakeLists.txt names no target file (or has none) is one library.
+ * Appends the libraries' names to libs (NULL-terminated); sets res->ok. */
+static int build_host_libraries(struct build_ctx *b, const struct cmake_host_sources *cmake,
+				 char *const *host, size_t nhost, char **libs, struct npukb_build_result *res)
+{
+	const size_t ngroups = cmake->built_exists && cmake->ntargets ? cmake->ntargets : 1;
+	const char **argv = calloc(nhost + 8, sizeof(*argv));
+	char **owned = calloc(nhost + 3, sizeof(*owned));
+	size_t nlib = 0;
+	int rc = 0;
+
+	if (!argv || !owned) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	res->ok = 1;
+	for (size_t g = 0; g < ngroups && rc == 0 && res->ok; g++) {
+		const struct cmake_target *t = cmake->built_exists && cmake->ntargets ? &cmake->targets[g] : NULL;
+		size_t argc = 0, nown = 0;
+		char *path;
+
+		if (t && !is_identifier(t->name))
+			owned[nown++] = format("libnpukb_target%zu.so", g);
+		else
+			owned[nown++] = format("libnpukb_%s.so", t ? t->name : "op_host");
+		owned[nown] = owned[0] ? format("-Wl,-soname,%s", owned[0]) : NULL;
+		if (!owned[nown++]) {
+			rc = -ENOMEM;
+			break;
+		}
+		argv[argc++] = compiler();
+		argv[argc++] = "-shared";
+		argv[argc++] = owned[1];
+		argv[argc++] = "-o";
+		argv[argc++] = owned[0];
+		for (size_t i = 0; i < nhost && rc == 0; i++) {
+			const char *rel = host[i] + strlen(b->sdir) + 1;
+			int in = !t;
+
+			for (size_t j = 0; t && j < t->files.n && !in; j++)
+				in = strcmp(t->files.files[j], rel) == 0;
+			if (!in)
+				continue;
+			owned[nown] = object_name(host[i]);
+			if (!owned[nown])
+				rc = -ENOMEM;
+			argv[argc++] = owned[nown++];
+		}
+		argv[argc] = NULL;
+		if (rc == 0 && argc > 5) {
+			char *label = format(" (op_host library of target %s)", t ? t->name : "op_host");
+
+			path = format("%s/%s", b->work, owned[0]);
+			if (!path || !label) {
+				rc = -ENOMEM;
+			} else {
+				res->ok = 0;
+				rc = compile_one(b->req, b->work, argv, path, label, res);
+				if (rc == 0 && res->ok) {
+					libs[nlib++] = owned[0];
+					owned[0] = NULL;
+				}
+			}
+			free(path);
+			free(label);
+		}
+		for (size_t i = 0; i < nown; i++) {
+			free(owned[i]);
+			owned[i] = NULL;
+		}
+	}
+	libs[nlib] = NULL;
+out:
+	free(argv);
+	free(owned);
+	return rc;
+}
+
 /* Host+device: the op_host sources, the launcher, the harness and the
  * op-host driver are compiled once into objects (without the forced
- * header: they are host code); then each dtype variant compiles the
- * op_kernel sources with the forced header, which brings the op_host's
- * tiling header in its kernel-side form, and links the objects. */
+ * header: they are host code), and the op_host objects linked into one
+ * shared library per CANN target (build_host_libraries); then each dtype
+ * variant compiles the op_kernel sources with the forced header, which
+ * brings the op_host's tiling header in its kernel-side form, and links
+ * the objects and the libraries. */
 static int build_host_device(struct build_ctx *b, struct npukb_build_result *res)
 {
 	const struct npukb_sample *s = b->req->sample;
-	char **host = NULL, **kern = NULL, **tiling = NULL, **objs = NULL;
+	char **host = NULL, **kern = NULL, **tiling = NULL, **objs = NULL, **libs = NULL;
 	char *host_inc = NULL, *kern_inc = NULL, *tiling_def = NULL;
 	const char **argv = NULL, **tail = NULL;
 	size_t i, nhost = 0, nkern = 0, ntiling = 0, argc, nobj = 0;
@@ -963,12 +1066,14 @@ static int build_host_device(struct build_ctx *b, struct npukb_build_result *res
 	kern = sample_files(s, b->sdir, "op_kernel/", NULL, NULL, &nkern);
 	tiling = sample_files(s, b->sdir, "op_host/", "tiling", NULL, &ntiling);
 	objs = calloc(s->nfiles + 4, sizeof(*objs));
+	libs = calloc(cmake.ntargets + 2, sizeof(*libs));
 	argv = calloc(s->nfiles + 32, sizeof(*argv));
-	tail = calloc(s->nfiles + 8, sizeof(*tail));
+	tail = calloc(s->nfiles + cmake.ntargets + 16, sizeof(*tail));
 	host_inc = format("-I%s/op_host", b->sdir);
 	kern_inc = format("-I%s/op_kernel", b->sdir);
 	tiling_def = format("-DNPUKB_TILING_STRUCT=npukb_tiling_reg_%s", b->req->task->name);
-	if (!host || !kern || !tiling || !objs || !argv || !tail || !host_inc || !kern_inc || !tiling_def) {
+	if (!host || !kern || !tiling || !objs || !libs || !argv || !tail || !host_inc || !kern_inc ||
+	    !tiling_def) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -978,9 +1083,11 @@ static int build_host_device(struct build_ctx *b, struct npukb_build_result *res
 		goto out;
 	}
 
-	/* Step 1: host objects, named after their sources in the work dir. */
+	/* Step 1: host objects, named after their sources in the work dir;
+	 * position-independent, for the op_host libraries. */
 	argc = common_args(b, argv);
 	argv[argc++] = host_inc;
+	argv[argc++] = "-fPIC";
 	argv[argc++] = "-c";
 	for (i = 0; i < nhost; i++)
 		argv[argc++] = host[i];
@@ -988,13 +1095,8 @@ static int build_host_device(struct build_ctx *b, struct npukb_build_result *res
 	argv[argc++] = b->harness;
 	argv[argc++] = b->hostdev;
 	argv[argc] = NULL;
-	for (i = 0; i < nhost + 3; i++) {
-		const char *src = argv[argc - nhost - 3 + i], *base = strrchr(src, '/');
-		const char *dot;
-
-		base = base ? base + 1 : src;
-		dot = strrchr(base, '.');
-		objs[nobj] = format("%.*s.o", (int)(dot ? dot - base : (long)strlen(base)), base);
+	for (i = nhost; i < nhost + 3; i++) {
+		objs[nobj] = object_name(argv[argc - nhost - 3 + i]);
 		if (!objs[nobj]) {
 			rc = -ENOMEM;
 			goto out;
@@ -1011,12 +1113,20 @@ static int build_host_device(struct build_ctx *b, struct npukb_build_result *res
 	}
 	free(res->message);
 	res->message = NULL;
+	rc = build_host_libraries(b, &cmake, host, nhost, libs, res);
+	if (rc < 0 || !res->ok)
+		goto out;
+	free(res->message);
+	res->message = NULL;
 	res->ok = 0;
 
 	/* Step 2: per dtype variant, the kernel sources linked with them.
 	 * GET_TILING_DATA reads the struct the op_host registered for the
 	 * operator (REGISTER_TILING_DATA_CLASS(<task name>, ...)), and the
-	 * workspace starts with the system part GetUserWorkspace skips. */
+	 * workspace starts with the system part GetUserWorkspace skips. The
+	 * libraries are found next to the program ($ORIGIN), and linked even
+	 * though the program calls none of them (only their constructors
+	 * register anything). */
 	argc = common_args(b, argv);
 	argv[argc++] = kern_inc;
 	argv[argc++] = tiling_def;
@@ -1025,6 +1135,11 @@ static int build_host_device(struct build_ctx *b, struct npukb_build_result *res
 		tail[i] = kern[i];
 	for (size_t j = 0; j < nobj; j++)
 		tail[i++] = objs[j];
+	tail[i++] = "-Wl,--no-as-needed";
+	for (size_t j = 0; libs[j]; j++)
+		tail[i++] = libs[j];
+	tail[i++] = "-Wl,-rpath,$ORIGIN";
+	tail[i++] = "-rdynamic";
 	tail[i] = NULL;
 	rc = build_variants(b, argv, argc, tail, tiling, res);
 out:
@@ -1033,6 +1148,7 @@ out:
 	free_list(kern);
 	free_list(tiling);
 	free_list(objs);
+	free_list(libs);
 	free(argv);
 	free(tail);
 	free(host_inc);

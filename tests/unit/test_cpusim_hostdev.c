@@ -6,7 +6,7 @@
  * operator with a tensor-list (DYNAMIC) input; and one whose output dtype
  * (bool, complex64) differs from the task's; a tiling that reads an
  * input's data; an operator project whose CMakeLists.txt keeps op_host
- * files out of the build. */
+ * files out of the build; one whose CANN targets each define a helper. */
 #include <criterion/criterion.h>
 
 #include "cpusim_run.h"
@@ -190,6 +190,20 @@ Test(cpusim_hostdev, cmake_opapi_sources_are_not_compiled, .timeout = 600)
 
 	run_task("level1/Math/AddCustom", cases, names);
 	assert_all_pass(sample("opapi_layer"), 2);
+}
+
+/* The tiling (optiling target) and the OpDef (opsproto and op_host_aclnn)
+ * both include a header defining a helper that is not inline. CANN links
+ * each target into a library of its own, so the project builds there;
+ * linking every op_host object into one program would fail on a multiple
+ * definition of optiling::TileCount. */
+Test(cpusim_hostdev, cmake_targets_link_separately, .timeout = 600)
+{
+	static const char *const names[] = { "split_targets", NULL };
+	static const char *const cases[] = { "0", "2", NULL };
+
+	run_task("level1/Math/AddCustom", cases, names);
+	assert_all_pass(sample("split_targets"), 2);
 }
 
 /* A string attribute reaches the tiling, the empty string too (the case
