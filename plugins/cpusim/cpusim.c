@@ -546,9 +546,13 @@ static int write_forced_header(const char *path, const struct npukb_task *t, con
 		fputs("#define NPUKB_CPUSIM_KERNEL_SIDE 1\n#define optiling npukb_kernel_side_optiling\n", f);
 		for (i = 0; tiling_headers[i]; i++)
 			fprintf(f, "#include \"%s\"\n", tiling_headers[i]);
-		/* CANN generates the struct at global scope; op_host headers
-		 * declare it in namespace optiling. */
-		fputs("namespace optiling {}\nusing namespace optiling;\n", f);
+		/* CANN generates the structs at global scope; op_host headers
+		 * declare them in namespace optiling, next to constants the
+		 * kernel may define too. Only the structs come in: their
+		 * aliases in npukb_tiling_types (ophost_tiling.h). */
+		fputs("namespace npukb_tiling_types {}\nusing namespace npukb_tiling_types;\n"
+		      "namespace optiling { namespace npukb_tiling_types {} }\n"
+		      "using namespace optiling::npukb_tiling_types;\n", f);
 	} else if (t->tiling_struct) {
 		rc = npukb_tiling_struct_source(t, &src);
 		if (rc == 0)

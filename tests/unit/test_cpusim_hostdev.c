@@ -6,7 +6,8 @@
  * operator with a tensor-list (DYNAMIC) input; and one whose output dtype
  * (bool, complex64) differs from the task's; a tiling that reads an
  * input's data; an operator project whose CMakeLists.txt keeps op_host
- * files out of the build; one whose CANN targets each define a helper. */
+ * files out of the build; one whose CANN targets each define a helper; a
+ * tiling header with a constant the kernel defines too. */
 #include <criterion/criterion.h>
 
 #include "cpusim_run.h"
@@ -204,6 +205,19 @@ Test(cpusim_hostdev, cmake_targets_link_separately, .timeout = 600)
 
 	run_task("level1/Math/AddCustom", cases, names);
 	assert_all_pass(sample("split_targets"), 2);
+}
+
+/* The tiling header defines BUFFER_NUM in namespace optiling, and so does
+ * the kernel at global scope: the kernel sees the tiling structs (by name
+ * and through GET_TILING_DATA) but not the op_host's other names, as with
+ * CANN, where the kernel gets generated structs only. */
+Test(cpusim_hostdev, kernel_sees_tiling_structs_only, .timeout = 600)
+{
+	static const char *const names[] = { "tiling_constant", NULL };
+	static const char *const cases[] = { "0", "2", NULL };
+
+	run_task("level1/Math/AddCustom", cases, names);
+	assert_all_pass(sample("tiling_constant"), 2);
 }
 
 /* A string attribute reaches the tiling, the empty string too (the case
