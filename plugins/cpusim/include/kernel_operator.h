@@ -825,6 +825,18 @@ constexpr inline typename std::common_type<A, B>::type AlignUp(A num, B rnd)
 	return rnd ? ((C)num + (C)rnd - 1) / (C)rnd * (C)rnd : 0;
 }
 
+/* num divided by div, rounded up, in the two types' common type (0 when
+ * div is 0, as CeilDivision documents [unconfirmed for DivCeil]). Kernels
+ * call it unqualified with `using namespace AscendC` (StridedSliceAssignV2,
+ * TopKV3), some with an int literal divisor; two independent types for the
+ * reason AlignUp has them: a kernel's own DivCeil wins. */
+template <class A, class B>
+constexpr inline typename std::common_type<A, B>::type DivCeil(A num, B div)
+{
+	using C = typename std::common_type<A, B>::type;
+	return div ? ((C)num + (C)div - 1) / (C)div : 0;
+}
+
 /* ---- data movement ------------------------------------------------------------ */
 
 struct DataCopyParams {
