@@ -16,6 +16,7 @@
 
 #include "hostdev_case.h"
 #include "cmake_sources.h"
+#include "chevron.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -900,21 +901,64 @@ static int build_harness(struct build_ctx *b, const char **argv, struct npukb_bu
 	return rc;
 }
 
+/* The kernel's own sources (srcs, n of them) that hold CCE launches
+ * (`name<<<...>>>(args)`, chevron.h) are compiled from a rewritten copy
+ * in the work directory: srcs[i] becomes the copy's path, and quote_dirs
+ * (NULL-terminated, room for n) gets "-iquote<folder of the original>"
+ * for each, so that the copy's quoted includes resolve as the original's
+ * did. Headers are not rewritten: the launch wrappers seen so far sit in
+ * the kernel's .cpp. Returns 0 or a negative errno, with res->message. */
+static int rewrite_launches(const struct build_ctx *b, char **srcs, size_t n, char **quote_dirs,
+			    struct npukb_build_result *res)
+{
+	char err[512] = "";
+	size_t nq = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *base = strrchr(srcs[i], '/');
+		char *copy = format("%s/npukb_launch%zu_%s", b->work, i, base ? base + 1 : srcs[i]);
+		int rewritten = 0, rc;
+
+		if (!copy)
+			return -ENOMEM;
+		rc = chevron_rewrite(srcs[i], copy, &rewritten, err, sizeof err);
+		if (rc < 0) {
+			res->message = format("cpusim: %s", err);
+			free(copy);
+			return rc;
+		}
+		if (!rewritten) {
+			free(copy);
+			continue;
+		}
+		quote_dirs[nq] = format("-iquote%.*s", base ? (int)(base - srcs[i]) : 1, base ? srcs[i] : ".");
+		if (!quote_dirs[nq]) {
+			free(copy);
+			return -ENOMEM;
+		}
+		nq++;
+		free(srcs[i]);
+		srcs[i] = copy;
+	}
+	return 0;
+}
+
 static int build_kernel_only(struct build_ctx *b, struct npukb_build_result *res)
 {
 	const struct npukb_task *t = b->req->task;
 	const struct npukb_sample *s = b->req->sample;
-	char **srcs = NULL, *tiling_def = NULL;
+	char **srcs = NULL, **quote_dirs = NULL, *tiling_def = NULL;
 	const char **argv = NULL, **tail = NULL;
 	size_t i, nsrc = 0, argc;
 	int rc = 0;
 
 	srcs = sample_files(s, b->sdir, "", NULL, NULL, &nsrc);
-	argv = calloc(s->nfiles + 24, sizeof(*argv));
+	quote_dirs = calloc(s->nfiles + 1, sizeof(*quote_dirs));
+	argv = calloc(2 * s->nfiles + 24, sizeof(*argv));
 	tail = calloc(s->nfiles + 4, sizeof(*tail));
 	if (t->tiling_struct)
 		tiling_def = format("-DNPUKB_TILING_STRUCT=%s", t->tiling_struct);
-	if (!srcs || !argv || !tail || (t->tiling_struct && !tiling_def)) {
+	if (!srcs || !quote_dirs || !argv || !tail || (t->tiling_struct && !tiling_def)) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -922,6 +966,9 @@ static int build_kernel_only(struct build_ctx *b, struct npukb_build_result *res
 		res->message = xstrdup("sample has no C++ source file (.cpp)");
 		goto out;
 	}
+	rc = rewrite_launches(b, srcs, nsrc, quote_dirs, res);
+	if (rc < 0)
+		goto out;
 	rc = build_harness(b, argv, res);
 	if (rc < 0 || !res->ok)
 		goto out;
@@ -929,6 +976,8 @@ static int build_kernel_only(struct build_ctx *b, struct npukb_build_result *res
 	argc = common_args(b, argv);
 	if (tiling_def)
 		argv[argc++] = tiling_def;
+	for (i = 0; quote_dirs[i]; i++)
+		argv[argc++] = quote_dirs[i];
 	for (i = 0; i < nsrc; i++)
 		tail[i] = srcs[i];
 	tail[i++] = LAUNCHER_NAME;
@@ -937,6 +986,7 @@ static int build_kernel_only(struct build_ctx *b, struct npukb_build_result *res
 	rc = build_variants(b, argv, argc, tail, NULL, res);
 out:
 	free_list(srcs);
+	free_list(quote_dirs);
 	free(argv);
 	free(tail);
 	free(tiling_def);
@@ -1054,7 +1104,7 @@ out:
 static int build_host_device(struct build_ctx *b, struct npukb_build_result *res)
 {
 	const struct npukb_sample *s = b->req->sample;
-	char **host = NULL, **kern = NULL, **tiling = NULL, **objs = NULL, **libs = NULL;
+	char **host = NULL, **kern = NULL, **tiling = NULL, **objs = NULL, **libs = NULL, **quote_dirs = NULL;
 	char *host_inc = NULL, *kern_inc = NULL, *tiling_def = NULL;
 	const char **argv = NULL, **tail = NULL;
 	size_t i, nhost = 0, nkern = 0, ntiling = 0, argc, nobj = 0;
@@ -1071,13 +1121,14 @@ static int build_host_device(struct build_ctx *b, struct npukb_build_result *res
 	tiling = sample_files(s, b->sdir, "op_host/", "tiling", NULL, &ntiling);
 	objs = calloc(s->nfiles + 4, sizeof(*objs));
 	libs = calloc(cmake.ntargets + 2, sizeof(*libs));
-	argv = calloc(s->nfiles + 32, sizeof(*argv));
+	quote_dirs = calloc(s->nfiles + 1, sizeof(*quote_dirs));
+	argv = calloc(2 * s->nfiles + 32, sizeof(*argv));
 	tail = calloc(s->nfiles + cmake.ntargets + 16, sizeof(*tail));
 	host_inc = format("-I%s/op_host", b->sdir);
 	kern_inc = format("-I%s/op_kernel", b->sdir);
 	tiling_def = format("-DNPUKB_TILING_STRUCT=npukb_tiling_reg_%s", b->req->task->name);
-	if (!host || !kern || !tiling || !objs || !libs || !argv || !tail || !host_inc || !kern_inc ||
-	    !tiling_def) {
+	if (!host || !kern || !tiling || !objs || !libs || !quote_dirs || !argv || !tail || !host_inc ||
+	    !kern_inc || !tiling_def) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -1131,10 +1182,15 @@ static int build_host_device(struct build_ctx *b, struct npukb_build_result *res
 	 * libraries are found next to the program ($ORIGIN), and linked even
 	 * though the program calls none of them (only their constructors
 	 * register anything). */
+	rc = rewrite_launches(b, kern, nkern, quote_dirs, res);
+	if (rc < 0)
+		goto out;
 	argc = common_args(b, argv);
 	argv[argc++] = kern_inc;
 	argv[argc++] = tiling_def;
 	argv[argc++] = "-DNPUKB_SYS_WORKSPACE=16777216";
+	for (i = 0; quote_dirs[i]; i++)
+		argv[argc++] = quote_dirs[i];
 	for (i = 0; i < nkern; i++)
 		tail[i] = kern[i];
 	for (size_t j = 0; j < nobj; j++)
@@ -1153,6 +1209,7 @@ out:
 	free_list(tiling);
 	free_list(objs);
 	free_list(libs);
+	free_list(quote_dirs);
 	free(argv);
 	free(tail);
 	free(host_inc);

@@ -748,6 +748,50 @@ static void snippet_trips(const char *body, const char *category)
 	cr_assert_str_eq(r.category, category, "%s", r.message);
 }
 
+/* A kernel-only source with a host launch wrapper in CCE's syntax, the
+ * launch spread over three lines: compiled from a rewritten copy, the
+ * kernel's check report still names the original file and line 19. */
+Test(cpusim, launch_wrapper_keeps_file_and_lines, .timeout = 60)
+{
+	static const char src[] =
+		"#include \"kernel_operator.h\"\n"
+		"using namespace AscendC;\n"
+		"extern \"C\" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z,\n"
+		"                                                  GM_ADDR workspace, GM_ADDR tiling);\n"
+		"#ifndef __CCE_KT_TEST__\n"
+		"void add_custom_do(uint32_t blockDim, void *l2ctrl, void *stream, uint8_t *x, uint8_t *y,\n"
+		"                   uint8_t *z, uint8_t *workspace, uint8_t *tiling)\n"
+		"{\n"
+		"    add_custom\n"
+		"        <<<blockDim, l2ctrl,\n"
+		"           stream>>>(x, y, z, workspace, tiling);\n"
+		"}\n"
+		"#endif\n"
+		"extern \"C\" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z,\n"
+		"                                                  GM_ADDR workspace, GM_ADDR tiling)\n"
+		"{\n"
+		"    TPipe pipe;\n"
+		"    TBuf<TPosition::VECCALC> a;\n"
+		"    pipe.InitBuffer(a, 262144);\n"
+		"}\n";
+	struct built b;
+	struct case_files c;
+	struct npukb_run_result r;
+	char *dir = tempdir(), *file = path_in(dir, "add_custom.cpp");
+	FILE *f = fopen(file, "w");
+
+	cr_assert_not_null(f);
+	fputs(src, f);
+	fclose(f);
+	build_dir(&b, dir, 30);
+	cr_assert_eq(b.res.ok, 1, "%s\n%s", b.res.message, b.res.diagnostics ? b.res.diagnostics : "");
+	make_case(&c, 1024, 1, 11);
+	run_case(&b, &c, &r);
+	cr_assert_eq(r.ok, 0, "passed");
+	cr_assert_str_eq(r.category ? r.category : "", "ub-overflow", "%s", r.message);
+	cr_assert_not_null(strstr(r.message, "at add_custom.cpp:19"), "%s", r.message);
+}
+
 Test(cpusim, ub_exactly_full_passes, .timeout = 60)
 {
 	snippet_passes("    TBuf<TPosition::VECCALC> a, b;\n"

@@ -7,7 +7,8 @@
  * (bool, complex64) differs from the task's; a tiling that reads an
  * input's data; an operator project whose CMakeLists.txt keeps op_host
  * files out of the build; one whose CANN targets each define a helper; a
- * tiling header with a constant the kernel defines too. */
+ * tiling header with a constant the kernel defines too; a kernel file with
+ * a host launch wrapper in CCE's <<<>>> syntax. */
 #include <criterion/criterion.h>
 
 #include "cpusim_run.h"
@@ -218,6 +219,19 @@ Test(cpusim_hostdev, kernel_sees_tiling_structs_only, .timeout = 600)
 
 	run_task("level1/Math/AddCustom", cases, names);
 	assert_all_pass(sample("tiling_constant"), 2);
+}
+
+/* The kernel file ends with a host launch wrapper, name<<<blockDim, l2ctrl,
+ * stream>>>(args), which g++ rejects: the build compiles a rewritten copy
+ * that names the original file and keeps its lines (the sample checks both
+ * with static_assert). */
+Test(cpusim_hostdev, kernel_launch_wrapper_compiles, .timeout = 600)
+{
+	static const char *const names[] = { "launch_wrapper", NULL };
+	static const char *const cases[] = { "0", NULL };
+
+	run_task("level1/Math/AddCustom", cases, names);
+	assert_all_pass(sample("launch_wrapper"), 1);
 }
 
 /* A string attribute reaches the tiling, the empty string too (the case

@@ -955,6 +955,20 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
  * outside any `using namespace AscendC`. */
 using AscendC::GetTPipePtr;
 
+/* A host launch in CCE's syntax, `name<<<blockDim, l2ctrl, stream>>>(args)`,
+ * which some kernel files keep in a wrapper function, reaches g++ as
+ * `npukb_cpusim_chevron_launch(blockDim, l2ctrl, stream), name(args)`
+ * (plugins/cpusim/chevron.c rewrites a copy of the file): the launch
+ * still type-checks. cpusim launches kernels itself and never calls such
+ * a wrapper; one that ran would call the kernel outside the harness, so
+ * this stops the program instead. */
+template <class B, class L, class S>
+[[noreturn]] inline void npukb_cpusim_chevron_launch(B, L, S)
+{
+	fprintf(stderr, "npukb-cpusim: a kernel<<<...>>> launch wrapper ran; cpusim launches kernels itself\n");
+	abort();
+}
+
 /* ---- tiling ------------------------------------------------------------------- */
 
 namespace npukb_cpusim {
