@@ -707,22 +707,32 @@ static const char snippet_head[] =
 	"    xGm.SetGlobalBuffer((__gm__ half *)x, td.totalLength);\n"
 	"    zGm.SetGlobalBuffer((__gm__ half *)z, td.totalLength);\n";
 
-/* Builds and runs a kernel made of snippet_head + body on n elements, one
- * block; returns the run result's category ("" for a clean run). */
-static void run_snippet_blocks(const char *body, size_t n, int blocks, struct case_files *c,
-			       struct npukb_run_result *r)
+/* Builds a sample whose add_custom.cpp is head + body (body may be NULL)
+ * and runs it on n elements in `blocks` blocks; the build must succeed. */
+static void run_source_blocks(const char *head, const char *body, size_t n, int blocks,
+			      struct case_files *c, struct npukb_run_result *r)
 {
 	struct built b;
 	char *dir = tempdir(), *file = path_in(dir, "add_custom.cpp");
 	FILE *f = fopen(file, "w");
 
 	cr_assert_not_null(f);
-	fprintf(f, "%s%s}\n", snippet_head, body);
+	fputs(head, f);
+	if (body)
+		fprintf(f, "%s}\n", body);
 	fclose(f);
 	build_dir(&b, dir, 30);
 	cr_assert_eq(b.res.ok, 1, "%s\n%s", b.res.message, b.res.diagnostics ? b.res.diagnostics : "");
 	make_case(c, n, blocks, 11);
 	run_case(&b, c, r);
+}
+
+/* Builds and runs a kernel made of snippet_head + body on n elements, in
+ * `blocks` blocks. */
+static void run_snippet_blocks(const char *body, size_t n, int blocks, struct case_files *c,
+			       struct npukb_run_result *r)
+{
+	run_source_blocks(snippet_head, body, n, blocks, c, r);
 }
 
 static void run_snippet(const char *body, size_t n, struct case_files *c, struct npukb_run_result *r)
@@ -774,19 +784,10 @@ Test(cpusim, launch_wrapper_keeps_file_and_lines, .timeout = 60)
 		"    TBuf<TPosition::VECCALC> a;\n"
 		"    pipe.InitBuffer(a, 262144);\n"
 		"}\n";
-	struct built b;
 	struct case_files c;
 	struct npukb_run_result r;
-	char *dir = tempdir(), *file = path_in(dir, "add_custom.cpp");
-	FILE *f = fopen(file, "w");
 
-	cr_assert_not_null(f);
-	fputs(src, f);
-	fclose(f);
-	build_dir(&b, dir, 30);
-	cr_assert_eq(b.res.ok, 1, "%s\n%s", b.res.message, b.res.diagnostics ? b.res.diagnostics : "");
-	make_case(&c, 1024, 1, 11);
-	run_case(&b, &c, &r);
+	run_source_blocks(src, NULL, 1024, 1, &c, &r);
 	cr_assert_eq(r.ok, 0, "passed");
 	cr_assert_str_eq(r.category ? r.category : "", "ub-overflow", "%s", r.message);
 	cr_assert_not_null(strstr(r.message, "at add_custom.cpp:19"), "%s", r.message);
