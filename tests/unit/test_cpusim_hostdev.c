@@ -194,11 +194,11 @@ Test(cpusim_hostdev, cmake_opapi_sources_are_not_compiled, .timeout = 600)
 	assert_all_pass(sample("opapi_layer"), 2);
 }
 
-/* The tiling (optiling target) and the OpDef (opsproto and op_host_aclnn)
- * both include a header defining a helper that is not inline. CANN links
- * each target into a library of its own, so the project builds there;
- * linking every op_host object into one program would fail on a multiple
- * definition of optiling::TileCount. */
+/* The tiling and OpDef (optiling target) and the InferShape (opsproto and
+ * op_host_aclnn) both include a header defining a helper that is not
+ * inline. CANN links each target into a library of its own, so the project
+ * builds there; linking every op_host object into one program would fail
+ * on a multiple definition of optiling::TileCount. */
 Test(cpusim_hostdev, cmake_targets_link_separately, .timeout = 600)
 {
 	static const char *const names[] = { "split_targets", NULL };
