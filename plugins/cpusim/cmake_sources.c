@@ -8,6 +8,10 @@
  * compiling the opapi files would fail on headers nobody emulates, and
  * files no target names are not built by CANN either.
  *
+ * Each target's files are kept apart as well: CANN links every target
+ * into its own library, so a helper two of them define is not a second
+ * definition there, and cpusim links them the same way (cpusim.c).
+ *
  * NPUKernelBench's answers carry a template CMakeLists.txt that writes
  * custom_op for the kernel's name (its build substitutes it, and so does
  * this reader). A list none of whose op_host files exists is ignored:
@@ -90,14 +94,36 @@ static size_t substitute(const char *tok, size_t n, const char *kernel, char *bu
 	return m;
 }
 
+/* Appends name to l unless it is there already. */
+static int list_add(struct file_list *l, const char *name)
+{
+	char **grown;
+	char *copy;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->files[i], name) == 0)
+			return 0;
+	grown = realloc(l->files, (l->n + 2) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	l->files = grown;
+	copy = strdup(name);
+	if (!copy)
+		return -ENOMEM;
+	l->files[l->n++] = copy;
+	l->files[l->n] = NULL;
+	return 0;
+}
+
 /* Appends "op_host/<file>" for a token naming an op_host source, with
- * the template placeholder custom_op replaced by the kernel's name. */
-static int add_source(struct file_list *out, const char *tok, size_t n, const char *kernel)
+ * the template placeholder custom_op replaced by the kernel's name, to
+ * the opapi list (target NULL) or to `built` and the target's list. */
+static int add_source(struct cmake_host_sources *out, struct cmake_target *target, const char *tok,
+		      size_t n, const char *kernel)
 {
 	static const char *const prefixes[] = { "${CMAKE_CURRENT_SOURCE_DIR}/", "./" };
 	char buf[1024];
-	char **grown;
-	char *name;
+	int rc;
 
 	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
 		size_t p = strlen(prefixes[i]);
@@ -109,20 +135,32 @@ static int add_source(struct file_list *out, const char *tok, size_t n, const ch
 	n = substitute(tok, n, kernel, buf, sizeof buf);
 	if (n <= 8 || memcmp(buf, "op_host/", 8) != 0 || !is_source_name(buf, n))
 		return 0;
-	for (size_t i = 0; i < out->n; i++)
-		if (strcmp(out->files[i], buf) == 0)
-			return 0;
-	grown = realloc(out->files, (out->n + 2) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	out->files = grown;
-	name = malloc(n + 1);
-	if (!name)
-		return -ENOMEM;
-	memcpy(name, buf, n + 1);
-	out->files[out->n++] = name;
-	out->files[out->n] = NULL;
-	return 0;
+	if (!target)
+		return list_add(&out->opapi, buf);
+	rc = list_add(&out->built, buf);
+	return rc < 0 ? rc : list_add(&target->files, buf);
+}
+
+/* The entry of the target named tok[0..n), added when new; NULL when out
+ * of memory. */
+static struct cmake_target *target_named(struct cmake_host_sources *out, const char *tok, size_t n)
+{
+	struct cmake_target *grown;
+	char *name;
+
+	for (size_t i = 0; i < out->ntargets; i++)
+		if (strlen(out->targets[i].name) == n && memcmp(out->targets[i].name, tok, n) == 0)
+			return &out->targets[i];
+	name = strndup(tok, n);
+	grown = name ? realloc(out->targets, (out->ntargets + 1) * sizeof(*grown)) : NULL;
+	if (!grown) {
+		free(name);
+		return NULL;
+	}
+	out->targets = grown;
+	memset(&out->targets[out->ntargets], 0, sizeof(*grown));
+	out->targets[out->ntargets].name = name;
+	return &out->targets[out->ntargets++];
 }
 
 /* Parses one target_sources( ... ) whose body starts at *p; leaves *p
@@ -130,7 +168,7 @@ static int add_source(struct file_list *out, const char *tok, size_t n, const ch
 static int parse_target_sources(const char **p, const char *kernel, struct cmake_host_sources *out)
 {
 	const char *s = *p;
-	struct file_list *into = &out->built;
+	struct cmake_target *target = NULL;
 	int first = 1, rc = 0;
 
 	for (;;) {
@@ -147,12 +185,12 @@ static int parse_target_sources(const char **p, const char *kernel, struct cmake
 		n = (size_t)(s - tok);
 		if (first) {
 			first = 0;
-			if (n == 5 && memcmp(tok, "opapi", 5) == 0)
-				into = &out->opapi;
+			if (!(n == 5 && memcmp(tok, "opapi", 5) == 0) && !(target = target_named(out, tok, n)))
+				rc = -ENOMEM;
 			continue;
 		}
 		if (rc == 0)
-			rc = add_source(into, tok, n, kernel);
+			rc = add_source(out, target, tok, n, kernel);
 	}
 	*p = *s ? s + 1 : s;
 	return rc;
@@ -222,5 +260,10 @@ void cmake_host_sources_free(struct cmake_host_sources *s)
 {
 	file_list_free(&s->built);
 	file_list_free(&s->opapi);
+	for (size_t i = 0; i < s->ntargets; i++) {
+		free(s->targets[i].name);
+		file_list_free(&s->targets[i].files);
+	}
+	free(s->targets);
 	memset(s, 0, sizeof(*s));
 }

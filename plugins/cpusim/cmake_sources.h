@@ -1,5 +1,6 @@
 /* cmake_sources.h - the op_host sources a CANN operator project's
- * CMakeLists.txt gives to the targets cpusim needs (every one but opapi). */
+ * CMakeLists.txt gives to the targets cpusim needs (every one but opapi),
+ * target by target. */
 #ifndef NPUKB_CPUSIM_CMAKE_SOURCES_H
 #define NPUKB_CPUSIM_CMAKE_SOURCES_H
 
@@ -10,10 +11,19 @@ struct file_list {
 	size_t n;
 };
 
+/* One CANN target (optiling, opsproto, op_host_aclnn...): CANN links
+ * each into its own library, so cpusim does too (see cpusim.c). */
+struct cmake_target {
+	char *name;             /* owned */
+	struct file_list files; /* in the order the project names them */
+};
+
 struct cmake_host_sources {
 	struct file_list built; /* named by the targets cpusim needs */
 	struct file_list opapi; /* named by the opapi target */
 	int built_exists;       /* one of `built` is in the sample */
+	struct cmake_target *targets; /* the targets making up `built` */
+	size_t ntargets;
 };
 
 /* Reads <sample_dir>/CMakeLists.txt, its placeholder custom_op standing

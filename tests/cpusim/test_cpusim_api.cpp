@@ -1845,6 +1845,9 @@ Test(cpusim_api, user_position_hand_off_does_not_order_mte2_and_mte3, .exit_code
  * answers define one): its exact matches win, no call is ambiguous (were
  * AscendC's a uint64_t function, this file would not compile). */
 static uint64_t AlignUp(uint64_t a, uint64_t b) { return (a + b - 1) / b * b + 1000; }
+/* Likewise a kernel's own DivCeil, a template of one type (common in
+ * answers' tiling headers, which the kernel side includes). */
+template <typename T> static T DivCeil(T a, T b) { return (a + b - 1) / b + 1000; }
 
 /* Device-compiler and library names kernels use unqualified. */
 Test(cpusim_api, device_globals_and_constants)
@@ -1857,6 +1860,10 @@ Test(cpusim_api, device_globals_and_constants)
 	cr_expect_eq(block_num, 8);
 	cr_expect_eq(AlignUp(33u, 32u), 64u);
 	cr_expect_eq(AlignUp(0u, 0u), 0u);
+	cr_expect_eq(DivCeil(33u, 32u), 1002u, "the kernel's own DivCeil was not chosen");
+	cr_expect_eq(DivCeil(33u, 16), 3u);
+	cr_expect_eq(DivCeil((uint64_t)64, 32u), 2u);
+	cr_expect_eq(DivCeil(7u, 0), 0u);
 	cr_expect_eq(ONE_BLK_FLOAT_NUM, 8);
 	cr_expect_eq(ONE_BLK_HALF_NUM, 16);
 	TPipe pipe;

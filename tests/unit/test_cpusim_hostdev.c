@@ -6,7 +6,9 @@
  * operator with a tensor-list (DYNAMIC) input; and one whose output dtype
  * (bool, complex64) differs from the task's; a tiling that reads an
  * input's data; an operator project whose CMakeLists.txt keeps op_host
- * files out of the build. */
+ * files out of the build; one whose CANN targets each define a helper; a
+ * tiling header with a constant the kernel defines too; a kernel file with
+ * a host launch wrapper in CCE's <<<>>> syntax. */
 #include <criterion/criterion.h>
 
 #include "cpusim_run.h"
@@ -190,6 +192,46 @@ Test(cpusim_hostdev, cmake_opapi_sources_are_not_compiled, .timeout = 600)
 
 	run_task("level1/Math/AddCustom", cases, names);
 	assert_all_pass(sample("opapi_layer"), 2);
+}
+
+/* The tiling and OpDef (optiling target) and the InferShape (opsproto and
+ * op_host_aclnn) both include a header defining a helper that is not
+ * inline. CANN links each target into a library of its own, so the project
+ * builds there; linking every op_host object into one program would fail
+ * on a multiple definition of optiling::TileCount. */
+Test(cpusim_hostdev, cmake_targets_link_separately, .timeout = 600)
+{
+	static const char *const names[] = { "split_targets", NULL };
+	static const char *const cases[] = { "0", "2", NULL };
+
+	run_task("level1/Math/AddCustom", cases, names);
+	assert_all_pass(sample("split_targets"), 2);
+}
+
+/* The tiling header defines BUFFER_NUM in namespace optiling, and so does
+ * the kernel at global scope: the kernel sees the tiling structs (by name
+ * and through GET_TILING_DATA) but not the op_host's other names, as with
+ * CANN, where the kernel gets generated structs only. */
+Test(cpusim_hostdev, kernel_sees_tiling_structs_only, .timeout = 600)
+{
+	static const char *const names[] = { "tiling_constant", NULL };
+	static const char *const cases[] = { "0", "2", NULL };
+
+	run_task("level1/Math/AddCustom", cases, names);
+	assert_all_pass(sample("tiling_constant"), 2);
+}
+
+/* The kernel file ends with a host launch wrapper, name<<<blockDim, l2ctrl,
+ * stream>>>(args), which g++ rejects: the build compiles a rewritten copy
+ * that names the original file and keeps its lines (the sample checks both
+ * with static_assert). */
+Test(cpusim_hostdev, kernel_launch_wrapper_compiles, .timeout = 600)
+{
+	static const char *const names[] = { "launch_wrapper", NULL };
+	static const char *const cases[] = { "0", NULL };
+
+	run_task("level1/Math/AddCustom", cases, names);
+	assert_all_pass(sample("launch_wrapper"), 1);
 }
 
 /* A string attribute reaches the tiling, the empty string too (the case

@@ -834,6 +834,18 @@ constexpr inline typename std::common_type<A, B>::type AlignUp(A num, B rnd)
 	return rnd ? ((C)num + (C)rnd - 1) / (C)rnd * (C)rnd : 0;
 }
 
+/* num divided by div, rounded up, in the two types' common type (0 when
+ * div is 0, as CeilDivision documents [unconfirmed for DivCeil]). Kernels
+ * call it unqualified with `using namespace AscendC` (StridedSliceAssignV2,
+ * TopKV3), some with an int literal divisor; two independent types for the
+ * reason AlignUp has them: a kernel's own DivCeil wins. */
+template <class A, class B>
+constexpr inline typename std::common_type<A, B>::type DivCeil(A num, B div)
+{
+	using C = typename std::common_type<A, B>::type;
+	return div ? ((C)num + (C)div - 1) / (C)div : 0;
+}
+
 /* ---- data movement ------------------------------------------------------------ */
 
 struct DataCopyParams {
@@ -957,6 +969,20 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 /* CANN declares these at global scope too: kernels call them unqualified
  * outside any `using namespace AscendC`. */
 using AscendC::GetTPipePtr;
+
+/* A host launch in CCE's syntax, `name<<<blockDim, l2ctrl, stream>>>(args)`,
+ * which some kernel files keep in a wrapper function, reaches g++ as
+ * `npukb_cpusim_chevron_launch(blockDim, l2ctrl, stream), name(args)`
+ * (plugins/cpusim/chevron.c rewrites a copy of the file): the launch
+ * still type-checks. cpusim launches kernels itself and never calls such
+ * a wrapper; one that ran would call the kernel outside the harness, so
+ * this stops the program instead. */
+template <class B, class L, class S>
+[[noreturn]] inline void npukb_cpusim_chevron_launch(B, L, S)
+{
+	fprintf(stderr, "npukb-cpusim: a kernel<<<...>>> launch wrapper ran; cpusim launches kernels itself\n");
+	abort();
+}
 
 /* ---- tiling ------------------------------------------------------------------- */
 

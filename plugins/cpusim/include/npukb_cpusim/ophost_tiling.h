@@ -10,7 +10,26 @@
 #include <cstdint>
 #include <cstring>
 
+#ifdef NPUKB_CPUSIM_KERNEL_SIDE
+/* The kernel sees the tiling structs by name at global scope, as CANN
+ * generates them for it, but none of the op_host header's other names (its
+ * constants would clash with the kernel's own). A macro expanded inside
+ * namespace optiling cannot declare at global scope, so every struct also
+ * gets an alias in a namespace nested where it is defined,
+ * npukb_tiling_types, which the forced header brings into global scope
+ * (using-directive) for optiling and for the global namespace. */
+#define NPUKB_TILING_EXPORT(Alias, Name)                                        \
+	namespace npukb_tiling_types { using Alias = Name; }
+#define NPUKB_TILING_EXPORT_STRUCT(Name)                                        \
+	struct Name;                                                                 \
+	using npukb_tiling_local_##Name = Name;                                      \
+	NPUKB_TILING_EXPORT(Name, npukb_tiling_local_##Name)
+#else
+#define NPUKB_TILING_EXPORT_STRUCT(Name)
+#endif
+
 #define BEGIN_TILING_DATA_DEF(Name)                                              \
+	NPUKB_TILING_EXPORT_STRUCT(Name)                                             \
 	struct Name {                                                                \
 		using npukb_self = Name;                                                 \
 		size_t GetDataSize() const { return sizeof(Name); }                      \
@@ -42,7 +61,7 @@
 #ifdef NPUKB_CPUSIM_KERNEL_SIDE
 /* The plugin passes -DNPUKB_TILING_STRUCT=npukb_tiling_reg_<OpType> so that
  * GET_TILING_DATA picks the struct registered for the plain op name. */
-#define REGISTER_TILING_DATA_CLASS(Op, Name) using npukb_tiling_reg_##Op = Name;
+#define REGISTER_TILING_DATA_CLASS(Op, Name) NPUKB_TILING_EXPORT(npukb_tiling_reg_##Op, Name)
 #else
 #include "npukb_cpusim/ophost_registry.h"
 #define REGISTER_TILING_DATA_CLASS(Op, Name)                                    \

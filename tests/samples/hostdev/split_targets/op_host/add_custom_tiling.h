@@ -1,0 +1,3 @@
+// Test sample (host+device): the add_custom sample's tiling data, whose
+// header defines TileCount (not inline).
+#include "../../add_custom/op_host/add_custom_tiling.h"
