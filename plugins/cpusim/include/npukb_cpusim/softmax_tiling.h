@@ -7,7 +7,7 @@
 #ifndef NPUKB_CPUSIM_SOFTMAX_TILING_H
 #define NPUKB_CPUSIM_SOFTMAX_TILING_H
 
-#include "npukb_cpusim/ophost_tiling.h"
+#include "npukb_cpusim/tiling_data_def.h"
 
 BEGIN_TILING_DATA_DEF(SoftMaxTiling)
 TILING_DATA_FIELD_DEF(uint32_t, srcM)
