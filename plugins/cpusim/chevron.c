@@ -16,6 +16,11 @@
 #include <string.h>
 
 #define CHEVRON_MAX_BYTES (16u << 20)
+/* A launch configuration is a few short arguments (`blockDim, l2ctrl,
+ * stream`): looking no further for its `>>>` bounds the scan by this
+ * factor of the text's length, whatever the text holds (a 16 MiB file of
+ * nothing but `a<<<` takes seconds, not hours). */
+#define CHEVRON_MAX_CONFIG 256u
 
 static const char launch_fn[] = "npukb_cpusim_chevron_launch(";
 
@@ -112,12 +117,13 @@ static size_t name_start(const char *s, size_t end)
 }
 
 /* The index of the `>>>` closing the launch configuration that starts at
- * i, or 0 when there is none. */
+ * i, or 0 when there is none within CHEVRON_MAX_CONFIG bytes. */
 static size_t config_end(const char *s, size_t i)
 {
+	const size_t start = i;
 	int depth = 0;
 
-	while (s[i]) {
+	while (s[i] && i - start < CHEVRON_MAX_CONFIG) {
 		size_t j = skip_opaque(s, i);
 
 		if (j != i) {

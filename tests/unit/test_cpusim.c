@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 
 #include <npukb/plugin.h>
+#include "../../plugins/cpusim/chevron.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -791,6 +792,56 @@ Test(cpusim, launch_wrapper_keeps_file_and_lines, .timeout = 60)
 	cr_assert_eq(r.ok, 0, "passed");
 	cr_assert_str_eq(r.category ? r.category : "", "ub-overflow", "%s", r.message);
 	cr_assert_not_null(strstr(r.message, "at add_custom.cpp:19"), "%s", r.message);
+}
+
+/* The rewrite itself: launches only, never inside comments or literals,
+ * every line break kept. */
+static char *rewrite(const char *text)
+{
+	char *out = (char *)"unset";
+
+	cr_assert_eq(chevron_rewrite_text(text, &out), 0);
+	return out;
+}
+
+static size_t newlines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+Test(cpusim, chevron_rewrite_text_cases)
+{
+	static const char multi[] = "void f() {\n  ns::k\n    <<<a,\n b(c, d), s>>>(x,\n y);\n}\n";
+	char *out = rewrite("k<<<a, b(c), d>>>(x, y);\n");
+
+	cr_assert_str_eq(out, "npukb_cpusim_chevron_launch(a, b(c), d), k(x, y);\n");
+	free(out);
+	out = rewrite(multi);
+	cr_assert_not_null(strstr(out, "npukb_cpusim_chevron_launch(a,\n b(c, d), s), ns::k(x,"), "%s", out);
+	cr_assert_eq(newlines(out), newlines(multi), "%s", out);
+	free(out);
+	/* nothing to rewrite: *out is NULL */
+	cr_assert_null(rewrite("// k<<<1, 2, 3>>>(x);\n/* k<<<1>>>() */ int a = 1;\n"));
+	cr_assert_null(rewrite("const char *s = \"k<<<1, 2, 3>>>(x)\"; char c = '<';\n"));
+	cr_assert_null(rewrite("auto r = R\"(k<<<1>>>(x))\";\n"));
+	cr_assert_null(rewrite("x = a << b; y = 1 <<<;\n")); /* no name before <<< */
+	cr_assert_null(rewrite("k<<<a, b; >>>(x);\n")); /* a ; ends the search */
+}
+
+/* The search for >>> is bounded: a configuration longer than any launch's
+ * is left alone (and a file of nothing but launches-to-be is scanned in
+ * linear time). */
+Test(cpusim, chevron_long_configuration_is_not_a_launch)
+{
+	char text[1024] = "k<<<";
+
+	memset(text + 4, 'a', 600);
+	strcpy(text + 604, ">>>(x);\n");
+	cr_assert_null(rewrite(text));
 }
 
 Test(cpusim, ub_exactly_full_passes, .timeout = 60)
