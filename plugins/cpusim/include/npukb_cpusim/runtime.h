@@ -86,6 +86,9 @@ constexpr int MAX_GM_RANGES = 64;
 constexpr int EVENT_KINDS = 32;
 constexpr int EVENT_IDS = 8;
 constexpr int PORT_SLOTS = 256;
+/* UB operands the race check remembers per instruction: TransDataTo5HD's
+ * 16 sources and 16 destinations, with room to spare. */
+constexpr int UB_PENDING_MAX = 34;
 
 struct State {
 	SocParams soc;
@@ -155,7 +158,7 @@ struct State {
 		const char *what, *operand;
 		const char *file;
 		int line;
-	} ub_pending[8];
+	} ub_pending[UB_PENDING_MAX];
 	int ub_npending;
 	uint64_t gm_bytes;  /* all blocks */
 	uint64_t vec_instrs;
@@ -290,7 +293,7 @@ inline void ub_note_access(uint32_t off, uint64_t bytes, const char *what, const
 	    (g.ub_pending[0].what != what || g.ub_pending[0].line != loc.line ||
 	     g.ub_pending[0].file != loc.file))
 		g.ub_npending = 0;
-	if (g.ub_npending >= 8 || bytes == 0)
+	if (g.ub_npending >= UB_PENDING_MAX || bytes == 0)
 		return;
 	const bool write = strcmp(operand, "destination") == 0 || strcmp(operand, "work tensor") == 0;
 	g.ub_pending[g.ub_npending++] = State::UbAccess{off, (uint32_t)bytes, write, what, operand, loc.file, loc.line};

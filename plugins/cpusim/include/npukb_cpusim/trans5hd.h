@@ -57,11 +57,9 @@ inline void trans5hd(const uintptr_t *dst, const uintptr_t *src, const TransData
 		d[i] = trans_addr(dst[i], reps ? (reps - 1) * p.dstRepStride * 32ull + 32 : 0, "destination", i, loc);
 	}
 	for (int i = 0; i < 16 && reps > 0; i++) {
-		/* The race check remembers a few operands per instruction. */
-		if (i < 4) {
-			npukb_cpusim::ub_note_access(s[i], 32, "TransDataTo5HD", "source", loc);
-			npukb_cpusim::ub_note_access(d[i], 32, "TransDataTo5HD", "destination", loc);
-		}
+		/* The first repeat's blocks (later repeats' are not noted). */
+		npukb_cpusim::ub_note_access(s[i], 32, "TransDataTo5HD", "source", loc);
+		npukb_cpusim::ub_note_access(d[i], 32, "TransDataTo5HD", "destination", loc);
 	}
 	for (uint64_t r = 0; r < reps; r++) {
 		unsigned char in[16][32];
