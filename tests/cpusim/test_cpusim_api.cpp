@@ -2197,35 +2197,36 @@ Test(cpusim_api, softmax_unaligned_rows_trip, .exit_code = 3)
 	SoftMax<half>(x, x, tiling, SoftMaxShapeInfo{2, 10, 2, 10}); /* 20-byte rows */
 }
 
+/* TransDataTo5HD over a 16x16 matrix whose last row MTE2 copies in from
+ * src; with_flag: MTE2_V orders the copy and the transpose. */
+static void trans5hd_after_copy_in(int16_t *src, bool with_flag)
+{
+	GlobalTensor<int16_t> g = gm(src, 16);
+	LocalTensor<int16_t> in = ub<int16_t>(16 * 16), out = ub<int16_t>(16 * 16);
+	LocalTensor<int16_t> s[16], d[16];
+	for (int i = 0; i < 16; i++) {
+		s[i] = in[i * 16];
+		d[i] = out[i * 16];
+	}
+	DataCopy(s[15], g, 16);
+	if (with_flag) {
+		SetFlag<HardEvent::MTE2_V>(0);
+		WaitFlag<HardEvent::MTE2_V>(0);
+	}
+	TransDataTo5HD<int16_t>(d, s, TransDataTo5HDParams(false, false, 1, 0, 0));
+	cr_expect_eq(out.addr_[15 * 16 + 15], src[15]);
+}
+
 /* The race check sees every one of TransDataTo5HD's 16 sources: the last
  * one, copied in by MTE2 with no flag, is read by the vector pipe. */
 Test(cpusim_api, trans5hd_race_on_the_last_source_trips, .exit_code = 3)
 {
 	static int16_t src[16];
-	GlobalTensor<int16_t> g = gm(src, 16);
-	LocalTensor<int16_t> in = ub<int16_t>(16 * 16), out = ub<int16_t>(16 * 16);
-	LocalTensor<int16_t> s[16], d[16];
-	for (int i = 0; i < 16; i++) {
-		s[i] = in[i * 16];
-		d[i] = out[i * 16];
-	}
-	DataCopy(s[15], g, 16);
-	TransDataTo5HD<int16_t>(d, s, TransDataTo5HDParams(false, false, 1, 0, 0));
+	trans5hd_after_copy_in(src, false);
 }
 
 Test(cpusim_api, trans5hd_after_a_flag_passes)
 {
-	static int16_t src[16];
-	GlobalTensor<int16_t> g = gm(src, 16);
-	LocalTensor<int16_t> in = ub<int16_t>(16 * 16), out = ub<int16_t>(16 * 16);
-	LocalTensor<int16_t> s[16], d[16];
-	for (int i = 0; i < 16; i++) {
-		s[i] = in[i * 16];
-		d[i] = out[i * 16];
-	}
-	DataCopy(s[15], g, 16);
-	SetFlag<HardEvent::MTE2_V>(0);
-	WaitFlag<HardEvent::MTE2_V>(0);
-	TransDataTo5HD<int16_t>(d, s, TransDataTo5HDParams(false, false, 1, 0, 0));
-	cr_expect_eq(out.addr_[15 * 16 + 15], src[15]);
+	static int16_t src[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7};
+	trans5hd_after_copy_in(src, true);
 }
