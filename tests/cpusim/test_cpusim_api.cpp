@@ -1308,6 +1308,20 @@ Test(cpusim_api, atomic_max_min_on_copies)
 		cr_expect_eq(out[i], i, "min(max(3, %d), %d)", i, i);
 }
 
+/* A VECIN -> VECOUT queue of one 64-float buffer, allocated and filled
+ * from g by MTE2 (the start the queue hand-off tests share). */
+struct CopiedIn {
+	TPipe pipe;
+	TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> q;
+	LocalTensor<float> t;
+	explicit CopiedIn(const GlobalTensor<float> &g)
+	{
+		pipe.InitBuffer(q, 1, 64 * sizeof(float));
+		t = q.AllocTensor<float>();
+		DataCopy(t, g, 64);
+	}
+};
+
 /* A queue bound from VECIN to VECOUT carries a copy-in straight to the
  * copy-out: MTE3 waits for MTE2 through the hand-off, no race. */
 Test(cpusim_api, tque_bind_hands_mte2_to_mte3)
@@ -1316,11 +1330,9 @@ Test(cpusim_api, tque_bind_hands_mte2_to_mte3)
 	for (int i = 0; i < 64; i++)
 		src[i] = (float)(i * i);
 	GlobalTensor<float> g = gm(src, 64), o = gm(out, 64);
-	TPipe pipe;
-	TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> q;
-	pipe.InitBuffer(q, 1, 64 * sizeof(float));
-	LocalTensor<float> t = q.AllocTensor<float>();
-	DataCopy(t, g, 64);
+	CopiedIn in(g);
+	TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> &q = in.q;
+	LocalTensor<float> t = in.t;
 	const double in_done = rt::g.done[rt::P_MTE2];
 	q.EnQue(t);
 	LocalTensor<float> r = q.DeQue<float>();
@@ -1797,11 +1809,9 @@ Test(cpusim_api, deque_untyped_and_user_position_forms)
 	for (int i = 0; i < 64; i++)
 		src[i] = (float)(3 * i);
 	GlobalTensor<float> g = gm(src, 64), o = gm(out, 64);
-	TPipe pipe;
-	TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> q;
-	pipe.InitBuffer(q, 1, 64 * sizeof(float));
-	LocalTensor<float> t = q.AllocTensor<float>();
-	DataCopy(t, g, 64);
+	CopiedIn in(g);
+	TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> &q = in.q;
+	LocalTensor<float> t = in.t;
 	const double in_done = rt::g.done[rt::P_MTE2];
 	q.EnQue<TPosition::GM, TPosition::VECIN, float>(t);
 	LocalTensor<float> r = q.DeQue<TPosition::GM, TPosition::VECIN, float>();
@@ -1831,11 +1841,9 @@ Test(cpusim_api, user_position_hand_off_does_not_order_mte2_and_mte3, .exit_code
 {
 	static float src[64], out[64];
 	GlobalTensor<float> g = gm(src, 64), o = gm(out, 64);
-	TPipe pipe;
-	TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> q;
-	pipe.InitBuffer(q, 1, 64 * sizeof(float));
-	LocalTensor<float> t = q.AllocTensor<float>();
-	DataCopy(t, g, 64);
+	CopiedIn in(g);
+	TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> &q = in.q;
+	LocalTensor<float> t = in.t;
 	q.EnQue<TPosition::VECIN, TPosition::VECOUT, float>(t);
 	LocalTensor<float> r = q.DeQue<TPosition::VECIN, TPosition::VECOUT, float>();
 	DataCopy(o, r, 64);
