@@ -888,11 +888,6 @@ static void build_tensors(struct loader *L, xmlNodePtr root)
 			check_tensor_dtype(L, n, td);
 		if (!td->is_output || td->is_inout)
 			build_dist(L, n, td);
-		if (td->is_list && td->is_output && !td->is_inout)
-			fail(L, n, "output '%s' cannot be a list; a list result is updated in place (<inout>)",
-			     td->name);
-		if (td->is_list && td->shape_of)
-			fail(L, n, "list '%s' cannot have shape-of", td->name);
 	}
 }
 
@@ -919,6 +914,15 @@ static void check_shape_of(struct loader *L)
 		if (strcmp(td->shape_of, td->name) == 0) {
 			diag_add(L->d, L->path, td->line,
 				 "tensor '%s' has shape-of itself", td->name);
+			continue;
+		}
+		/* A list's members copy another list's (ForeachXxx's y those of
+		 * x); a plain tensor cannot take a list's flat buffer shape. */
+		if (td->is_list != t->tensors[npukb_task_tensor_index(t, td->shape_of)].is_list) {
+			diag_add(L->d, L->path, td->line,
+				 td->is_list ? "list '%s' has shape-of '%s', which is not a list"
+					     : "tensor '%s' has shape-of list '%s'; only a list can",
+				 td->name, td->shape_of);
 			continue;
 		}
 		cur = npukb_task_tensor_index(t, td->shape_of);

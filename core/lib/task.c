@@ -313,6 +313,14 @@ int npukb_case_tensor_members(const struct npukb_task *t, const struct npukb_cas
 		return -EINVAL;
 	}
 	ns = case_named_shape(c, name);
+	/* A list without member shapes of its own has another list's (shape-of);
+	 * the manifest loader checked the chain ends at a list, without loops. */
+	for (size_t hops = 0; !ns && d->shape_of && hops < t->ntensors; hops++) {
+		d = npukb_task_tensor(t, d->shape_of);
+		if (!d || !d->is_list)
+			break;
+		ns = case_named_shape(c, d->name);
+	}
 	if (!ns || !ns->members || ns->nmembers == 0) {
 		set_err(err, errlen, "case '%s' gives no member shapes for list '%s'",
 			case_id(c), name);
@@ -342,11 +350,6 @@ static int list_shape(const struct npukb_task *t, const struct npukb_case *c,
 	size_t nmembers, n;
 	int rc;
 
-	if (d->shape_of) {
-		set_err(err, errlen, "list tensor '%s' cannot take the shape of another tensor",
-			d->name);
-		return -EINVAL;
-	}
 	rc = npukb_case_tensor_members(t, c, d->name, &nmembers, &members, NULL, err, errlen);
 	if (rc == 0)
 		rc = npukb_case_tensor_dtype(t, c, d->name, &dt, err, errlen);

@@ -267,6 +267,32 @@ static int check_output_sizes(const struct npukb_case_data *d, struct npukb_verd
 	return 0;
 }
 
+/* " (member m, element j)" for flat index i of a tensor list, else "". */
+static void list_position(const struct npukb_case_tensor *t, size_t i, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (size_t m = t->nmembers; m-- > 0;)
+		if (t->member_offsets[m] <= i) {
+			if (i - t->member_offsets[m] < npukb_shape_numel(&t->members[m]))
+				snprintf(buf, len, " (member %zu, element %zu)", m, i - t->member_offsets[m]);
+			else
+				snprintf(buf, len, " (in the gap after member %zu)", m);
+			return;
+		}
+}
+
+/* Elements of the tensor (of its members, for a list). */
+static size_t element_count(const struct npukb_case_tensor *t)
+{
+	size_t n = 0;
+
+	if (!t->nmembers)
+		return t->numel;
+	for (size_t m = 0; m < t->nmembers; m++)
+		n += npukb_shape_numel(&t->members[m]);
+	return n;
+}
+
 /* Elements still holding the poison pattern were never written. Where the
  * reference itself has the poison's bits (possible for int8/uint8) the
  * element cannot tell, and counts as written. */
@@ -275,6 +301,7 @@ static int check_unwritten(const struct npukb_case_tensor *t, struct npukb_verdi
 {
 	size_t i, count = 0, first = 0, listed = 0;
 	struct text det = { 0 };
+	char pos[64];
 	for (i = 0; i < t->numel; i++) {
 		if (!npukb_is_poison(t->dtype, t->data, i) || npukb_is_poison(t->dtype, t->expected, i))
 			continue;
@@ -292,9 +319,10 @@ static int check_unwritten(const struct npukb_case_tensor *t, struct npukb_verdi
 	if (count > listed)
 		text_add(&det, ", ...");
 	text_add(&det, "\n");
+	list_position(t, first, pos, sizeof(pos));
 	npukb_verdict_fail(out, "unwritten-output",
-			   "unwritten output %s (seed %u): %zu of %zu elements never written; first at index %zu",
-			   t->name, s, count, t->numel, first);
+			   "unwritten output %s (seed %u): %zu of %zu elements never written; first at index %zu%s",
+			   t->name, s, count, element_count(t), first, pos);
 	out->has_error_stats = 0;
 	out->bad_count = (long long)count;
 	out->first_bad_index = (long long)first;
@@ -350,7 +378,7 @@ static void load_element(enum npukb_dtype dt, const void *buf, size_t i, double 
 static void fail_values(const struct npukb_case_tensor *t, const struct npukb_compare_stats *st,
 			unsigned s, uint64_t seed, unsigned nseeds, struct npukb_verdict *out)
 {
-	char tol[96], shape[160], g1[32], g2[32], ev[96], av[96], coords[160];
+	char tol[96], shape[160], g1[32], g2[32], ev[96], av[96], coords[160], pos[64];
 	struct text det = { 0 };
 	int nan_inf = st->nan_inf_bad > 0;
 	size_t first = nan_inf ? st->first_nan_inf : st->first_bad;
@@ -363,21 +391,22 @@ static void fail_values(const struct npukb_case_tensor *t, const struct npukb_co
 	load_element(t->dtype, t->data, first, &a_re, &a_im);
 	format_element(t->dtype, e_re, e_im, ev, sizeof(ev));
 	format_element(t->dtype, a_re, a_im, av, sizeof(av));
+	list_position(t, first, pos, sizeof(pos));
 
 	if (nan_inf) {
 		npukb_verdict_fail(out, "nan-inf",
-				   "nan-inf in %s (seed %u): %zu of %zu elements are NaN/Inf where the reference is finite (%zu bad in all under %s); first at index %zu: expected %s, got %s",
-				   t->name, s, st->nan_inf_bad, st->checked, st->bad, tol, first, ev, av);
+				   "nan-inf in %s (seed %u): %zu of %zu elements are NaN/Inf where the reference is finite (%zu bad in all under %s); first at index %zu%s: expected %s, got %s",
+				   t->name, s, st->nan_inf_bad, st->checked, st->bad, tol, first, pos, ev, av);
 	} else {
 		char allowed[96] = "";
 		if (st->rule == NPUKB_RULE_RATIO && !st->exact)
 			snprintf(allowed, sizeof(allowed), " (the ratio rule allows %zu)",
 				 st->allowed_bad);
 		npukb_verdict_fail(out, "mismatch",
-				   "mismatch in %s (seed %u): %zu of %zu elements outside %s%s; max abs err %s at %zu, max rel err %s at %zu; first bad index %zu: expected %s, got %s",
+				   "mismatch in %s (seed %u): %zu of %zu elements outside %s%s; max abs err %s at %zu, max rel err %s at %zu; first bad index %zu%s: expected %s, got %s",
 				   t->name, s, st->bad, st->checked, tol, allowed,
 				   fmt_g(st->max_abs, g1, sizeof(g1)), st->max_abs_index,
-				   fmt_g(st->max_rel, g2, sizeof(g2)), st->max_rel_index, first, ev, av);
+				   fmt_g(st->max_rel, g2, sizeof(g2)), st->max_rel_index, first, pos, ev, av);
 	}
 	out->has_error_stats = 1;
 	out->max_abs_err = st->max_abs;

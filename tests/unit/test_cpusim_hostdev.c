@@ -3,7 +3,7 @@
  * built and run on AddCustom's cases, its tiling deciding blocks, tiling
  * data and workspace; a tiling function that rejects some shapes, whose
  * cases fail with the reason while the others pass; one that crashes; an
- * operator with a tensor-list (DYNAMIC) input; and one whose output dtype
+ * operator with a tensor-list (DYNAMIC) input, one with a list output; and one whose output dtype
  * (bool, complex64) differs from the task's; a tiling that reads an
  * input's data; an operator project whose CMakeLists.txt keeps op_host
  * files out of the build; one whose CANN targets each define a helper; a
@@ -244,4 +244,15 @@ Test(cpusim_hostdev, string_attributes_reach_the_tiling, .timeout = 600)
 
 	run_task_in("tests/data/levels-variants", "level1/Test/StrAttrAdd", NULL, names);
 	assert_all_pass(sample("str_attr"), 3);
+}
+
+/* A DYNAMIC output: the tiling finds the output list's members by IR index
+ * (and refuses the case unless there is one per input member, of its
+ * size); the kernel writes through the ListTensorDesc. */
+Test(cpusim_hostdev, tensor_list_output_reaches_tiling_and_kernel, .timeout = 600)
+{
+	static const char *const names[] = { "list_neg", NULL };
+
+	run_task_in("tests/data/levels-variants", "level1/Test/ListNeg", NULL, names);
+	assert_all_pass(sample("list_neg"), 2);
 }

@@ -82,3 +82,37 @@ Test(cpusim_variants, kernel_named_like_libc_function, .timeout = 300)
 	cr_assert_eq(s->ncases, 1);
 	cr_assert_eq(s->cases[0].correctness.outcome, NPUKB_PASS, "%s", s->cases[0].correctness.message);
 }
+
+/* A list result (ForeachXxx's y): each member is compared on its own, and
+ * a member the kernel never writes fails the case as unwritten. */
+Test(cpusim_variants, tensor_list_output_is_checked_member_by_member, .timeout = 300)
+{
+	static const char *const samples[] = { "list_neg", "list_neg_skips_last", NULL };
+	const struct npukb_sample_result *good, *bad;
+	size_t i;
+
+	run_task("level1/Test/ListNeg", samples);
+	good = sample("list_neg");
+	cr_assert_eq(good->compile.outcome, NPUKB_PASS, "%s\n%s", good->compile.message,
+		     good->compile.details ? good->compile.details : "");
+	cr_assert_eq(good->ncases, 2);
+	for (i = 0; i < good->ncases; i++)
+		cr_expect_eq(good->cases[i].correctness.outcome, NPUKB_PASS, "case %zu: %s", i,
+			     good->cases[i].correctness.message);
+
+	bad = sample("list_neg_skips_last");
+	cr_assert_eq(bad->compile.outcome, NPUKB_PASS);
+	cr_assert_eq(bad->ncases, 2);
+	for (i = 0; i < bad->ncases; i++) {
+		const struct npukb_verdict *v = &bad->cases[i].correctness;
+		cr_expect_eq(v->outcome, NPUKB_FAIL, "case %zu passed", i);
+		cr_expect_str_eq(v->category ? v->category : "", "unwritten-output", "case %zu: %s", i,
+				 v->message);
+		cr_expect_not_null(strstr(v->message ? v->message : "", "(member 2, element 0)"),
+				   "case %zu: %s", i, v->message);
+	}
+	/* Case 0's members hold 15, 7 and 8 elements: the last 8 are unwritten,
+	 * out of 30 (the alignment gaps are no element). */
+	cr_expect_not_null(strstr(bad->cases[0].correctness.message, ": 8 of 30 elements never written"),
+			   "%s", bad->cases[0].correctness.message);
+}
