@@ -23,6 +23,8 @@ struct npukb_ref_tensor {
 	const size_t *member_offsets;
 };
 
+/* An optional input the case leaves out is passed with data NULL and no
+ * elements; a reference that takes none fails on its element count. */
 struct npukb_ref_call {
 	const struct npukb_task *task;
 	const struct npukb_case *kcase;

@@ -504,6 +504,12 @@ int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case 
 			break;
 		}
 		rc = npukb_case_tensor_dtype(t, c, td->name, &ct->dtype, err, errlen);
+		if (rc == 0 && npukb_case_tensor_absent(c, td->name)) {
+			ct->is_absent = 1;
+			free(ct->path);
+			ct->path = NULL;
+			continue;
+		}
 		if (rc == 0)
 			rc = npukb_case_tensor_shape(t, c, td->name, &ct->shape, err, errlen);
 		if (rc)

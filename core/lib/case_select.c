@@ -45,6 +45,8 @@ size_t npukb_case_tensor_bytes(const struct npukb_task *t, const struct npukb_ca
 		enum npukb_dtype dt = dtype_in(t, c, i);
 		char err[128];
 
+		if (npukb_case_tensor_absent(c, t->tensors[i].name))
+			continue;
 		if (dt == NPUKB_DT_INVALID ||
 		    npukb_case_tensor_shape(t, c, t->tensors[i].name, &shape, err, sizeof err) != 0)
 			return 0;

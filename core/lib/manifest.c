@@ -873,6 +873,9 @@ static void build_tensors(struct loader *L, xmlNodePtr root)
 		list_attr = get_attr(L, n, "list");
 		td->is_list = list_attr && strcmp(list_attr, "true") == 0;
 		free(list_attr);
+		list_attr = get_attr(L, n, "optional");
+		td->is_optional = list_attr && strcmp(list_attr, "true") == 0;
+		free(list_attr);
 		td->line = (int)line_of(n);
 		td->name = need_attr(L, n, "name");
 		td->dtype = need_attr(L, n, "dtype");
@@ -886,6 +889,9 @@ static void build_tensors(struct loader *L, xmlNodePtr root)
 				     td->name, t->tensors[j].line);
 		if (td->dtype)
 			check_tensor_dtype(L, n, td);
+		if (td->is_optional && td->is_output)
+			fail(L, n, "%s '%s' cannot be optional: only an input can be absent",
+			     td->is_inout ? "in-place tensor" : "output", td->name);
 		if (!td->is_output || td->is_inout)
 			build_dist(L, n, td);
 	}
@@ -1285,6 +1291,33 @@ static int build_case(struct loader *L, xmlNodePtr n, struct npukb_case *c)
 		free(text);
 	}
 
+	c->absent = alloc_array(L, count_children(n, "absent"), sizeof(*c->absent));
+	i = 0;
+	FOR_EACH_CHILD(s, n, "absent") {
+		const struct npukb_tensor_decl *td;
+		char *name;
+
+		if (!c->absent)
+			break;
+		name = need_attr(L, s, "tensor");
+		if (!name)
+			continue;
+		c->absent[i] = name;
+		c->nabsent = ++i;
+		td = npukb_task_tensor(t, name);
+		if (!td)
+			fail(L, s, "case '%s': absent tensor '%s' is not declared", cid, name);
+		else if (!td->is_optional)
+			fail(L, s, "case '%s': tensor '%s' is not optional (optional=\"true\"), so it cannot be absent",
+			     cid, name);
+		for (size_t j = 0; j + 1 < i; j++)
+			if (strcmp(c->absent[j], name) == 0)
+				fail(L, s, "case '%s': tensor '%s' is absent twice", cid, name);
+		for (size_t j = 0; j < c->nshapes; j++)
+			if (c->shapes[j].tensor && strcmp(c->shapes[j].tensor, name) == 0)
+				fail(L, s, "case '%s': tensor '%s' is absent but has a shape", cid, name);
+	}
+
 	c->attrs = alloc_array(L, count_children(n, "attr"), sizeof(*c->attrs));
 	i = 0;
 	FOR_EACH_CHILD(s, n, "attr") {
@@ -1319,7 +1352,7 @@ static int build_case(struct loader *L, xmlNodePtr n, struct npukb_case *c)
 		const struct npukb_tensor_decl *td = &t->tensors[i];
 		int given = 0;
 
-		if (!td->name || td->shape_of)
+		if (!td->name || td->shape_of || npukb_case_tensor_absent(c, td->name))
 			continue;
 		for (size_t j = 0; j < c->nshapes; j++)
 			if (c->shapes[j].tensor && strcmp(c->shapes[j].tensor, td->name) == 0)
@@ -1342,6 +1375,8 @@ static int resolve_case(struct loader *L, xmlNodePtr n, const struct npukb_case 
 		struct npukb_shape s;
 		enum npukb_dtype dt;
 
+		if (npukb_case_tensor_absent(c, t->tensors[i].name))
+			continue;
 		if (npukb_case_tensor_dtype(t, c, t->tensors[i].name, &dt, why,
 					    sizeof(why)) < 0 ||
 		    npukb_case_tensor_shape(t, c, t->tensors[i].name, &s, why,

@@ -59,6 +59,9 @@ static void free_case(struct npukb_case *c)
 		free(c->attrs[i].value);
 	}
 	free(c->attrs);
+	for (size_t i = 0; i < c->nabsent; i++)
+		free(c->absent[i]);
+	free(c->absent);
 }
 
 void npukb_task_free(struct npukb_task *t)
@@ -366,6 +369,14 @@ static int list_shape(const struct npukb_task *t, const struct npukb_case *c,
 	return 0;
 }
 
+int npukb_case_tensor_absent(const struct npukb_case *c, const char *name)
+{
+	for (size_t i = 0; c && name && i < c->nabsent; i++)
+		if (strcmp(c->absent[i], name) == 0)
+			return 1;
+	return 0;
+}
+
 int npukb_case_tensor_shape(const struct npukb_task *t, const struct npukb_case *c,
 			    const char *name, struct npukb_shape *out,
 			    char *err, size_t errlen)
@@ -389,6 +400,16 @@ int npukb_case_tensor_shape(const struct npukb_task *t, const struct npukb_case 
 					"tensor '%s' has the shape of '%s', which is not a tensor",
 					name, cur);
 			return -ENOENT;
+		}
+		if (npukb_case_tensor_absent(c, cur)) {
+			if (hops == 0)
+				set_err(err, errlen, "case '%s' leaves out tensor '%s': it has no shape",
+					case_id(c), cur);
+			else
+				set_err(err, errlen,
+					"tensor '%s' has the shape of '%s', which case '%s' leaves out",
+					name, cur, case_id(c));
+			return -EINVAL;
 		}
 		if (d->is_list) {
 			if (hops > 0) {

@@ -431,6 +431,13 @@ static char **launch_argv(const struct npukb_run_request *req, const char *work,
 			npukb_cann_strv_free(v);
 			return NULL;
 		}
+		if (a->tensor && a->tensor->is_absent) {
+			snprintf(err, errlen,
+				 "kernel argument %zu is an absent optional input, which this backend cannot pass yet",
+				 i);
+			npukb_cann_strv_free(v);
+			return NULL;
+		}
 		if (!role || (a->role != NPUKB_PARAM_WORKSPACE && !a->path)) {
 			snprintf(err, errlen, "kernel argument %zu has no role or no file", i);
 			npukb_cann_strv_free(v);

@@ -1441,6 +1441,8 @@ static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_resu
 		}
 		if (a->role == NPUKB_PARAM_WORKSPACE) {
 			owned[i] = format("ws=%zu", a->bytes);
+		} else if (a->tensor && a->tensor->is_absent) {
+			owned[i] = format("none=");
 		} else {
 			if (!a->path) {
 				rc = -EINVAL;

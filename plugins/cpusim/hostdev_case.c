@@ -141,6 +141,11 @@ int cpusim_hostdev_write_case(const char *path, const struct npukb_task *t,
 					as_input = 0;
 		}
 		ct = find_tensor(d, npukb_param_tensor(p));
+		/* An absent optional input: no instance, a null kernel argument. */
+		if (ct && ct->is_absent && as_input && npukb_dtype_name(ct->dtype)) {
+			fprintf(f, "input %s %s absent -\n", p->name, npukb_dtype_name(ct->dtype));
+			continue;
+		}
 		if (!ct || !one_field(ct->path) || !npukb_dtype_name(ct->dtype)) {
 			snprintf(err, errlen, "tensor %s has no usable file for the case file", p->name);
 			rc = -EINVAL;

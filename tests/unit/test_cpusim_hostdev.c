@@ -3,7 +3,8 @@
  * built and run on AddCustom's cases, its tiling deciding blocks, tiling
  * data and workspace; a tiling function that rejects some shapes, whose
  * cases fail with the reason while the others pass; one that crashes; an
- * operator with a tensor-list (DYNAMIC) input, one with a list output; and one whose output dtype
+ * operator with a tensor-list (DYNAMIC) input, one with a list output, one
+ * with an OPTIONAL input some cases leave out; and one whose output dtype
  * (bool, complex64) differs from the task's; a tiling that reads an
  * input's data; an operator project whose CMakeLists.txt keeps op_host
  * files out of the build; one whose CANN targets each define a helper; a
@@ -255,4 +256,15 @@ Test(cpusim_hostdev, tensor_list_output_reaches_tiling_and_kernel, .timeout = 60
 
 	run_task_in("tests/data/levels-variants", "level1/Test/ListNeg", NULL, names);
 	assert_all_pass(sample("list_neg"), 2);
+}
+
+/* An OPTIONAL input a case leaves out: the tiling gets null for it by IR
+ * index (and the output stays instance 0); the kernel is told by the
+ * tiling whether to read it. */
+Test(cpusim_hostdev, absent_optional_input_reaches_tiling_as_null, .timeout = 600)
+{
+	static const char *const names[] = { "optional_add", NULL };
+
+	run_task_in("tests/data/levels-variants", "level1/Test/OptionalAdd", NULL, names);
+	assert_all_pass(sample("optional_add"), 4);
 }

@@ -116,3 +116,36 @@ Test(cpusim_variants, tensor_list_output_is_checked_member_by_member, .timeout =
 	cr_expect_not_null(strstr(bad->cases[0].correctness.message, ": 8 of 30 elements never written"),
 			   "%s", bad->cases[0].correctness.message);
 }
+
+/* An optional input a case leaves out (<absent>) reaches the kernel as a
+ * null GM_ADDR: a kernel that checks for it passes every case, one that
+ * reads it anyway fails those cases out of bounds. */
+Test(cpusim_variants, absent_optional_input_is_a_null_argument, .timeout = 300)
+{
+	static const char *const samples[] = { "optional_add", "optional_add_always_reads", NULL };
+	const struct npukb_sample_result *good, *bad;
+	size_t i;
+
+	run_task("level1/Test/OptionalAdd", samples);
+	good = sample("optional_add");
+	cr_assert_eq(good->compile.outcome, NPUKB_PASS, "%s\n%s", good->compile.message,
+		     good->compile.details ? good->compile.details : "");
+	cr_assert_eq(good->ncases, 4);
+	for (i = 0; i < good->ncases; i++)
+		cr_expect_eq(good->cases[i].correctness.outcome, NPUKB_PASS, "case %zu: %s", i,
+			     good->cases[i].correctness.message);
+
+	bad = sample("optional_add_always_reads");
+	cr_assert_eq(bad->compile.outcome, NPUKB_PASS);
+	cr_assert_eq(bad->ncases, 4);
+	for (i = 0; i < bad->ncases; i++) {
+		const struct npukb_verdict *v = &bad->cases[i].correctness;
+		if (i == 1 || i == 2) {
+			cr_expect_eq(v->outcome, NPUKB_FAIL, "case %zu passed", i);
+			cr_expect_str_eq(v->category ? v->category : "", "out-of-bounds", "case %zu: %s", i,
+					 v->message);
+		} else {
+			cr_expect_eq(v->outcome, NPUKB_PASS, "case %zu: %s", i, v->message);
+		}
+	}
+}

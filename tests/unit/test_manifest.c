@@ -330,6 +330,12 @@ ParameterizedTestParameters(manifest, reports_problem_at_line)
 		{ "sem_list_cases.xml", 22,
 		  "numel(var): 'var' is a tensor list; use count(var), or the shapes of another tensor" },
 		{ "sem_list_cases.xml", 32, "case '1': member 1 of list 'var' has no dimensions" },
+		{ "sem_optional.xml", 27,
+		  "case '0': tensor 'x' is not optional (optional=\"true\"), so it cannot be absent" },
+		{ "sem_optional.xml", 31, "case '1': tensor 'bias' is absent twice" },
+		{ "sem_optional.xml", 35, "case '2': tensor 'bias' is absent but has a shape" },
+		{ "sem_optional.xml", 37,
+		  "case '3': tensor 'y' has the shape of 'bias', which case '3' leaves out" },
 	};
 
 	return cr_make_param_array(struct problem, problems,

@@ -38,12 +38,15 @@ struct npukb_case_tensor {
 	size_t nmembers;
 	const struct npukb_shape *members;
 	size_t *member_offsets;
+	/* An optional input the case leaves out: no file (path and data NULL,
+	 * no elements); the kernel argument is a null GM_ADDR. */
+	int is_absent;
 };
 
 /* One kernel argument, in the kernel's parameter order. */
 struct npukb_kernel_arg {
 	enum npukb_param_role role;
-	const char *path;  /* inputs, outputs, tiling: the file */
+	const char *path;  /* inputs, outputs, tiling: the file (NULL: absent input) */
 	size_t bytes;      /* size of the file, or of the workspace */
 	/* Tensor parameters: the tensor (its dtype and list members); NULL for
 	 * the workspace and the tiling. */

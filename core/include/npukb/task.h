@@ -96,6 +96,10 @@ struct npukb_tensor_decl {
 	/* list="true": a tensor list (CANN's dynamic input, ListTensorDesc on
 	 * the kernel side); each case gives its members' shapes. */
 	int is_list;
+	/* optional="true" (inputs only): a case may leave it out (<absent>);
+	 * the kernel then receives a null GM_ADDR, as CANN passes an absent
+	 * OPTIONAL input. */
+	int is_optional;
 };
 
 struct npukb_attr_decl {
@@ -135,6 +139,9 @@ struct npukb_case {
 	size_t nattrs;
 	struct npukb_attr_value *attrs;
 	int line; /* manifest line, for messages */
+	/* Optional inputs this case leaves out (names owned). */
+	size_t nabsent;
+	char **absent;
 };
 
 struct npukb_tolerance {
@@ -191,8 +198,12 @@ const char *npukb_case_attr(const struct npukb_case *c, const char *name);
  * are, or -1 when the text is not such a list. */
 long npukb_attr_list_parse(const char *text, double *out, size_t max);
 
+/* 1 when case c leaves out the optional input `name` (<absent>), else 0. */
+int npukb_case_tensor_absent(const struct npukb_case *c, const char *name);
+
 /* Resolve the dtype and shape tensor `name` has in case c. Return 0, or a
- * negative errno value with a message in err. */
+ * negative errno value with a message in err (the shape of a tensor the
+ * case leaves out, or one taking its shape, is such an error). */
 int npukb_case_tensor_dtype(const struct npukb_task *t, const struct npukb_case *c,
 			    const char *name, enum npukb_dtype *out,
 			    char *err, size_t errlen);

@@ -1,7 +1,9 @@
 /* harness.cpp - main() of a cpusim kernel executable.
  *
  *   <exe> --blocks N --soc NAME --stats FILE [--soc-dir DIR] [--tiling-key K] ARG...
- *   ARG, in kernel parameter order: in=PATH | out=PATH | tiling=PATH | ws=BYTES
+ *   ARG, in kernel parameter order: in=PATH | out=PATH | inout=PATH |
+ *        list=MEMBERS@PATH | tiling=PATH | ws=BYTES | none= (an absent
+ *        optional input: a null GM_ADDR)
  *
  * Maps every tensor file shared and writable (the core reads outputs from the
  * files and hashes inputs afterwards, so nothing is copied), loads the SoC's
@@ -46,7 +48,7 @@ namespace rt = npukb_cpusim;
 	fputs("npukb-cpusim-harness: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	fputs("\nusage: <exe> --blocks N --soc NAME --stats FILE [--soc-dir DIR] [--tiling-key K] "
-	      "{in=PATH|out=PATH|tiling=PATH|ws=BYTES}...\n", stderr);
+	      "{in=PATH|out=PATH|inout=PATH|list=MEMBERS@PATH|tiling=PATH|ws=BYTES|none=}...\n", stderr);
 	va_end(ap);
 	exit(2);
 }
@@ -544,6 +546,11 @@ static void add_arg(const char *a, uint8_t **args, int &nargs)
 	} else if (rl == 6 && strncmp(a, "tiling", 6) == 0) {
 		p = map_file(v, false, &size);
 		r.role = "tiling";
+	} else if (rl == 4 && strncmp(a, "none", 4) == 0) {
+		/* An absent optional input: null, and no GM range of its own,
+		 * so any access through it is outside every argument. */
+		p = nullptr;
+		r.role = "none";
 	} else if (rl == 2 && strncmp(a, "ws", 2) == 0) {
 		if (!parse_u64(v, &size))
 			usage_error("bad workspace size '%s'", v);

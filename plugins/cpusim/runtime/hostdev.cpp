@@ -58,6 +58,8 @@ struct IoItem {
 	std::vector<int64_t> dims;
 	/* A tensor list: its members' byte offsets and dims ("list:" form). */
 	bool list = false;
+	/* An optional input the case leaves out ("absent"): no instance. */
+	bool absent = false;
 	std::string list_spec;
 	std::vector<std::vector<int64_t>> members;
 	std::vector<uint64_t> member_off; /* byte offsets in the file */
@@ -175,6 +177,8 @@ void read_case(const char *path, std::vector<IoItem> &io, std::vector<Attr> &att
 			it.path = w[4];
 			if (w[3].rfind("list:", 0) == 0)
 				parse_members(it, w[3].substr(5), path);
+			else if (w[3] == "absent" && !it.output)
+				it.absent = true;
 			else
 				it.dims = parse_dims(w[3]);
 			io.push_back(it);
@@ -568,10 +572,10 @@ extern "C" void npukb_hostdev_args(const char *case_path, uint64_t *blocks, uint
 		std::vector<gert::CompileTimeTensorDesc> &ds = it.output ? ctx->io.out_desc : ctx->io.in_desc;
 		gert::AnchorInstanceInfo inst;
 		inst.start = (uint32_t)ts.size();
-		const std::vector<std::vector<int64_t>> one{ it.dims };
-		const unsigned char *data = it.output ? nullptr : map_input(it.path);
+		const std::vector<std::vector<int64_t>> one{ it.dims }, none;
+		const unsigned char *data = it.output || it.absent ? nullptr : map_input(it.path);
 		size_t m = 0;
-		for (const std::vector<int64_t> &dims : it.list ? it.members : one) {
+		for (const std::vector<int64_t> &dims : it.list ? it.members : it.absent ? none : one) {
 			gert::Tensor t;
 			if (data)
 				t.addr = (void *)(data + (it.list ? it.member_off[m] : 0));
@@ -640,6 +644,8 @@ extern "C" void npukb_hostdev_args(const char *case_path, uint64_t *blocks, uint
 	for (const IoItem &it : io) {
 		if (it.list)
 			args->push_back("list=" + it.list_spec + "@" + it.path);
+		else if (it.absent)
+			args->push_back("none=");
 		else
 			args->push_back(std::string(it.output ? "out=" : "in=") + it.path);
 	}
