@@ -1,6 +1,6 @@
 /* index.c - operators that move elements by index: GatherV3 (index_select
- * along an axis) and ScatterList (a block of each update copied into its
- * list member). Elements are copied as bytes, so results are exact for
+ * along an axis), ScatterList (a block of each update copied into its
+ * list member) and MaskedSelect (the elements a mask picks). Elements are copied as bytes, so results are exact for
  * every dtype. An index outside the tensor is a manifest or generator
  * defect, reported, never read. */
 #include "ref_util.h"
@@ -116,5 +116,32 @@ int npukb_ref_scatter_list(const struct npukb_ref_call *c, char *err, size_t err
 				       (i * member + p * (size_t)us.dims[ax] * post) * esize,
 			       (size_t)len * post * esize);
 	}
+	return 0;
+}
+
+/* MaskedSelect with its output shape computed by the kernel (OpDef
+ * OutputShapeDependOnCompute): in x, mask (same element count); out y, as
+ * large as x, whose first count elements are x's where mask is set, and
+ * y_shape, the shape buffer: rank 1, then count. The rest of both stays
+ * as the framework left it (poisoned, so not compared), as CANN narrows y
+ * to the shape the kernel reports. */
+int npukb_ref_masked_select(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *x = &c->in[0], *mask = &c->in[1];
+	struct npukb_ref_tensor *y = &c->out[0], *shape = &c->out[1];
+	size_t esize = npukb_dtype_size(x->dtype), count = 0;
+
+	if (mask->numel != x->numel || y->numel < x->numel || y->dtype != x->dtype ||
+	    !ref_is_int(shape->dtype) || shape->numel < 2) {
+		snprintf(err, errlen,
+			 "%s and %s must have as many elements, %s at least as many and %s's dtype, %s two integers or more",
+			 x->name, mask->name, y->name, x->name, shape->name);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < x->numel; i++)
+		if (npukb_load_as_double(mask->dtype, mask->data, i) != 0.0)
+			memcpy((char *)y->data + esize * count++, (const char *)x->data + esize * i, esize);
+	ref_store_i64(shape, 0, 1);
+	ref_store_i64(shape, 1, (int64_t)count);
 	return 0;
 }

@@ -82,6 +82,7 @@ int npukb_ref_sscal(const struct npukb_ref_call *call, char *err, size_t errlen)
 /* index.c */
 int npukb_ref_gather_v3(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_scatter_list(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_masked_select(const struct npukb_ref_call *call, char *err, size_t errlen);
 /* creation.c */
 int npukb_ref_arange(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_eye(const struct npukb_ref_call *call, char *err, size_t errlen);

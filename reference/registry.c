@@ -38,6 +38,7 @@ static const struct npukb_reference references[] = {
 	{ "non_finite_check", 1, 1, npukb_ref_non_finite_check },
 	{ "gather_v3", 3, 1, npukb_ref_gather_v3 },
 	{ "scatter_list", 4, 1, npukb_ref_scatter_list },
+	{ "masked_select", 2, 2, npukb_ref_masked_select },
 };
 
 const struct npukb_reference *npukb_reference_find(const char *name)

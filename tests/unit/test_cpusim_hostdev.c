@@ -268,3 +268,14 @@ Test(cpusim_hostdev, absent_optional_input_reaches_tiling_as_null, .timeout = 60
 	run_task_in("tests/data/levels-variants", "level1/Test/OptionalAdd", NULL, names);
 	assert_all_pass(sample("optional_add"), 4);
 }
+
+/* An output whose shape the kernel computes (OutputShapeDependOnCompute):
+ * the tiling sees only the OpDef's output, the kernel gets the shape
+ * buffer after it and reports y's real shape there, which is compared. */
+Test(cpusim_hostdev, computed_output_shape_goes_to_its_buffer, .timeout = 600)
+{
+	static const char *const names[] = { "masked_select", NULL };
+
+	run_task_in("tests/data/levels-variants", "level1/Test/MaskedSelect", NULL, names);
+	assert_all_pass(sample("masked_select"), 2);
+}

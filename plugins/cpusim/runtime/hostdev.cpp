@@ -60,6 +60,8 @@ struct IoItem {
 	bool list = false;
 	/* An optional input the case leaves out ("absent"): no instance. */
 	bool absent = false;
+	/* The output-shape buffer (see has_shape_buffer): no instance. */
+	bool shape_buffer = false;
 	std::string list_spec;
 	std::vector<std::vector<int64_t>> members;
 	std::vector<uint64_t> member_off; /* byte offsets in the file */
@@ -455,10 +457,23 @@ ge::graphStatus run_guarded(const std::function<ge::graphStatus()> &f, const cha
 /* The case must give the operator's inputs and outputs in the OpDef's
  * order: a task that passes a different set (the op takes dims as a
  * tensor, the task as an attribute) cannot run the sample's tiling. */
-void check_interface(const ops::OpDef &def, const std::vector<IoItem> &io)
+/* An operator with outputs whose shape the kernel computes (OpDef
+ * OutputShapeDependOnCompute, e.g. MaskedSelect) takes one more kernel
+ * argument after its outputs: a uint64 buffer where the kernel writes, per
+ * such output, its rank and then its dims (9 words each). */
+bool has_shape_buffer(const ops::OpDef &def)
+{
+	for (const ops::OpParamDef &p : def.outputs)
+		if (p.shape_depends_on_compute)
+			return true;
+	return false;
+}
+
+void check_interface(const ops::OpDef &def, std::vector<IoItem> &io)
 {
 	std::string want_in, want_out, got_in, got_out;
 	size_t nin = 0, nout = 0, required_in = 0;
+	const size_t shape_buffer = has_shape_buffer(def) ? 1 : 0;
 	for (const ops::OpParamDef &p : def.inputs) {
 		want_in += (want_in.empty() ? "" : ", ") + p.name;
 		if (p.param_type != ops::OPTIONAL)
@@ -466,12 +481,18 @@ void check_interface(const ops::OpDef &def, const std::vector<IoItem> &io)
 	}
 	for (const ops::OpParamDef &p : def.outputs)
 		want_out += (want_out.empty() ? "" : ", ") + p.name;
-	for (const IoItem &it : io) {
+	if (shape_buffer)
+		want_out += ", and the buffer for the output shapes it computes";
+	for (IoItem &it : io) {
 		std::string &g = it.output ? got_out : got_in;
 		g += (g.empty() ? "" : ", ") + it.name;
 		(it.output ? nout : nin)++;
+		/* The output after the OpDef's is that buffer: a kernel argument,
+		 * not one of the operator's outputs for the tiling. */
+		if (it.output && shape_buffer && nout == def.outputs.size() + 1)
+			it.shape_buffer = true;
 	}
-	if (nin > def.inputs.size() || nin < required_in || nout != def.outputs.size())
+	if (nin > def.inputs.size() || nin < required_in || nout != def.outputs.size() + shape_buffer)
 		tiling_error("the operator %s takes inputs (%s) and outputs (%s); the task passes inputs (%s) and "
 			     "outputs (%s)",
 			     def.type.c_str(), want_in.c_str(), want_out.c_str(), got_in.c_str(), got_out.c_str());
@@ -568,6 +589,8 @@ extern "C" void npukb_hostdev_args(const char *case_path, uint64_t *blocks, uint
 	 * each (its position among the case's inputs or outputs) records where
 	 * its instances start. */
 	for (const IoItem &it : io) {
+		if (it.shape_buffer)
+			continue;
 		std::vector<gert::Tensor> &ts = it.output ? ctx->io.outputs : ctx->io.inputs;
 		std::vector<gert::CompileTimeTensorDesc> &ds = it.output ? ctx->io.out_desc : ctx->io.in_desc;
 		gert::AnchorInstanceInfo inst;

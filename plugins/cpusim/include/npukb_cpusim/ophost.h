@@ -474,6 +474,9 @@ public:
 	Option param_type = REQUIRED;
 	std::vector<ge::DataType> dtypes;
 	std::vector<ge::Format> formats;
+	/* The kernel computes this output's shape: CANN then passes one more
+	 * kernel argument after the outputs, where the kernel writes it. */
+	bool shape_depends_on_compute = false;
 	explicit OpParamDef(const char *n = "") : name(n) {}
 	OpParamDef &ParamType(Option o) { param_type = o; return *this; }
 	OpParamDef &DataType(std::vector<ge::DataType> v) { dtypes = std::move(v); return *this; }
@@ -486,7 +489,7 @@ public:
 	OpParamDef &ScalarList() { return *this; }
 	OpParamDef &ValueDepend(Option) { return *this; }
 	OpParamDef &IgnoreContiguous() { return *this; }
-	OpParamDef &OutputShapeDependOnCompute() { return *this; }
+	OpParamDef &OutputShapeDependOnCompute() { shape_depends_on_compute = true; return *this; }
 	OpParamDef &InitValue(uint64_t) { return *this; }
 	OpParamDef &Follow(const char *) { return *this; }
 	OpParamDef &To(const char *) { return *this; }
