@@ -722,6 +722,23 @@ static char *variant_label(const struct npukb_task *t, const struct variants *v,
  * project's CMakeLists.txt builds), or, with headers_named, the .h files
  * whose name contains that word; as absolute paths (malloc'd,
  * NULL-terminated). */
+/* CANN's build gives the kernel every tiling struct the op_host registers,
+ * whatever header declares it (MaskedSelectV3's is masked_select_v3.h), so
+ * a header that defines one counts as a tiling header. */
+static int defines_tiling_data(const char *sdir, const char *rel)
+{
+	char *path = format("%s/%s", sdir, rel), *text;
+	int yes;
+
+	if (!path)
+		return 0;
+	text = read_text(path, 1u << 20, 0);
+	yes = text && strstr(text, "BEGIN_TILING_DATA_DEF") != NULL;
+	free(text);
+	free(path);
+	return yes;
+}
+
 static char **sample_files(const struct npukb_sample *s, const char *sdir, const char *under,
 			   const char *headers_named, const struct cmake_host_sources *only, size_t *count)
 {
@@ -738,7 +755,8 @@ static char **sample_files(const struct npukb_sample *s, const char *sdir, const
 			continue;
 		base = base ? base + 1 : f;
 		if (headers_named)
-			want = has_suffix(f, ".h") && strstr(base, headers_named);
+			want = has_suffix(f, ".h") &&
+			       (strstr(base, headers_named) || defines_tiling_data(sdir, f));
 		else
 			want = (has_suffix(f, ".cpp") || has_suffix(f, ".cc") || has_suffix(f, ".cxx")) &&
 			       (!only || cmake_host_sources_wants(only, f));

@@ -1,7 +1,7 @@
 // Test sample (host+device): MaskedSelect as a CANN operator project whose
 // output shape depends on the computation (OutputShapeDependOnCompute):
 // the tiling sees one output, y; the kernel gets the shape buffer after it.
-#include "masked_select_tiling.h"
+#include "masked_select.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
 

@@ -1,6 +1,8 @@
 // Test sample (host+device): tiling data of MaskedSelect: the element count.
-#ifndef MASKED_SELECT_TILING_H
-#define MASKED_SELECT_TILING_H
+// The header is not named *tiling*, as MaskedSelectV3's answer names its own:
+// what makes it the kernel's tiling header is the struct it defines.
+#ifndef MASKED_SELECT_H
+#define MASKED_SELECT_H
 #include "register/tilingdata_base.h"
 
 namespace optiling {
