@@ -712,6 +712,37 @@ Test(cpusim_api, gather_mask_patterns)
 	cr_expect_eq(d.addr_[7], 67.0f);
 }
 
+/* Counter mode: the pattern's bits run on over the repeats (bit i for
+ * element i) whatever src1RepeatStride says, as a Compare over all the
+ * elements lays them out; 200 half elements need only 25 pattern bytes. */
+Test(cpusim_api, gather_mask_counter_mode_reads_the_pattern_bits_in_a_row)
+{
+	LocalTensor<half> s = ub<half>(256), d = ub<half>(256);
+	LocalTensor<uint16_t> p = ub<uint16_t>(16);
+	uint64_t cnt = 0;
+	for (int i = 0; i < 256; i++)
+		s.addr_[i] = (half)(float)i;
+	memset(p.addr_, 0, 32);
+	/* elements 3, 130 and 199: bit i of the pattern, across two repeats */
+	p.addr_[0] = 1u << 3;
+	p.addr_[130 / 16] = 1u << (130 % 16);
+	p.addr_[199 / 16] = 1u << (199 % 16);
+	GatherMask(d, s, p, true, 200, {1, 1, 8, 1}, cnt);
+	cr_assert_eq(cnt, 3u);
+	cr_expect_eq((float)d.addr_[0], 3.0f);
+	cr_expect_eq((float)d.addr_[1], 130.0f);
+	cr_expect_eq((float)d.addr_[2], 199.0f);
+}
+
+/* ... and a pattern shorter than the count's bits is out of bounds. */
+Test(cpusim_api, gather_mask_counter_mode_short_pattern_trips, .exit_code = 3)
+{
+	LocalTensor<half> s = ub<half>(512), d = ub<half>(512);
+	LocalTensor<uint16_t> p = ub<uint16_t>(16); /* 256 bits */
+	uint64_t cnt = 0;
+	GatherMask(d, s, p, true, 257, {1, 1, 8, 1}, cnt);
+}
+
 Test(cpusim_api, buffers_span_their_rounded_length)
 {
 	TPipe pipe;

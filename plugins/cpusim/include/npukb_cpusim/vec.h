@@ -803,8 +803,12 @@ inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, co
 			    loc);
 }
 
-/* A pattern tensor: bit l of repeat r's pattern (src1RepeatStride 32-byte
- * blocks per repeat; 0 reuses the first) selects lane l. */
+/* A pattern tensor: in normal mode bit l of repeat r's pattern
+ * (src1RepeatStride 32-byte blocks per repeat; 0 reuses the first) selects
+ * lane l. In counter mode the bits run on over the repeats, bit i for
+ * element i, whatever src1RepeatStride says: kernels build the pattern with
+ * one Compare over all the elements and pass strides of 1 (MaskedSelectV3's
+ * answer, for half) or 8 [unconfirmed: inferred from those kernels]. */
 template <class T, class U, GatherMaskMode mode = defaultGatherMaskMode>
 inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<U> &src1Pattern,
 		       const bool reduceMode, const uint32_t mask, const GatherMaskParams &gatherMaskParams,
@@ -814,13 +818,15 @@ inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, co
 	static_assert(sizeof(U) == 2 || sizeof(U) == 4, "GatherMask: pattern type not supported (uint16_t, uint32_t)");
 	const int lanes = detail::lanes_of(sizeof(T));
 	const uint64_t reps = reduceMode ? (mask + (uint32_t)lanes - 1) / (uint32_t)lanes : gatherMaskParams.repeatTimes;
-	const uint64_t need = reps ? ((reps - 1) * gatherMaskParams.src1RepeatStride * 32 + (uint64_t)lanes / 8) : 0;
+	const uint64_t need = reduceMode ? ((uint64_t)mask + 7) / 8
+			      : reps ? ((reps - 1) * gatherMaskParams.src1RepeatStride * 32 + (uint64_t)lanes / 8) : 0;
 	npukb_cpusim::ub_check(src1Pattern.addr_, need, src1Pattern.GetLength(), "GatherMask", "pattern", loc);
 	const unsigned char *bits = (const unsigned char *)src1Pattern.addr_;
-	const uint32_t stride = gatherMaskParams.src1RepeatStride;
+	/* bytes of pattern per repeat: a repeat's lanes in counter mode */
+	const uint64_t step = reduceMode ? (uint64_t)lanes / 8 : (uint64_t)gatherMaskParams.src1RepeatStride * 32;
 	detail::gather_mask(dst, src0, reduceMode, mask, gatherMaskParams, rsvdCnt,
-			    [bits, stride](int64_t r, int l) {
-				    const unsigned char *b = bits + (uint64_t)r * stride * 32;
+			    [bits, step](int64_t r, int l) {
+				    const unsigned char *b = bits + (uint64_t)r * step;
 				    return ((b[l >> 3] >> (l & 7)) & 1) != 0;
 			    },
 			    loc);
