@@ -289,6 +289,12 @@ static const struct rule *match_text(const char *text, enum rule_stage stage, in
 		if (!end)
 			end = p + strlen(p);
 		n = (size_t)(end - p);
+		/* "$ command": a backend's echo of the command it ran, not
+		 * the tool's own words; a flag like -Werror must not match. */
+		if (n >= 2 && p[0] == '$' && p[1] == ' ') {
+			p = *end ? end + 1 : end;
+			continue;
+		}
 		(*lines_left)--;
 		if (!buf || n + 1 > cap) {
 			char *nb = realloc(buf, n + 1);

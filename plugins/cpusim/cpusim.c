@@ -46,6 +46,9 @@
 /* runtime/harness.cpp compiled once per build, linked into every variant. */
 #define HARNESS_OBJ "npukb_harness.o"
 #define COMPILE_LOG "compile.log"
+/* Every compiler command of the build, one shell-quoted line each, so that
+ * a build can be repeated by hand in the kept work folder (--keep-work). */
+#define COMMANDS_LOG "commands.log"
 #define RUN_OUT "run.out"
 #define RUN_ERR "run.err"
 #define STATS_NAME "stats.txt"
@@ -658,6 +661,59 @@ static int auto_sync_off(const char *sdir)
  * Fills res (ok, message, diagnostics, proc); label names the variant in
  * messages when there are several. Returns 0 or a negative errno when the
  * compiler could not even be started. */
+/* argv as one shell line: words with anything but [A-Za-z0-9_./=+,:@%-]
+ * in single quotes (malloc'd, NULL without memory). */
+static char *shell_line(const char *const *argv)
+{
+	size_t cap = 1, i, n = 0;
+	char *out;
+
+	for (i = 0; argv[i]; i++)
+		cap += 3 + 4 * strlen(argv[i]);
+	out = malloc(cap);
+	if (!out)
+		return NULL;
+	for (i = 0; argv[i]; i++) {
+		const char *a = argv[i];
+		int plain = *a != '\0' && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					     "0123456789_./=+,:@%-") == strlen(a);
+		if (i)
+			out[n++] = ' ';
+		if (plain) {
+			memcpy(out + n, a, strlen(a));
+			n += strlen(a);
+			continue;
+		}
+		out[n++] = '\'';
+		for (; *a; a++) {
+			if (*a == '\'') {
+				memcpy(out + n, "'\\''", 4);
+				n += 4;
+			} else {
+				out[n++] = *a;
+			}
+		}
+		out[n++] = '\'';
+	}
+	out[n] = '\0';
+	return out;
+}
+
+/* Appends the command to COMMANDS_LOG in work; best effort (the log is
+ * for people, the build does not depend on it). */
+static void log_command(const char *work, const char *const *argv)
+{
+	char *path = format("%s/%s", work, COMMANDS_LOG), *line = shell_line(argv);
+	FILE *f = path && line ? fopen(path, "a") : NULL;
+
+	if (f) {
+		fprintf(f, "%s\n", line);
+		fclose(f);
+	}
+	free(line);
+	free(path);
+}
+
 static int compile_one(const struct npukb_build_request *req, const char *work, const char **argv,
 		       const char *exe, const char *label, struct npukb_build_result *res)
 {
@@ -665,6 +721,8 @@ static int compile_one(const struct npukb_build_request *req, const char *work, 
 	char err[512] = "", desc[256];
 	char *log;
 	int rc;
+
+	log_command(work, argv);
 
 	memset(&spec, 0, sizeof(spec));
 	spec.argv = argv;
@@ -692,9 +750,23 @@ static int compile_one(const struct npukb_build_request *req, const char *work, 
 	if (res->proc.kind == NPUKB_EXIT_TIMEOUT || res->proc.kind == NPUKB_EXIT_CPU_LIMIT) {
 		res->message = format("compiler %s%s", desc, label);
 	} else {
-		char *first = res->diagnostics ? line_with(res->diagnostics, "error", 0) : NULL;
+		/* gcc's "error:" first: a path may hold the word (.../compile_error/) */
+		char *first = res->diagnostics ? line_with(res->diagnostics, "error:", 0) : NULL;
+		if (!first && res->diagnostics)
+			first = line_with(res->diagnostics, "error", 0);
 		res->message = first ? format("%s%s", first, label) : format("compiler %s%s", desc, label);
 		free(first);
+	}
+	/* A failed step's details start with its command, to repeat it by
+	 * hand (after the message is taken from the compiler's own lines). */
+	{
+		char *line = shell_line(argv);
+		char *with = line ? format("$ %s\n%s", line, res->diagnostics ? res->diagnostics : "") : NULL;
+		if (with) {
+			free(res->diagnostics);
+			res->diagnostics = with;
+		}
+		free(line);
 	}
 	return 0;
 }

@@ -231,6 +231,20 @@ Test(classify, warnings_before_the_error_do_not_decide)
 	npukb_verdict_clear(&v);
 }
 
+/* A backend's "$ command" echo is not the compiler's words: a macro in it
+ * that reads like a scope error must not decide. */
+Test(classify, command_echo_does_not_decide)
+{
+	static const char log[] =
+		"$ g++ -DWHY='use of undeclared identifier' -c add.cpp\n"
+		"add.cpp:30:9: error: expected ';' before 'AscendC'\n";
+	struct npukb_verdict v;
+	load_shipped_rules();
+	classify(NPUKB_STAGE_COMPILE, "other-compile", "x", log, &v);
+	cr_expect_str_eq(v.category, "syntax");
+	npukb_verdict_clear(&v);
+}
+
 Test(classify, context_lines_naming_tensors_do_not_decide)
 {
 	static const char log[] =

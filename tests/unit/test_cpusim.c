@@ -508,8 +508,27 @@ Test(cpusim, compile_error_diagnostics, .timeout = 120)
 	cr_assert_not_null(b.res.diagnostics);
 	cr_assert(strstr(b.res.diagnostics, "no matching function for call to") != NULL, "%s",
 		  b.res.diagnostics);
-	/* Paths are relative to the sample. */
-	cr_assert(strstr(b.res.message, "error") != NULL, "message: %s", b.res.message);
+	/* The message is the compiler's error line, though the sample's path
+	 * (.../compile_error/) holds the word too. */
+	cr_assert(strstr(b.res.message, "error: no matching function for call to") != NULL, "message: %s",
+		  b.res.message);
+	/* The details start with the failing command, the last one in
+	 * commands.log, which lists every command of the build to repeat it
+	 * by hand. */
+	cr_assert(strncmp(b.res.diagnostics, "$ ", 2) == 0, "%s", b.res.diagnostics);
+	{
+		char path[4200], line[16384] = "", last[16384] = "";
+		FILE *f;
+		snprintf(path, sizeof path, "%s/commands.log", b.workdir);
+		f = fopen(path, "r");
+		cr_assert_not_null(f, "no %s", path);
+		while (fgets(line, sizeof line, f))
+			strcpy(last, line);
+		fclose(f);
+		cr_assert(strstr(last, "add_custom.cpp") != NULL, "last command: %s", last);
+		cr_expect(strncmp(b.res.diagnostics + 2, last, strlen(last)) == 0,
+			  "details: %.300s\nlast command: %s", b.res.diagnostics, last);
+	}
 }
 
 Test(cpusim, compile_timeout)
