@@ -89,8 +89,11 @@ static void write_tensors(FILE *f, const struct npukb_task *t, int outputs)
 		if (i == t->ntensors)
 			continue;
 		tensor_dtypes(t, i, dtypes, sizeof dtypes);
-		fprintf(f, "- `%s`: %s%s%s\n", pa->name, dtypes[0] ? dtypes : "(no case)",
+		fprintf(f, "- `%s`: %s%s%s%s\n", pa->name, dtypes[0] ? dtypes : "(no case)",
 			t->tensors[i].is_list ? " (a tensor list: `DYNAMIC` in the OpDef)" : "",
+			t->tensors[i].is_optional
+				? " (optional: `OPTIONAL` in the OpDef; where a case leaves it out the kernel gets a null `GM_ADDR`)"
+				: "",
 			pa->role == NPUKB_PARAM_INOUT ? " (updated in place)" : "");
 	}
 }

@@ -50,5 +50,16 @@ done <"$tmp/tasks"
 	cmp -s "$tmp/k" "$levels/level1/Math/Neg/question-kernel.md" && pass=$((pass + 1)) ||
 	bad "--mode kernel does not print question-kernel.md"
 
+# An optional input is described as one, with what an absent one looks like.
+variants="${NPUKB_SRCDIR:-.}/tests/data/levels-variants"
+mkdir -p "$tmp/levels" && ln -s "$levels/schema" "$tmp/levels/schema" &&
+	ln -s "$variants/level1" "$tmp/levels/level1" || bad "cannot lay out the variants' levels"
+if "$npukb" question --levels "$tmp/levels" --mode hostdev level1/Test/OptionalAdd >"$tmp/q" 2>"$tmp/err"; then
+	grep -qF -- '- `bias`: `float32`, `float16` (optional: `OPTIONAL` in the OpDef; where a case leaves it out the kernel gets a null `GM_ADDR`)' "$tmp/q" &&
+		pass=$((pass + 1)) || bad "OptionalAdd: bias is not described as optional: $(grep bias "$tmp/q")"
+else
+	bad "OptionalAdd: npukb question failed: $(cat "$tmp/err")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
