@@ -79,6 +79,8 @@ int npukb_ref_iamax(const struct npukb_ref_call *call, char *err, size_t errlen)
 int npukb_ref_iamin(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_ccopy(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_sscal(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* linalg.c */
+int npukb_ref_matmul(const struct npukb_ref_call *call, char *err, size_t errlen);
 /* index.c */
 int npukb_ref_gather_v3(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_scatter_list(const struct npukb_ref_call *call, char *err, size_t errlen);

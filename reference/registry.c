@@ -39,6 +39,7 @@ static const struct npukb_reference references[] = {
 	{ "gather_v3", 3, 1, npukb_ref_gather_v3 },
 	{ "scatter_list", 4, 1, npukb_ref_scatter_list },
 	{ "masked_select", 2, 2, npukb_ref_masked_select },
+	{ "matmul", 2, 1, npukb_ref_matmul },
 };
 
 const struct npukb_reference *npukb_reference_find(const char *name)

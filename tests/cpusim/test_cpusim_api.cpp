@@ -3,7 +3,8 @@
  * hand-computed values: masks (lane count, bit pattern, counter mode,
  * register mask), block and repeat strides, Cast rounding modes and
  * saturation, Compare/Select bit masks, pairwise reduction order, DataCopyPad
- * layouts, atomic copies, the cycle model, and the checks (a failed check
+ * layouts, atomic copies, SoftmaxGrad, the high-level Matmul, the cycle
+ * model, and the checks (a failed check
  * exits with status 3). Static-assert checks compile small snippets with
  * $NPUKB_CXX (default g++) against $NPUKB_SRCDIR/plugins/cpusim/include. */
 #include <criterion/criterion.h>
@@ -23,6 +24,7 @@
 #include "lib/math/kernel_operator_tan_intf.h"
 #include "lib/math/kernel_operator_tanh_intf.h"
 #include "lib/sigmoid/kernel_operator_sigmoid_intf.h"
+#include "lib/matmul_intf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +57,7 @@ static void setup_block(void)
 	p.vec_repeat_cycles_transc = 4;
 	p.scalar_cycles = 2;
 	p.gm_scalar_cycles = 100;
+	p.cube_fractal_cycles = 1;
 	rt::begin_block(0, 1);
 	ub_next = 0;
 	memset(rt::ub_arena, 0xee, 65536);
@@ -2268,4 +2271,188 @@ Test(cpusim_api, trans5hd_after_a_flag_passes)
 {
 	static int16_t src[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7};
 	trans5hd_after_copy_in(src, true);
+}
+
+/* ---- SoftmaxGrad ---------------------------------------------------------------- */
+
+/* Two rows 8 floats apart, 6 of them real: (g - sum(g*y)) * y; isFront
+ * writes each row's sum over one 32-byte block. */
+Test(cpusim_api, softmax_grad_rows_and_front)
+{
+	LocalTensor<float> g = ub<float>(16), y = ub<float>(16), d = ub<float>(16), f = ub<float>(16);
+	for (int i = 0; i < 16; i++) {
+		g.addr_[i] = (float)(i % 8) - 2.0f;
+		y.addr_[i] = 0.25f * (float)(i % 5);
+	}
+	SoftMaxTiling tiling;
+	SoftmaxGrad<float>(d, g, y, tiling, false, SoftMaxShapeInfo{2, 8, 2, 6});
+	SoftmaxGrad<float>(f, g, y, tiling, true, SoftMaxShapeInfo{2, 8, 2, 6});
+	for (int r = 0; r < 2; r++) {
+		double s = 0;
+		for (int j = 0; j < 6; j++)
+			s += (double)g.addr_[r * 8 + j] * y.addr_[r * 8 + j];
+		for (int j = 0; j < 6; j++)
+			cr_expect_eq(d.addr_[r * 8 + j], (float)((g.addr_[r * 8 + j] - s) * y.addr_[r * 8 + j]),
+				     "row %d col %d", r, j);
+		cr_expect_eq(raw32(&d.addr_[r * 8 + 6]), 0xeeeeeeeeu, "row %d padding written", r);
+		for (int j = 0; j < 8; j++)
+			cr_expect_eq(f.addr_[r * 8 + j], (float)s, "front row %d lane %d", r, j);
+	}
+}
+
+/* ---- Matmul -------------------------------------------------------------------------- */
+
+using MmA16 = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+using MmB16T = MatmulType<TPosition::GM, CubeFormat::ND, half, true>;
+using MmB16 = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+using MmC32 = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+using MmC16 = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+
+static TCubeTiling mm_tiling(int m, int n, int ka, int kb, int sm, int sn, int sk)
+{
+	TCubeTiling t;
+	t.M = m;
+	t.N = n;
+	t.Ka = ka;
+	t.Kb = kb;
+	t.singleCoreM = sm;
+	t.singleCoreN = sn;
+	t.singleCoreK = sk;
+	return t;
+}
+
+/* 2x3 by a transposed B (stored N x K), fp16 in, float out. */
+Test(cpusim_api, matmul_fp16_transposed_b)
+{
+	half a[6] = {1, 2, 3, 4, 5, 6};
+	half bt[6] = {1, 0, 2, 0.5, 1, -1};
+	float c[4] = {-99, -99, -99, -99};
+	TPipe pipe;
+	matmul::Matmul<MmA16, MmB16T, MmC32> mm;
+	TCubeTiling t = mm_tiling(2, 2, 3, 3, 2, 2, 3);
+	REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t);
+	mm.SetTensorA(gm(a, 6));
+	mm.SetTensorB(gm(bt, 6), true);
+	mm.IterateAll(gm(c, 4));
+	mm.End();
+	cr_expect_eq(c[0], 7.0f);
+	cr_expect_eq(c[1], -0.5f);
+	cr_expect_eq(c[2], 16.0f);
+	cr_expect_eq(c[3], 1.0f);
+}
+
+/* A 2x4 block of a 4x6 A times a 4x3 block of a 6x8 B into a 2x3 block of
+ * a 4x8 C: rows are Ka, N and N elements apart; the rest of C stays. */
+Test(cpusim_api, matmul_leading_dims_beyond_the_single_shape)
+{
+	half a[24], b[48];
+	float c[32];
+	for (int i = 0; i < 24; i++)
+		a[i] = (double)(i % 5);
+	for (int i = 0; i < 48; i++)
+		b[i] = (double)(i % 3 - 1);
+	for (int i = 0; i < 32; i++)
+		c[i] = -99;
+	matmul::Matmul<MmA16, MmB16, MmC32> mm;
+	mm.Init(nullptr);
+	mm.SetOrgShape(4, 8, 6, 6);
+	mm.SetSingleShape(2, 3, 4);
+	GlobalTensor<half> ga = gm(a, 24), gb = gm(b, 48);
+	GlobalTensor<float> gc = gm(c, 32);
+	mm.SetTensorA(ga[1 * 6 + 1]);  /* from A[1][1] */
+	mm.SetTensorB(gb[2 * 8 + 3]);  /* from B[2][3] */
+	mm.IterateAll(gc[1 * 8 + 2]);  /* into C[1][2] */
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 8; j++) {
+			float want = -99;
+			if (i >= 1 && i < 3 && j >= 2 && j < 5) {
+				const int ai = i, bj = j + 1;
+				want = 0;
+				for (int p = 0; p < 4; p++)
+					want += (float)(((ai * 6 + 1 + p) % 5) * (((2 + p) * 8 + bj) % 3 - 1));
+			}
+			cr_expect_eq(c[i * 8 + j], want, "C[%d][%d]", i, j);
+		}
+	/* A[1][1..4] = 2 3 4 0, B[2..5][3] = 0 -1 1 0 */
+	cr_expect_eq(c[1 * 8 + 2], 1.0f, "C[1][2] by hand");
+}
+
+/* enAtomic adds the product to what C holds; a bias adds per column. */
+Test(cpusim_api, matmul_atomic_accumulates_and_bias)
+{
+	half a[4] = {1, 2, 3, 4};
+	half b[4] = {1, 1, 0, 1};
+	float bias[2] = {0.5f, -1.0f};
+	float c[4] = {10, 20, 30, 40};
+	matmul::Matmul<MmA16, MmB16, MmC32, MmC32> mm;
+	TCubeTiling t = mm_tiling(2, 2, 2, 2, 2, 2, 2);
+	mm.Init(&t);
+	mm.SetTensorA(gm(a, 4));
+	mm.SetTensorB(gm(b, 4));
+	mm.IterateAll(gm(c, 4), 1);
+	cr_expect_eq(c[0], 11.0f); /* 10 + 1 */
+	cr_expect_eq(c[1], 23.0f); /* 20 + 1 + 2 */
+	cr_expect_eq(c[2], 33.0f);
+	cr_expect_eq(c[3], 47.0f);
+	mm.IterateAll(gm(c, 4), 1);
+	cr_expect_eq(c[3], 54.0f, "a second atomic IterateAll adds again");
+	mm.SetBias(gm(bias, 2));
+	mm.IterateAll(gm(c, 4));
+	cr_expect_eq(c[0], 1.5f, "plain IterateAll overwrites, bias added");
+	cr_expect_eq(c[1], 2.0f);
+	mm.DisableBias();
+	mm.IterateAll(gm(c, 4));
+	cr_expect_eq(c[1], 3.0f);
+}
+
+/* A half C is the float L0C value rounded to nearest, ties to even:
+ * 1 + 2^-11 -> 1, 1 + 3 * 2^-11 -> 1 + 2^-9 (truncation would give 1 and
+ * 1 + 2^-10; rounding half up 1 + 2^-10 and 1 + 2^-9). */
+Test(cpusim_api, matmul_half_c_rounds_to_nearest_even)
+{
+	half a[2] = {1, 1};
+	half b[4] = {1, 1, ldexp(1.0, -11), 3 * ldexp(1.0, -11)};
+	half c[2];
+	matmul::Matmul<MmA16, MmB16, MmC16> mm;
+	TCubeTiling t = mm_tiling(1, 2, 2, 2, 1, 2, 2);
+	mm.Init(&t);
+	mm.SetTensorA(gm(a, 2));
+	mm.SetTensorB(gm(b, 4));
+	mm.IterateAll(gm(c, 2));
+	cr_expect_eq(hb(c[0]), 0x3c00, "1 + 2^-11 -> 1, got 0x%04x", hb(c[0]));
+	cr_expect_eq(hb(c[1]), 0x3c02, "1 + 3 * 2^-11 -> 1 + 2^-9, got 0x%04x", hb(c[1]));
+}
+
+/* 16x16x16 fp16 -> float: A and B (1024 bytes) at 32 bytes a cycle, one
+ * fractal, C (1024 bytes) back: 200 + max(32, 1) + 32 + 100 cycles on the
+ * cube pipe, and the scalar unit waits for it. */
+Test(cpusim_api, matmul_charges_the_cube_pipe)
+{
+	static half a[256], b[256];
+	static float c[256];
+	for (int i = 0; i < 256; i++)
+		a[i] = b[i] = 0;
+	matmul::Matmul<MmA16, MmB16, MmC32> mm;
+	TCubeTiling t = mm_tiling(16, 16, 16, 16, 16, 16, 16);
+	mm.Init(&t);
+	mm.SetTensorA(gm(a, 256));
+	mm.SetTensorB(gm(b, 256));
+	mm.IterateAll(gm(c, 256));
+	cr_expect_eq(rt::g.busy[rt::P_M], 364.0);
+	cr_expect_eq(rt::g.busy[rt::P_S], 364.0);
+	cr_expect_eq(rt::g.gm_bytes, 2048u);
+}
+
+/* A whose single shape (2 x 3) runs past its 4-element GM tensor. */
+Test(cpusim_api, matmul_a_beyond_its_tensor_trips, .exit_code = 3)
+{
+	half a[4] = {1, 2, 3, 4};
+	half b[6] = {1, 2, 3, 4, 5, 6};
+	float c[4];
+	matmul::Matmul<MmA16, MmB16, MmC32> mm;
+	TCubeTiling t = mm_tiling(2, 2, 3, 3, 2, 2, 3);
+	mm.Init(&t);
+	mm.SetTensorA(gm(a, 4));
+	mm.SetTensorB(gm(b, 6));
+	mm.IterateAll(gm(c, 4));
 }

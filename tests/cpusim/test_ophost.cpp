@@ -19,6 +19,10 @@ BEGIN_TILING_DATA_DEF(WithSoftMax)
 TILING_DATA_FIELD_DEF(uint32_t, rows);
 TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, softmax);
 END_TILING_DATA_DEF;
+BEGIN_TILING_DATA_DEF(WithCube)
+TILING_DATA_FIELD_DEF(uint32_t, rows);
+TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, cube);
+END_TILING_DATA_DEF;
 BEGIN_TILING_DATA_DEF(Inner)
 TILING_DATA_FIELD_DEF(uint16_t, a);
 TILING_DATA_FIELD_DEF(uint64_t, b);
@@ -224,8 +228,54 @@ static void test_softmax_tiling(void)
 	CHECK(k.splitM == 4); /* the kernel side reads the same bytes */
 }
 
+
+/* MultiCoreMatmulTiling: M and N split over the SetDim cores so that the
+ * single shapes cover the shape, K whole, base blocks fractal multiples
+ * inside L0; nonsense (a shape beyond the org shape) is -1. */
+static void test_matmul_tiling(void)
+{
+	using namespace matmul_tiling;
+	platform_ascendc::PlatformAscendC p(std::string("ascend910b2"));
+	MultiCoreMatmulTiling mt(p);
+	mt.SetDim(8);
+	mt.SetAType(TPosition::GM, CubeFormat::ND, static_cast<matmul_tiling::DataType>(ge::DT_FLOAT16));
+	mt.SetBType(TPosition::GM, CubeFormat::ND, static_cast<matmul_tiling::DataType>(ge::DT_FLOAT16), true);
+	mt.SetCType(TPosition::GM, CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
+	mt.SetOrgShape(300, 200, 64);
+	mt.SetShape(300, 200, 64);
+	mt.SetBias(false);
+	mt.SetBufferSpace(-1, -1, -1);
+	optiling::WithCube w;
+	CHECK(mt.GetTiling(w.cube) == 0);
+	const TCubeTiling &t = w.get_cube();
+	CHECK(t.M == 300 && t.N == 200 && t.Ka == 64 && t.Kb == 64);
+	CHECK(t.singleCoreK == 64);
+	const int mDim = (300 + t.singleCoreM - 1) / t.singleCoreM, nDim = (200 + t.singleCoreN - 1) / t.singleCoreN;
+	CHECK(mDim * nDim <= 8 && t.usedCoreNum == mDim * nDim);
+	CHECK(mDim * t.singleCoreM >= 300 && nDim * t.singleCoreN >= 200);
+	CHECK(t.usedCoreNum >= 6); /* 8 cores give a real split */
+	CHECK(t.baseM % 16 == 0 && t.baseN % 16 == 0 && t.baseK % 16 == 0);
+	CHECK(t.baseM * t.baseN * 4 <= 131072 && t.baseM * t.baseK * 2 <= 65536 && t.baseK * t.baseN * 2 <= 65536);
+	CHECK(t.stepKa >= 1 && t.depthA1 >= t.stepKa && t.dbL0A >= 1 && t.isBias == 0);
+	int32_t sm = 0, sn = 0, sk = 0, dim = 0, md = 0, nd = 0;
+	CHECK(mt.GetSingleShape(sm, sn, sk) == 0 && sm == t.singleCoreM && sn == t.singleCoreN && sk == 64);
+	CHECK(mt.GetCoreNum(dim, md, nd) == 0 && md == mDim && nd == nDim && dim == t.usedCoreNum);
+	/* one core: the single shape is the shape */
+	MultiCoreMatmulTiling one(p);
+	one.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_BF16);
+	one.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_BF16);
+	one.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+	one.SetDim(1);
+	one.SetShape(37, 5, 3);
+	TCubeTiling u;
+	CHECK(one.GetTiling(u) == 0 && u.singleCoreM == 37 && u.singleCoreN == 5 && u.usedCoreNum == 1);
+	one.SetOrgShape(16, 5, 3);
+	CHECK(one.GetTiling(u) == -1);
+}
+
 int main()
 {
+	test_matmul_tiling();
 	test_softmax_tiling();
 	test_graph_operator();
 	test_tiling_templates();

@@ -269,6 +269,18 @@ Test(cpusim_hostdev, absent_optional_input_reaches_tiling_as_null, .timeout = 60
 	assert_all_pass(sample("optional_add"), 4);
 }
 
+/* A KERNEL_TYPE_MIX_AIC_1_2 kernel whose tiling (MultiCoreMatmulTiling)
+ * sets the block dim to half its vector blocks: the blocks past the block
+ * dim multiply the later rows with Matmul, and the kernel writes nothing
+ * unless GetBlockNum() * GetTaskRation() is the tiling's vector block count. */
+Test(cpusim_hostdev, mix_kernel_runs_two_vector_blocks_per_core_with_matmul, .timeout = 600)
+{
+	static const char *const names[] = { "mix_matmul", NULL };
+
+	run_task_in("tests/data/levels-variants", "level1/Test/MixMatmul", NULL, names);
+	assert_all_pass(sample("mix_matmul"), 4);
+}
+
 /* An output whose shape the kernel computes (OutputShapeDependOnCompute):
  * the tiling sees only the OpDef's output, the kernel gets the shape
  * buffer after it and reports y's real shape there, which is compared. */

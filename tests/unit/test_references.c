@@ -104,7 +104,7 @@ Test(references, registry)
 		"strideslice_neg_concat", "addcdiv", "addcmul", "lerp", "clip_by_value",
 		"muls", "complex_mul", "sasum", "snrm2", "iamax", "iamin", "ccopy",
 		"arange", "eye", "fill", "sscal", "non_finite_check", "gather_v3",
-		"scatter_list",
+		"scatter_list", "matmul",
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const struct npukb_reference *r = npukb_reference_find(names[i]);
@@ -606,6 +606,43 @@ Test(references, eye_batched_rectangular)
 	cr_assert_eq(run_ref("eye", &in, 1, &out, NULL, NULL, err), 0, "%s", err);
 	for (int i = 0; i < 12; i++)
 		cr_expect_eq(y[i], want[i], "element %d", i);
+}
+
+static void shape2(struct npukb_ref_tensor *t, int64_t r, int64_t c)
+{
+	t->shape.rank = 2;
+	t->shape.dims[0] = r;
+	t->shape.dims[1] = c;
+}
+
+/* 2x3 by 3x2 summed in double, rounded once to float16; a 2x2 batch of
+ * one shared B; non-multiplying shapes are rejected. */
+Test(references, matmul_rounds_once_and_shares_b)
+{
+	const double av[6] = { 1, 2, 3, 4, 5, 6 }, bv[6] = { 1, 0.5, 0, 1, 2, -1 };
+	uint16_t a[6], b[6], y[4];
+	char err[ERRLEN];
+	f16_fill(a, av, 6);
+	f16_fill(b, bv, 6);
+	struct npukb_ref_tensor in[2] = { mk("a", NPUKB_DT_FLOAT16, 6, a), mk("b", NPUKB_DT_FLOAT16, 6, b) };
+	struct npukb_ref_tensor out = mk("y", NPUKB_DT_FLOAT16, 4, y);
+	shape2(&in[0], 2, 3);
+	shape2(&in[1], 3, 2);
+	shape2(&out, 2, 2);
+	cr_assert_eq(run_ref("matmul", in, 2, &out, NULL, NULL, err), 0, "%s", err);
+	cr_expect_eq(y[0], npukb_f64_to_f16(7));
+	cr_expect_eq(y[1], npukb_f64_to_f16(-0.5));
+	cr_expect_eq(y[2], npukb_f64_to_f16(16));
+	cr_expect_eq(y[3], npukb_f64_to_f16(1));
+	/* a batch of two [1, 3] rows against the same B */
+	in[0].shape.rank = 3;
+	in[0].shape.dims[0] = 2;
+	in[0].shape.dims[1] = 1;
+	in[0].shape.dims[2] = 3;
+	cr_assert_eq(run_ref("matmul", in, 2, &out, NULL, NULL, err), 0, "%s", err);
+	cr_expect_eq(y[2], npukb_f64_to_f16(16));
+	shape2(&in[1], 2, 3);
+	cr_expect_neq(run_ref("matmul", in, 2, &out, NULL, NULL, err), 0);
 }
 
 Test(references, fill_exact_int64_and_bool)

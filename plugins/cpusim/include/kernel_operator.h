@@ -10,8 +10,9 @@
  * CANN's sources. Every call that can fail a check takes a trailing
  * defaulted SrcLoc so that a report names the kernel's own file and line.
  *
- * Not yet here: high-level math (Sigmoid, Gelu ...), GatherMask, cube
- * (Mmad, LoadData, Fixpipe), host-side tiling. */
+ * The high-level Matmul is in npukb_cpusim/matmul.h (lib/matmul_intf.h, as
+ * in CANN). Not yet here: GatherMask, the low-level cube instructions
+ * (Mmad, LoadData, Fixpipe). */
 #ifndef NPUKB_CPUSIM_KERNEL_OPERATOR_H
 #define NPUKB_CPUSIM_KERNEL_OPERATOR_H
 
@@ -29,7 +30,29 @@
 #define __gm__
 #define __ubuf__
 #define GM_ADDR uint8_t *
-#define KERNEL_TASK_TYPE_DEFAULT(type)
+
+/* Kernel types (KERNEL_TASK_TYPE_DEFAULT). A KERNEL_TYPE_MIX_AIC_1_2
+ * kernel's block dim counts AI cores, each running the kernel's vector code
+ * on two vector cores: cpusim runs 2 x blockDim vector blocks, GetBlockIdx
+ * numbering them 0 .. 2 x blockDim - 1 and GetBlockNum() staying blockDim
+ * (GetTaskRation() is 2, so GetBlockNum() * GetTaskRation() vector blocks).
+ * Every other type runs blockDim blocks. */
+enum KernelMetaType {
+	KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_0,
+	KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_AICORE, KERNEL_TYPE_VECTORCORE,
+	KERNEL_TYPE_MIX_AICORE, KERNEL_TYPE_MIX_VECTOR_CORE, KERNEL_TYPE_MAX
+};
+namespace npukb_cpusim {
+/* The macro sits in the kernel's body, which runs only after the blocks
+ * have been counted; naming this template's static member there
+ * instantiates it, and its initialiser records the type during static
+ * initialisation, before main(). */
+template <int type>
+struct KernelTaskType {
+	static inline const int registered = declare_task_ratio(type == KERNEL_TYPE_MIX_AIC_1_2 ? 2 : 1);
+};
+} // namespace npukb_cpusim
+#define KERNEL_TASK_TYPE_DEFAULT(type) ((void)::npukb_cpusim::KernelTaskType<(int)(type)>::registered)
 
 /* Kernel sources guard their device-only launch wrappers (the <<<>>> call)
  * with #ifndef ASCENDC_CPU_DEBUG, CANN's CPU debug mode: this is one. */
@@ -56,12 +79,16 @@ using float32_t = float;
 enum pipe_t { PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_FIX };
 enum event_t { EVENT_ID0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
 
-inline int64_t get_block_idx() { return npukb_cpusim::g.block_idx; }
+/* The device compiler's builtins count AI cores in a mix kernel (the
+ * vector block's core; get_subblockid is which of its vector cores). */
+inline int64_t get_block_idx() { return npukb_cpusim::g.core_idx; }
 inline int64_t get_block_num() { return npukb_cpusim::g.block_num; }
+inline int64_t get_subblockid() { return npukb_cpusim::g.block_idx % npukb_cpusim::g.task_ratio; }
+inline int64_t get_subblockdim() { return npukb_cpusim::g.task_ratio; }
 /* The device compiler's block_idx and block_num variables: the running
  * block's own (g holds the running block's state). A kernel's local or
  * member of the same name hides them, as on the device. */
-inline const int64_t &block_idx = npukb_cpusim::g.block_idx;
+inline const int64_t &block_idx = npukb_cpusim::g.core_idx;
 inline const int64_t &block_num = npukb_cpusim::g.block_num;
 inline void pipe_barrier(pipe_t p)
 {
@@ -125,6 +152,10 @@ inline void check_event_id(int32_t id, const char *what, SrcLoc loc)
 
 inline int64_t GetBlockIdx() { return npukb_cpusim::g.block_idx; }
 inline int64_t GetBlockNum() { return npukb_cpusim::g.block_num; }
+/* Vector cores per AI core a mix kernel runs on (1 for other kernels). */
+inline int64_t GetTaskRation() { return npukb_cpusim::g.task_ratio; }
+inline int64_t GetTaskRatio() { return npukb_cpusim::g.task_ratio; }
+inline int64_t GetSubBlockIdx() { return npukb_cpusim::g.block_idx % npukb_cpusim::g.task_ratio; }
 /* Scalar conversions of the bfloat16 helpers (ToFloat(bf16) and back). */
 inline float ToFloat(bfloat16_t v) { return (float)v; }
 inline float ToFloat(half v) { return (float)v; }
@@ -353,10 +384,10 @@ template <bool isAIVOnly = true>
 inline void SyncAll(SrcLoc loc = NPUKB_LOC)
 {
 	npukb_cpusim::State &g = npukb_cpusim::g;
-	if ((uint64_t)g.block_num > g.soc.cores)
+	if ((uint64_t)(g.block_num * g.task_ratio) > g.soc.cores)
 		npukb_cpusim::fail("sync-race", loc,
 				   "SyncAll with %lld blocks on %u cores: not all blocks can be resident, the device deadlocks",
-				   (long long)g.block_num, g.soc.cores);
+				   (long long)(g.block_num * g.task_ratio), g.soc.cores);
 	npukb_cpusim::barrier_all();
 	if (g.sync_all)
 		g.sync_all(loc);
@@ -965,6 +996,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 #include "npukb_cpusim/cce_builtins.h"
 #include "npukb_cpusim/softmax_tiling.h"
 #include "npukb_cpusim/softmax.h"
+#include "npukb_cpusim/cube_tiling.h"
 
 /* CANN declares these at global scope too: kernels call them unqualified
  * outside any `using namespace AscendC`. */

@@ -63,7 +63,7 @@ struct Key {
 
 enum {
 	K_UB, K_CORES, K_CLOCK, K_GMRATE, K_HBM, K_MTE2LAT, K_MTE3LAT, K_ISSUE, K_VECLAT,
-	K_REP, K_REPMUL, K_REPDIV, K_REPTR, K_SCALAR, K_GMSCALAR, K_LAUNCH, K_SYNCALL, K_COUNT
+	K_REP, K_REPMUL, K_REPDIV, K_REPTR, K_SCALAR, K_GMSCALAR, K_LAUNCH, K_SYNCALL, K_CUBE, K_COUNT
 };
 
 Key keys[K_COUNT] = {
@@ -75,6 +75,7 @@ Key keys[K_COUNT] = {
 	{"scalar_cycles", 0, false}, {"gm_scalar_cycles", 0, false}, {"launch_cycles", 0, false},
 	/* Optional (a default), so older SoC files stay valid. */
 	{"sync_all_cycles", 500, true},
+	{"cube_fractal_cycles", 1, true},
 };
 
 char *trim(char *s)
@@ -175,6 +176,7 @@ void load_soc(const char *dir, const char *name)
 			p.gm_scalar_cycles = keys[K_GMSCALAR].value;
 			p.launch_cycles = keys[K_LAUNCH].value;
 			p.sync_all_cycles = keys[K_SYNCALL].value;
+			p.cube_fractal_cycles = keys[K_CUBE].value;
 			if (p.ub_bytes == 0 || p.ub_bytes > rt::UB_ARENA_BYTES || p.cores == 0 ||
 			    p.clock_mhz <= 0 || p.gm_bytes_per_cycle <= 0 || p.hbm_bytes_per_cycle <= 0)
 				usage_error("%s: ub_bytes, cores, clock_mhz, gm_bytes_per_cycle and hbm_gbps must be positive (ub_bytes <= %u)",
@@ -434,8 +436,11 @@ void check_gm_write_overlap()
 		}
 }
 
-void run_blocks(uint64_t blocks, double *core_cycles)
+/* blocks: the launch's block dim; a mix kernel (KERNEL_TYPE_MIX_AIC_1_2)
+ * runs `ratio` vector blocks per launched block. */
+void run_blocks(uint64_t launched, uint64_t ratio, double *core_cycles)
 {
+	const uint64_t blocks = launched * ratio;
 	const uint32_t cores = rt::g.soc.cores;
 	Slot **waiting = (Slot **)calloc(blocks, sizeof(Slot *));
 	Slot **next = (Slot **)calloc(blocks, sizeof(Slot *));
@@ -462,7 +467,7 @@ void run_blocks(uint64_t blocks, double *core_cycles)
 	};
 
 	for (uint64_t b = 0; b < blocks; b++) {
-		rt::begin_block((int64_t)b, (int64_t)blocks);
+		rt::begin_block((int64_t)b, (int64_t)launched, (int64_t)ratio);
 		step(new_slot(), b, waiting, idx, &nwait);
 	}
 	while (nwait > 0) {
@@ -646,7 +651,10 @@ int main(int argc, char **argv)
 	if (!core_cycles)
 		usage_error("out of memory");
 	kernel_args = args;
-	run_blocks(blocks, core_cycles);
+	/* Known before any block runs: KERNEL_TASK_TYPE_DEFAULT registers
+	 * during static initialisation. */
+	const uint64_t ratio = rt::declared_task_ratio > 1 ? (uint64_t)rt::declared_task_ratio : 1;
+	run_blocks(blocks, ratio, core_cycles);
 	check_gm_write_overlap();
 	if (hostdev)
 		npukb_hostdev_finish();
@@ -661,10 +669,12 @@ int main(int argc, char **argv)
 	if (!f)
 		usage_error("cannot write %s: %s", stats, strerror(errno));
 	fprintf(f, "cycles=%.0f\ntime_us=%.3f\nsoc=%s\nblocks=%llu\ncore_cycles_max=%.0f\n"
-		   "hbm_bound_cycles=%.0f\ngm_bytes=%llu\nub_peak_bytes=%u\ndma_instrs=%llu\nvec_instrs=%llu\n",
+		   "hbm_bound_cycles=%.0f\ngm_bytes=%llu\nub_peak_bytes=%u\ndma_instrs=%llu\nvec_instrs=%llu\n"
+		   "vector_blocks=%llu\n",
 		cycles, cycles / rt::g.soc.clock_mhz, rt::g.soc.name, (unsigned long long)blocks, slowest,
 		hbm_bound, (unsigned long long)rt::g.gm_bytes, rt::g.ub_peak,
-		(unsigned long long)rt::g.dma_instrs, (unsigned long long)rt::g.vec_instrs);
+		(unsigned long long)rt::g.dma_instrs, (unsigned long long)rt::g.vec_instrs,
+		(unsigned long long)(blocks * ratio));
 	if (fclose(f) != 0)
 		usage_error("cannot write %s", stats);
 	/* The kernel's static objects are not torn down: their checks belong to

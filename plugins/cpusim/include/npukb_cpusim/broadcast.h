@@ -55,6 +55,21 @@ inline void BroadCast(const LocalTensor<T> &dst, const LocalTensor<T> &src, cons
 	BroadCast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, loc);
 }
 
+/* Broadcast: the later releases' name of the same API. */
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void Broadcast(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t dstShape[dim],
+		      const uint32_t srcShape[dim], SrcLoc loc = NPUKB_LOC)
+{
+	BroadCast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, loc);
+}
+
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void Broadcast(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t dstShape[dim],
+		      const uint32_t srcShape[dim], const LocalTensor<uint8_t> &sharedTmpBuffer, SrcLoc loc = NPUKB_LOC)
+{
+	BroadCast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, sharedTmpBuffer, loc);
+}
+
 } // namespace AscendC
 
 #endif

@@ -623,5 +623,6 @@ namespace ge { using ::ops::OpImpl; }
 
 #include "npukb_cpusim/ophost_tmpsize.h"
 #include "npukb_cpusim/ophost_softmax.h"
+#include "npukb_cpusim/cube_tiling.h"
 
 #endif

@@ -73,6 +73,34 @@ inline void SoftMaxTilingFunc(const ge::Shape &srcShape, const uint32_t dataType
 	tiling.tailSplitSize = tiling.tailM * (uint32_t)r.k;
 	tiling.tailReduceSize = tiling.tailM * per_block;
 }
+/* SoftmaxGrad: a row needs float copies of the gradient and the source
+ * (half inputs converted first) and one 32-byte block for its row sum;
+ * isFront (only the row sums) needs no copy of the result, which is the
+ * same size here [device formulas unconfirmed]. */
+inline uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape &srcShape, const uint32_t typeSize, const bool isFront,
+					 const bool isReuseSource)
+{
+	(void)isFront;
+	(void)isReuseSource;
+	return (uint32_t)npukb_softmax::row_bytes(npukb_softmax::rows_of(srcShape).k, typeSize);
+}
+
+inline uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape &srcShape, const uint32_t typeSize, const bool isFront,
+					 const bool isReuseSource)
+{
+	(void)isFront;
+	(void)isReuseSource;
+	const npukb_softmax::Rows r = npukb_softmax::rows_of(srcShape);
+	return (uint32_t)(r.m * npukb_softmax::row_bytes(r.k, typeSize));
+}
+
+/* The same row split as SoftMaxTilingFunc: the fields mean the same. */
+inline void SoftMaxGradTilingFunc(const ge::Shape &srcShape, const uint32_t typeSize, const uint32_t localWorkSpaceSize,
+				  optiling::SoftMaxTiling &tiling, const bool isFront = false)
+{
+	(void)isFront;
+	SoftMaxTilingFunc(srcShape, typeSize, localWorkSpaceSize, tiling);
+}
 } // namespace AscendC
 
 #endif

@@ -52,6 +52,7 @@ struct SocParams {
 	double gm_scalar_cycles;   /* GetValue/SetValue on GM */
 	double launch_cycles;      /* fixed kernel launch overhead */
 	double sync_all_cycles;    /* SyncAll: from the last arrival to the release */
+	double cube_fractal_cycles; /* one 16x16x(32 bytes) fractal MAC of the cube */
 };
 
 struct GmRange {
@@ -92,8 +93,14 @@ constexpr int UB_PENDING_MAX = 34;
 
 struct State {
 	SocParams soc;
+	/* GetBlockIdx: the vector block, 0 .. block_num * task_ratio - 1 (in a
+	 * MIX_AIC_1_2 kernel two per AI core); GetBlockNum: the launch's block
+	 * dim (AI cores in mix mode); core_idx: the AI core of a mix kernel's
+	 * vector block (the device's raw block_idx), block_idx otherwise. */
 	int64_t block_idx;
 	int64_t block_num;
+	int64_t task_ratio;
+	int64_t core_idx;
 	int ngm;
 	GmRange gm[MAX_GM_RANGES];
 	uint32_t ub_used;  /* bytes handed out by InitBuffer in this block */
@@ -642,12 +649,47 @@ inline void barrier_all()
 		g.busy[i] = g.done[i] = t;
 }
 
+/* The cube (high-level Matmul, matmul.h): the block's AI core loads A and B
+ * (in_bytes) over its MTE2 at the block's GM rate while the cube computes
+ * one 16 x 16 x (32 bytes of K) fractal per cube_fractal_cycles, then the
+ * FIX pipe stores C (out_bytes; an atomic store reads it too). Charged to
+ * the block's cube pipe; the vector core waits for it, as a synchronous
+ * IterateAll does on the device. Not modelled: the two vector blocks of a
+ * MIX_AIC_1_2 kernel sharing one cube, L1 reuse across base blocks (each
+ * operand is read once) [the rate and the overlap are unconfirmed]. */
+inline void cost_cube(uint64_t in_bytes, uint64_t out_bytes, uint64_t m, uint64_t n, uint64_t k, size_t elem_bytes)
+{
+	const uint64_t c0 = elem_bytes ? 32 / elem_bytes : 16;
+	const double fractals = (double)((m + 15) / 16) * (double)((n + 15) / 16) * (double)((k + c0 - 1) / c0);
+	const double start = max2(g.busy[P_M], issue());
+	const double load = (double)in_bytes / g.gm_rate, mac = fractals * g.soc.cube_fractal_cycles;
+	const double end = start + g.soc.mte2_latency + max2(load, mac) + (double)out_bytes / g.gm_rate +
+			   g.soc.mte3_latency;
+	g.busy[P_M] = g.done[P_M] = end;
+	wait_until(P_S, end);
+	g.gm_bytes += in_bytes + out_bytes;
+}
+
+/* KERNEL_TASK_TYPE_DEFAULT's kernel type as vector blocks per launched
+ * block (2 for KERNEL_TYPE_MIX_AIC_1_2, else 1); 0 until a kernel declares
+ * one. Set during static initialisation (kernel_operator.h), so the harness
+ * knows it before any block runs. */
+inline int64_t declared_task_ratio = 0;
+inline int declare_task_ratio(int64_t ratio)
+{
+	declared_task_ratio = ratio;
+	return 0;
+}
+
 /* ---- blocks --------------------------------------------------------------- */
 
-inline void begin_block(int64_t idx, int64_t num)
+/* Block idx of a launch of num blocks, ratio vector blocks each. */
+inline void begin_block(int64_t idx, int64_t num, int64_t ratio = 1)
 {
 	g.block_idx = idx;
 	g.block_num = num;
+	g.task_ratio = ratio;
+	g.core_idx = idx / ratio;
 	g.ub_used = 0;
 	memset(g.ub_owner, UB_NOT_QUEUE, sizeof g.ub_owner);
 	memset(g.ub_w_pipe, NO_PIPE, sizeof g.ub_w_pipe);
@@ -666,7 +708,8 @@ inline void begin_block(int64_t idx, int64_t num)
 	for (int k = 0; k < EVENT_KINDS; k++)
 		for (int i = 0; i < EVENT_IDS; i++)
 			g.event_at[k][i] = 0;
-	const uint64_t active = (uint64_t)num < g.soc.cores ? (uint64_t)num : g.soc.cores;
+	const uint64_t vec_blocks = (uint64_t)(num * ratio);
+	const uint64_t active = vec_blocks < g.soc.cores ? vec_blocks : g.soc.cores;
 	const double share = g.soc.hbm_bytes_per_cycle / (double)(active ? active : 1);
 	g.gm_rate = share < g.soc.gm_bytes_per_cycle ? share : g.soc.gm_bytes_per_cycle;
 }

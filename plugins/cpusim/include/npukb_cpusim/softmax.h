@@ -83,6 +83,68 @@ inline void SoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &sumTensor, 
 	detail::softmax_rows<T>(dst, &sumTensor, &maxTensor, src, tiling, shapeInfo, loc);
 }
 
+/* SoftmaxGrad: per row of the shape info's srcM rows (srcK apart), over the
+ * first oriSrcK elements, s = sum(grad * src); dst = (grad - s) * src, or
+ * with isFront only s, repeated across one 32-byte block per row (dst then
+ * holds srcM blocks). Exact in double, rounded once; the tiling's split
+ * fields and the temporary buffer are not used, as for SoftMax. Cost: four
+ * simple repeats per 256 bytes (mul, sum, sub, mul) [unconfirmed]. */
+namespace detail {
+template <class T>
+inline void softmax_grad_rows(const LocalTensor<T> &dst, const LocalTensor<T> &grad, const LocalTensor<T> &src,
+			      const SoftMaxTiling &tiling, bool isFront, const SoftMaxShapeInfo &info, SrcLoc loc)
+{
+	static_assert(one_of_float<T>::value, "SoftmaxGrad: element type not supported (half, float)");
+	static const char what[] = "SoftmaxGrad";
+	const uint64_t m = info.srcM ? info.srcM : tiling.srcM;
+	const uint64_t k = info.srcK ? info.srcK : tiling.srcK;
+	const uint64_t n = info.oriSrcK && info.oriSrcK <= k ? info.oriSrcK : k;
+	if (k * sizeof(T) % 32 != 0)
+		npukb_cpusim::fail("misaligned", loc, "%s: srcK %llu x %zu bytes is not a multiple of 32 bytes", what,
+				   (unsigned long long)k, sizeof(T));
+	const uint64_t bytes = m * k * sizeof(T), per_block = 32 / sizeof(T);
+	npukb_cpusim::ub_check(grad.addr_, bytes, grad.GetLength(), what, "gradient", loc);
+	npukb_cpusim::ub_check(src.addr_, bytes, src.GetLength(), what, "source", loc);
+	npukb_cpusim::ub_check(dst.addr_, isFront ? m * 32 : bytes, dst.GetLength(), what, "destination", loc);
+	std::vector<double> out(isFront ? 0 : n);
+	for (uint64_t r = 0; r < m; r++) {
+		const T *g = grad.addr_ + r * k, *y = src.addr_ + r * k;
+		double s = 0;
+		for (uint64_t j = 0; j < n; j++)
+			s += widen(g[j]) * widen(y[j]);
+		if (isFront) {
+			for (uint64_t j = 0; j < per_block; j++)
+				dst.addr_[r * per_block + j] = narrow<T>(s);
+			continue;
+		}
+		/* all of the row is read before dst (which may alias it) is written */
+		for (uint64_t j = 0; j < n; j++)
+			out[j] = (widen(g[j]) - s) * widen(y[j]);
+		for (uint64_t j = 0; j < n; j++)
+			dst.addr_[r * k + j] = narrow<T>(out[j]);
+	}
+	npukb_cpusim::cost_vec(bytes, 4 * npukb_cpusim::g.soc.vec_repeat_cycles);
+}
+} // namespace detail
+
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+inline void SoftmaxGrad(const LocalTensor<T> &dst, const LocalTensor<T> &grad, const LocalTensor<T> &src,
+			const SoftMaxTiling &tiling, bool isFront = false, const SoftMaxShapeInfo &shapeInfo = {},
+			SrcLoc loc = NPUKB_LOC)
+{
+	detail::softmax_grad_rows<T>(dst, grad, src, tiling, isFront, shapeInfo, loc);
+}
+
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+inline void SoftmaxGrad(const LocalTensor<T> &dst, const LocalTensor<T> &grad, const LocalTensor<T> &src,
+			const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling, bool isFront = false,
+			const SoftMaxShapeInfo &shapeInfo = {}, SrcLoc loc = NPUKB_LOC)
+{
+	detail::tmp_check(sharedTmpBuffer, "SoftmaxGrad", loc);
+	detail::softmax_grad_rows<T>(dst, grad, src, tiling, isFront, shapeInfo, loc);
+}
+
 } // namespace AscendC
+
 
 #endif

@@ -2,6 +2,8 @@
 #include "npukb_cpusim/ophost.h"
 #include "register/tilingdata_base.h"
 #include "npukb_cpusim/ophost_platform.h"
+/* matmul_tiling: MatmulApiTiling, MultiCoreMatmulTiling. */
+#include "npukb_cpusim/ophost_matmul.h"
 
 /* Tiling code that includes this header uses vector and map unqualified
  * inside namespace optiling (NPUKernelBench's ScatterList and GeGluGradV2

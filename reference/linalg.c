@@ -1,0 +1,54 @@
+/* linalg.c - matrix products. matmul: out[..., m, n] = sum_k a[..., m, k] *
+ * b[..., k, n], over the leading (batch) dimensions of a; b has the same
+ * batch or none (one matrix for every batch). Each output element is summed
+ * in double and rounded once to the output dtype. */
+#include "ref_util.h"
+
+static int64_t batch_of(const struct npukb_shape *s)
+{
+	int64_t n = 1;
+	int i;
+	for (i = 0; i + 2 < s->rank; i++)
+		n *= s->dims[i];
+	return n;
+}
+
+int npukb_ref_matmul(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *a = &c->in[0], *b = &c->in[1];
+	struct npukb_ref_tensor *o = &c->out[0];
+	int64_t batch, bbatch, m, k, n, bi, i, j, p;
+
+	if (a->shape.rank < 2 || b->shape.rank < 2) {
+		snprintf(err, errlen, "%s and %s must be matrices (rank >= 2)", a->name, b->name);
+		return -EINVAL;
+	}
+	m = a->shape.dims[a->shape.rank - 2];
+	k = a->shape.dims[a->shape.rank - 1];
+	n = b->shape.dims[b->shape.rank - 1];
+	batch = batch_of(&a->shape);
+	bbatch = batch_of(&b->shape);
+	if (b->shape.dims[b->shape.rank - 2] != k || (bbatch != batch && bbatch != 1)) {
+		snprintf(err, errlen, "%s [.., %lld, %lld] and %s [.., %lld, %lld] do not multiply", a->name,
+			 (long long)m, (long long)k, b->name, (long long)b->shape.dims[b->shape.rank - 2],
+			 (long long)n);
+		return -EINVAL;
+	}
+	if (o->numel != (size_t)(batch * m * n)) {
+		snprintf(err, errlen, "%s has %zu elements, the product %lld", o->name, o->numel,
+			 (long long)(batch * m * n));
+		return -EINVAL;
+	}
+	for (bi = 0; bi < batch; bi++) {
+		const size_t ao = (size_t)(bi * m * k), bo = bbatch == 1 ? 0 : (size_t)(bi * k * n);
+		for (i = 0; i < m; i++)
+			for (j = 0; j < n; j++) {
+				double s = 0.0;
+				for (p = 0; p < k; p++)
+					s += npukb_load_as_double(a->dtype, a->data, ao + (size_t)(i * k + p)) *
+					     npukb_load_as_double(b->dtype, b->data, bo + (size_t)(p * n + j));
+				npukb_store_from_double(o->dtype, o->data, (size_t)(bi * m * n + i * n + j), s);
+			}
+	}
+	return 0;
+}
