@@ -11,7 +11,7 @@
  * defaulted SrcLoc so that a report names the kernel's own file and line.
  *
  * The high-level Matmul is in npukb_cpusim/matmul.h (lib/matmul_intf.h, as
- * in CANN). Not yet here: GatherMask, the low-level cube instructions
+ * in CANN). Not yet here: the low-level cube instructions
  * (Mmad, LoadData, Fixpipe). */
 #ifndef NPUKB_CPUSIM_KERNEL_OPERATOR_H
 #define NPUKB_CPUSIM_KERNEL_OPERATOR_H
