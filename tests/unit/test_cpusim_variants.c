@@ -40,6 +40,17 @@ static const struct npukb_sample_result *sample(const char *id)
 	return NULL;
 }
 
+/* The sample compiled and passed each of its ncases cases. */
+static void assert_all_pass(const struct npukb_sample_result *s, size_t ncases)
+{
+	cr_assert_eq(s->compile.outcome, NPUKB_PASS, "%s\n%s", s->compile.message,
+		     s->compile.details ? s->compile.details : "");
+	cr_assert_eq(s->ncases, ncases);
+	for (size_t i = 0; i < s->ncases; i++)
+		cr_expect_eq(s->cases[i].correctness.outcome, NPUKB_PASS, "case %zu: %s", i,
+			     s->cases[i].correctness.message);
+}
+
 static const char *case_outcome(const struct npukb_sample_result *s, size_t i)
 {
 	return npukb_outcome_name(s->cases[i].correctness.outcome);
@@ -48,17 +59,10 @@ static const char *case_outcome(const struct npukb_sample_result *s, size_t i)
 Test(cpusim_variants, one_source_serves_every_dtype, .timeout = 300)
 {
 	static const char *const samples[] = { "dtype_neg", "float_only_neg", NULL };
-	const struct npukb_sample_result *good, *bad;
-	size_t i;
+	const struct npukb_sample_result *bad;
 
 	run_task("level1/Test/DtypeNeg", samples);
-	good = sample("dtype_neg");
-	cr_assert_eq(good->compile.outcome, NPUKB_PASS, "%s\n%s", good->compile.message,
-		     good->compile.details ? good->compile.details : "");
-	cr_assert_eq(good->ncases, 4);
-	for (i = 0; i < good->ncases; i++)
-		cr_assert_eq(good->cases[i].correctness.outcome, NPUKB_PASS, "case %zu: %s", i,
-			     good->cases[i].correctness.message);
+	assert_all_pass(sample("dtype_neg"), 4);
 
 	/* The float-only sample is right exactly where the build's dtype is
 	 * float32 (cases 0 and 2): each case ran its own dtype's build. */
@@ -88,17 +92,11 @@ Test(cpusim_variants, kernel_named_like_libc_function, .timeout = 300)
 Test(cpusim_variants, tensor_list_output_is_checked_member_by_member, .timeout = 300)
 {
 	static const char *const samples[] = { "list_neg", "list_neg_skips_last", NULL };
-	const struct npukb_sample_result *good, *bad;
+	const struct npukb_sample_result *bad;
 	size_t i;
 
 	run_task("level1/Test/ListNeg", samples);
-	good = sample("list_neg");
-	cr_assert_eq(good->compile.outcome, NPUKB_PASS, "%s\n%s", good->compile.message,
-		     good->compile.details ? good->compile.details : "");
-	cr_assert_eq(good->ncases, 2);
-	for (i = 0; i < good->ncases; i++)
-		cr_expect_eq(good->cases[i].correctness.outcome, NPUKB_PASS, "case %zu: %s", i,
-			     good->cases[i].correctness.message);
+	assert_all_pass(sample("list_neg"), 2);
 
 	bad = sample("list_neg_skips_last");
 	cr_assert_eq(bad->compile.outcome, NPUKB_PASS);
@@ -123,17 +121,11 @@ Test(cpusim_variants, tensor_list_output_is_checked_member_by_member, .timeout =
 Test(cpusim_variants, absent_optional_input_is_a_null_argument, .timeout = 300)
 {
 	static const char *const samples[] = { "optional_add", "optional_add_always_reads", NULL };
-	const struct npukb_sample_result *good, *bad;
+	const struct npukb_sample_result *bad;
 	size_t i;
 
 	run_task("level1/Test/OptionalAdd", samples);
-	good = sample("optional_add");
-	cr_assert_eq(good->compile.outcome, NPUKB_PASS, "%s\n%s", good->compile.message,
-		     good->compile.details ? good->compile.details : "");
-	cr_assert_eq(good->ncases, 4);
-	for (i = 0; i < good->ncases; i++)
-		cr_expect_eq(good->cases[i].correctness.outcome, NPUKB_PASS, "case %zu: %s", i,
-			     good->cases[i].correctness.message);
+	assert_all_pass(sample("optional_add"), 4);
 
 	bad = sample("optional_add_always_reads");
 	cr_assert_eq(bad->compile.outcome, NPUKB_PASS);
