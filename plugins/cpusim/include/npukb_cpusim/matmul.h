@@ -97,13 +97,12 @@ template <class... A>
 constexpr MatmulConfig GetBasicConfig(A...) { return MM_CFG_BB; }
 
 namespace detail {
+/* An input element exactly (vec.h's widen: half and bfloat16 widen
+ * without rounding), as a double for the sum. */
 template <class T>
 inline double mm_in(const T &v)
 {
-	if constexpr (std::is_integral<T>::value)
-		return (double)v;
-	else
-		return (double)(float)v;
+	return (double)widen(v);
 }
 
 /* The L0C value (float, or int32 for integer inputs) in C's type. */

@@ -18,6 +18,26 @@
 namespace AscendC {
 namespace detail {
 
+/* The rows SoftMax and SoftmaxGrad work on: m rows of k elements (the
+ * shape info's, else the tiling's), of which the first n count (oriSrcK);
+ * a row must be whole 32-byte blocks. */
+struct SoftmaxRows {
+	uint64_t m, k, n;
+};
+template <class T>
+inline SoftmaxRows softmax_shape(const SoftMaxTiling &tiling, const SoftMaxShapeInfo &info, const char *what,
+				 SrcLoc loc)
+{
+	SoftmaxRows r;
+	r.m = info.srcM ? info.srcM : tiling.srcM;
+	r.k = info.srcK ? info.srcK : tiling.srcK;
+	r.n = info.oriSrcK && info.oriSrcK <= r.k ? info.oriSrcK : r.k;
+	if (r.k * sizeof(T) % 32 != 0)
+		npukb_cpusim::fail("misaligned", loc, "%s: srcK %llu x %zu bytes is not a multiple of 32 bytes", what,
+				   (unsigned long long)r.k, sizeof(T));
+	return r;
+}
+
 template <class T>
 inline void softmax_rows(const LocalTensor<T> &dst, const LocalTensor<T> *sum, const LocalTensor<T> *max,
 			 const LocalTensor<T> &src, const SoftMaxTiling &tiling, const SoftMaxShapeInfo &info,
@@ -25,12 +45,8 @@ inline void softmax_rows(const LocalTensor<T> &dst, const LocalTensor<T> *sum, c
 {
 	static_assert(one_of_float<T>::value, "SoftMax: element type not supported (half, float)");
 	static const char what[] = "SoftMax";
-	const uint64_t m = info.srcM ? info.srcM : tiling.srcM;
-	const uint64_t k = info.srcK ? info.srcK : tiling.srcK;
-	const uint64_t n = info.oriSrcK && info.oriSrcK <= k ? info.oriSrcK : k;
-	if (k * sizeof(T) % 32 != 0)
-		npukb_cpusim::fail("misaligned", loc, "%s: srcK %llu x %zu bytes is not a multiple of 32 bytes", what,
-				   (unsigned long long)k, sizeof(T));
+	const SoftmaxRows rows = softmax_shape<T>(tiling, info, what, loc);
+	const uint64_t m = rows.m, k = rows.k, n = rows.n;
 	const uint64_t bytes = m * k * sizeof(T), per_block = 32 / sizeof(T);
 	npukb_cpusim::ub_check(src.addr_, bytes, src.GetLength(), what, "source", loc);
 	if (sum)
@@ -96,12 +112,8 @@ inline void softmax_grad_rows(const LocalTensor<T> &dst, const LocalTensor<T> &g
 {
 	static_assert(one_of_float<T>::value, "SoftmaxGrad: element type not supported (half, float)");
 	static const char what[] = "SoftmaxGrad";
-	const uint64_t m = info.srcM ? info.srcM : tiling.srcM;
-	const uint64_t k = info.srcK ? info.srcK : tiling.srcK;
-	const uint64_t n = info.oriSrcK && info.oriSrcK <= k ? info.oriSrcK : k;
-	if (k * sizeof(T) % 32 != 0)
-		npukb_cpusim::fail("misaligned", loc, "%s: srcK %llu x %zu bytes is not a multiple of 32 bytes", what,
-				   (unsigned long long)k, sizeof(T));
+	const SoftmaxRows rows = softmax_shape<T>(tiling, info, what, loc);
+	const uint64_t m = rows.m, k = rows.k, n = rows.n;
 	const uint64_t bytes = m * k * sizeof(T), per_block = 32 / sizeof(T);
 	npukb_cpusim::ub_check(grad.addr_, bytes, grad.GetLength(), what, "gradient", loc);
 	npukb_cpusim::ub_check(src.addr_, bytes, src.GetLength(), what, "source", loc);
