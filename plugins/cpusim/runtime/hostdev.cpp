@@ -469,7 +469,7 @@ bool has_shape_buffer(const ops::OpDef &def)
 	return false;
 }
 
-void check_interface(const ops::OpDef &def, std::vector<IoItem> &io)
+void check_interface(const ops::OpDef &def, const std::vector<IoItem> &io)
 {
 	std::string want_in, want_out, got_in, got_out;
 	size_t nin = 0, nout = 0, required_in = 0;
@@ -483,19 +483,26 @@ void check_interface(const ops::OpDef &def, std::vector<IoItem> &io)
 		want_out += (want_out.empty() ? "" : ", ") + p.name;
 	if (shape_buffer)
 		want_out += ", and the buffer for the output shapes it computes";
-	for (IoItem &it : io) {
+	for (const IoItem &it : io) {
 		std::string &g = it.output ? got_out : got_in;
 		g += (g.empty() ? "" : ", ") + it.name;
 		(it.output ? nout : nin)++;
-		/* The output after the OpDef's is that buffer: a kernel argument,
-		 * not one of the operator's outputs for the tiling. */
-		if (it.output && shape_buffer && nout == def.outputs.size() + 1)
-			it.shape_buffer = true;
 	}
 	if (nin > def.inputs.size() || nin < required_in || nout != def.outputs.size() + shape_buffer)
 		tiling_error("the operator %s takes inputs (%s) and outputs (%s); the task passes inputs (%s) and "
 			     "outputs (%s)",
 			     def.type.c_str(), want_in.c_str(), want_out.c_str(), got_in.c_str(), got_out.c_str());
+}
+
+/* The output after the OpDef's (check_interface let one through only for
+ * an operator with a shape buffer) is that buffer: a kernel argument, not
+ * one of the operator's outputs for the tiling. */
+void mark_shape_buffer(const ops::OpDef &def, std::vector<IoItem> &io)
+{
+	size_t nout = 0;
+	for (IoItem &it : io)
+		if (it.output && ++nout > def.outputs.size())
+			it.shape_buffer = true;
 }
 
 } // namespace
@@ -549,6 +556,7 @@ extern "C" void npukb_hostdev_args(const char *case_path, uint64_t *blocks, uint
 		tiling_error("no registered operator has a tiling function (AICore().SetTiling or IMPL_OP_OPTILING)");
 
 	check_interface(*def, io);
+	mark_shape_buffer(*def, io);
 
 	/* Outputs the operator declares in another dtype: a temporary each. */
 	const int col = dtype_column(*def, io);
