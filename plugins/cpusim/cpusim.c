@@ -57,6 +57,12 @@
 #define REPORT_PREFIX "npukb-cpusim: "
 /* Status the harness exits with after a check failure. */
 #define CHECK_EXIT 3
+/* ... after a misuse of its command line or bad SoC data. */
+#define USAGE_EXIT 2
+#define USAGE_PREFIX "npukb-cpusim-harness: "
+/* ... after the op_host tiling of a host+device sample failed. */
+#define TILING_EXIT 4
+#define TILING_PREFIX "npukb-cpusim-hostdev: "
 
 extern char **environ;
 
@@ -1586,7 +1592,9 @@ static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_resu
 			res->message = format("ran %d blocks: %.0f cycles, %.3f us", block_dim, res->cycles,
 					      res->time_us);
 		} else {
-			res->message = xstrdup("the kernel exited before the harness finished (exit() inside the kernel?)");
+			res->category = xstrdup("early-exit");
+			res->message = xstrdup("the kernel process exited with status 0 before the launch finished "
+					       "(exit() or _exit() inside the kernel?)");
 		}
 		goto out;
 	}
@@ -1597,6 +1605,17 @@ static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_resu
 		goto out;
 	}
 	free(report);
+	/* The harness itself exits 0, 2 (its command line or SoC data) or 3
+	 * (a check, with its report line); any other status, or 3 without
+	 * a report, is the kernel ending the process itself. */
+	if (res->proc.kind == NPUKB_EXIT_NORMAL &&
+	    !(res->proc.exit_code == USAGE_EXIT && text && strstr(text, USAGE_PREFIX)) &&
+	    !(res->proc.exit_code == TILING_EXIT && text && strstr(text, TILING_PREFIX))) {
+		res->category = xstrdup("early-exit");
+		res->message = format("the kernel process exited with status %d before the launch finished "
+				      "(exit() inside the kernel?)", res->proc.exit_code);
+		goto out;
+	}
 	if (res->proc.kind == NPUKB_EXIT_NORMAL && text && text[0]) {
 		char *first = strndup(text, strcspn(text, "\n"));
 		res->message = format("kernel %s: %s", desc, first ? first : "");

@@ -1,7 +1,8 @@
 /* test_cpusim_checks.c - checks cpusim makes at the end of a launch, on
  * AddCustom samples: two cores writing the same GM bytes between two
  * SyncAlls is a race even when every value written is right; the same
- * writes ordered by a SyncAll are not. */
+ * writes ordered by a SyncAll are not; raw-pointer writes past a buffer
+ * and kernels that end the process. */
 #include <criterion/criterion.h>
 
 #include "cpusim_run.h"
@@ -134,4 +135,45 @@ Test(cpusim_checks, scalar_unit_after_mte2_follows_auto_sync, .timeout = 300)
 	cr_expect_not_null(strstr(strict->cases[0].correctness.message,
 				  "LocalTensor::GetValue (scalar pipe) reads its element at UB 0x0 while the MTE2 pipe is still writing it"),
 			   "%s", strict->cases[0].correctness.message);
+}
+
+static void expect_run_failure(const char *id, const char *category, const char *what)
+{
+	const struct npukb_sample_result *s = sample(id);
+	const char *cat, *rule;
+
+	cr_assert_eq(s->compile.outcome, NPUKB_PASS, "%s: %s", id, s->compile.message);
+	cr_assert_eq(s->cases[0].correctness.outcome, NPUKB_FAIL, "%s went unnoticed", id);
+	npukb_case_outcome(s, 0, &cat, &rule);
+	cr_expect_str_eq(cat, category, "%s: %s", id, s->cases[0].correctness.message);
+	cr_expect_not_null(strstr(s->cases[0].correctness.message, what), "%s: %s", id,
+			   s->cases[0].correctness.message);
+}
+
+/* Raw-pointer stores past a GM buffer reach the guard zones around it:
+ * inaccessible pages far out, poisoned bytes just past the allocation. */
+Test(cpusim_checks, raw_writes_past_a_buffer_hit_its_guard_zone, .timeout = 300)
+{
+	static const char *const names[] = { "raw_write_past_end", "raw_write_tail", "raw_write_before",
+					     NULL };
+
+	run_checks(names);
+	/* case 4: 48 x 8192 halves = 786432 bytes */
+	expect_run_failure("raw_write_past_end", "out-of-bounds",
+			   "an access at byte offset 986432 of argument 2 (out, 786432 bytes), 200000 bytes past its end");
+	expect_run_failure("raw_write_tail", "out-of-bounds",
+			   "wrote past the end of argument 2 (out, 786432 bytes): bytes 787456..787457 beyond its device allocation");
+	expect_run_failure("raw_write_before", "out-of-bounds",
+			   "an access 16 bytes before the start of argument 2 (out, 786432 bytes)");
+}
+
+/* A kernel that ends the process is not a crash and not a check failure,
+ * whatever status it picks. */
+Test(cpusim_checks, kernel_ending_the_process_is_an_early_exit, .timeout = 300)
+{
+	static const char *const names[] = { "early_exit", "early_exit_status", NULL };
+
+	run_checks(names);
+	expect_run_failure("early_exit", "early-exit", "exited with status 0 before the launch finished");
+	expect_run_failure("early_exit_status", "early-exit", "exited with status 3 before the launch finished");
 }

@@ -14,6 +14,8 @@
  * Exit status: 0 ran, 2 misuse of this command line or bad SoC data,
  * 3 a check failed (one `npukb-cpusim: <category>: ...` line on stderr). */
 #include <ctype.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -191,6 +193,165 @@ void load_soc(const char *dir, const char *name)
 
 unsigned char empty_arg[32];
 
+/* ---- guard zones ----------------------------------------------------------- */
+
+/* Every GM buffer a kernel gets (tensor files, list data, workspace) sits in
+ * a reservation of its own: GUARD_ZONE_BYTES of inaccessible pages before
+ * it, the device allocation (gm_alloc_bytes), poisoned bytes to the end of
+ * its last page, and GUARD_ZONE_BYTES of inaccessible pages after it.
+ * Accesses through the checked APIs never get there (gm_check stops them
+ * at the allocation's end); what reaches a guard zone is a raw pointer
+ * running off a buffer. Without the zones such a write lands in whatever
+ * the kernel's neighbour mapping is - often another argument - and shows
+ * up as a mutated input instead of as the out-of-bounds write it is. */
+constexpr size_t GUARD_ZONE_BYTES = 1u << 20;
+constexpr unsigned char GUARD_POISON = 0xa5;
+
+struct Guarded {
+	uintptr_t area_lo, area_hi; /* the whole reservation */
+	uintptr_t lo;               /* the buffer's first byte */
+	uintptr_t alloc_hi;         /* end of its device allocation */
+	uintptr_t page_hi;          /* end of the poisoned bytes after it */
+	uint64_t bytes;             /* the buffer's own size */
+	int arg;                    /* kernel parameter, -1 until known */
+	const char *role;
+};
+
+Guarded guarded[rt::MAX_GM_RANGES + 1];
+int nguarded;
+
+uintptr_t page_up(uintptr_t v)
+{
+	const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	return (v + page - 1) / page * page;
+}
+
+/* Reserves a guarded area for a buffer of `bytes` and returns its first
+ * byte; the area is readable and writable up to the page after the
+ * allocation's end, zero-filled. */
+uint8_t *reserve_guarded(uint64_t bytes, const char *what)
+{
+	if (nguarded >= (int)(sizeof guarded / sizeof guarded[0]))
+		usage_error("more than %d GM buffers", (int)(sizeof guarded / sizeof guarded[0]));
+	const uint64_t alloc = rt::gm_alloc_bytes(bytes);
+	const size_t body = (size_t)page_up((uintptr_t)alloc);
+	const size_t total = GUARD_ZONE_BYTES + body + GUARD_ZONE_BYTES;
+	void *area = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (area == MAP_FAILED)
+		usage_error("cannot reserve the allocation of %s: %s", what, strerror(errno));
+	uint8_t *lo = (uint8_t *)area + GUARD_ZONE_BYTES;
+	if (mprotect(lo, body, PROT_READ | PROT_WRITE) != 0)
+		usage_error("cannot reserve the allocation of %s: %s", what, strerror(errno));
+	Guarded &gd = guarded[nguarded++];
+	gd.area_lo = (uintptr_t)area;
+	gd.area_hi = (uintptr_t)area + total;
+	gd.lo = (uintptr_t)lo;
+	gd.alloc_hi = gd.lo + alloc;
+	gd.page_hi = gd.lo + body;
+	gd.bytes = bytes;
+	gd.arg = -1;
+	gd.role = what;
+	return lo;
+}
+
+/* Fills the bytes between the allocation's end and the page's end. Done
+ * once the buffer's contents are in place (a file mapped over the area's
+ * start may reach into that page). */
+void poison_tail(uint8_t *lo)
+{
+	for (int i = 0; i < nguarded; i++)
+		if (guarded[i].lo == (uintptr_t)lo)
+			memset((void *)guarded[i].alloc_hi, GUARD_POISON, guarded[i].page_hi - guarded[i].alloc_hi);
+}
+
+void name_guarded(uint8_t *lo, int arg, const char *role)
+{
+	for (int i = 0; i < nguarded; i++)
+		if (guarded[i].lo == (uintptr_t)lo) {
+			guarded[i].arg = arg;
+			guarded[i].role = role;
+		}
+}
+
+/* Async-signal-safe enough for a report that ends the process: no malloc,
+ * no stdio locks taken by anyone else (the kernel is single-threaded). */
+[[noreturn]] void guard_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+[[noreturn]] void guard_report(const char *fmt, ...)
+{
+	char msg[512];
+	int n = snprintf(msg, sizeof msg, "npukb-cpusim: out-of-bounds: ");
+	va_list ap;
+	va_start(ap, fmt);
+	n += vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof msg - 40)
+		n = (int)sizeof msg - 40;
+	n += snprintf(msg + n, sizeof msg - (size_t)n, " (block %lld) at ?:0\n", (long long)rt::g.block_idx);
+	if (write(STDERR_FILENO, msg, (size_t)n) < 0) {
+		/* nothing left to tell it to */
+	}
+	_exit(3);
+}
+
+void on_guard_fault(int sig, siginfo_t *si, void *)
+{
+	const uintptr_t a = (uintptr_t)si->si_addr;
+	for (int i = 0; i < nguarded; i++) {
+		const Guarded &gd = guarded[i];
+		if (a < gd.area_lo || a >= gd.area_hi)
+			continue;
+		if (a < gd.lo)
+			guard_report("an access %llu bytes before the start of argument %d (%s, %llu bytes), "
+				     "through an unchecked pointer",
+				     (unsigned long long)(gd.lo - a), gd.arg, gd.role, (unsigned long long)gd.bytes);
+		guard_report("an access at byte offset %llu of argument %d (%s, %llu bytes), %llu bytes past "
+			     "its end, through an unchecked pointer",
+			     (unsigned long long)(a - gd.lo), gd.arg, gd.role, (unsigned long long)gd.bytes,
+			     (unsigned long long)(a - gd.lo - gd.bytes));
+	}
+	/* Not ours (a stack overflow, a wild pointer): die of it as before. */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void install_guard_handler()
+{
+	static unsigned char alt[64 * 1024];
+	stack_t ss;
+	memset(&ss, 0, sizeof ss);
+	ss.ss_sp = alt;
+	ss.ss_size = sizeof alt;
+	sigaltstack(&ss, nullptr);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_guard_fault;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, nullptr);
+	sigaction(SIGBUS, &sa, nullptr);
+}
+
+/* After the launch: a changed poisoned byte is a write past an allocation. */
+void check_poison()
+{
+	for (int i = 0; i < nguarded; i++) {
+		const Guarded &gd = guarded[i];
+		for (uintptr_t p = gd.alloc_hi; p < gd.page_hi; p++) {
+			if (*(const unsigned char *)p == GUARD_POISON)
+				continue;
+			uintptr_t last = p;
+			for (uintptr_t q = p; q < gd.page_hi; q++)
+				if (*(const unsigned char *)q != GUARD_POISON)
+					last = q;
+			rt::fail("out-of-bounds", rt::SrcLoc(rt::SrcLocTag(), "?", 0),
+				 "the kernel wrote past the end of argument %d (%s, %llu bytes): bytes %llu..%llu "
+				 "beyond its device allocation changed, through an unchecked pointer",
+				 gd.arg, gd.role, (unsigned long long)gd.bytes,
+				 (unsigned long long)(p - gd.lo), (unsigned long long)(last - gd.lo));
+		}
+	}
+}
+
 uint8_t *map_file(const char *path, bool writable, uint64_t *size)
 {
 	int fd = open(path, writable ? O_RDWR : O_RDONLY);
@@ -204,20 +365,18 @@ uint8_t *map_file(const char *path, bool writable, uint64_t *size)
 		close(fd);
 		return empty_arg;
 	}
-	/* Address space for the whole device allocation (rt::gm_alloc_bytes),
-	 * the file mapped over its start: the padding past the file's last
-	 * page reads as zeros. Tiling is read through a private copy-on-write
-	 * mapping: a kernel that scribbles on it must not change the file the
-	 * core reuses. */
-	void *area = mmap(nullptr, (size_t)rt::gm_alloc_bytes(*size), PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (area == MAP_FAILED)
-		usage_error("cannot reserve the allocation of %s: %s", path, strerror(errno));
+	/* The whole device allocation (rt::gm_alloc_bytes) in a guarded
+	 * area, the file mapped over its start: the padding past the file's
+	 * last page reads as zeros. Tiling is read through a private
+	 * copy-on-write mapping: a kernel that scribbles on it must not
+	 * change the file the core reuses. */
+	uint8_t *area = reserve_guarded(*size, path);
 	void *p = mmap(area, (size_t)st.st_size, PROT_READ | PROT_WRITE,
 		       MAP_FIXED | (writable ? MAP_SHARED : MAP_PRIVATE), fd, 0);
 	if (p == MAP_FAILED)
 		usage_error("cannot map %s: %s", path, strerror(errno));
 	close(fd);
+	poison_tail(area);
 	return (uint8_t *)p;
 }
 
@@ -563,11 +722,8 @@ static void add_arg(const char *a, uint8_t **args, int &nargs)
 		if (size == 0) {
 			p = nullptr;
 		} else {
-			void *m = mmap(nullptr, size, PROT_READ | PROT_WRITE,
-				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-			if (m == MAP_FAILED)
-				usage_error("cannot allocate a %llu-byte workspace", (unsigned long long)size);
-			p = (uint8_t *)m;
+			p = reserve_guarded(size, "ws");
+			poison_tail(p);
 		}
 	} else {
 		usage_error("unknown argument role in '%s'", a);
@@ -579,6 +735,12 @@ static void add_arg(const char *a, uint8_t **args, int &nargs)
 	if (strcmp(r.role, "in") == 0 || strcmp(r.role, "out") == 0 || strcmp(r.role, "inout") == 0)
 		r.read_hi = r.lo + rt::gm_alloc_bytes(size);
 	r.arg = nargs;
+	if (p && size > 0)
+		name_guarded(p, nargs, r.role);
+	if (strcmp(r.role, "list") == 0)
+		name_guarded(rt::g.gm[rt::g.ngm + 1].hi > rt::g.gm[rt::g.ngm + 1].lo
+				     ? (uint8_t *)rt::g.gm[rt::g.ngm + 1].lo : nullptr,
+			     nargs, "list data");
 	if (size > 0)
 		rt::g.ngm++;
 	if (strcmp(r.role, "list") == 0) {
@@ -654,8 +816,10 @@ int main(int argc, char **argv)
 	/* Known before any block runs: KERNEL_TASK_TYPE_DEFAULT registers
 	 * during static initialisation. */
 	const uint64_t ratio = rt::declared_task_ratio > 1 ? (uint64_t)rt::declared_task_ratio : 1;
+	install_guard_handler();
 	run_blocks(blocks, ratio, core_cycles);
 	check_gm_write_overlap();
+	check_poison();
 	if (hostdev)
 		npukb_hostdev_finish();
 	double slowest = 0;
