@@ -9,6 +9,7 @@
  * two halves as a double, exactly on it as a float). */
 #include <npukb/dtype.h>
 
+#include <pthread.h>
 #include <string.h>
 #include <strings.h>
 
@@ -212,8 +213,21 @@ uint16_t npukb_f32_to_f16(float f)
 	return f32_to_narrow(f, HALF);
 }
 
+/* Through float when that cannot round twice wrongly: rounding d to the
+ * nearest float never crosses a half-way point between two halves (those
+ * are floats), so the second rounding agrees with a direct one unless the
+ * first landed exactly on such a point (the 13 dropped bits 1000000000000)
+ * from a d that was not on it. Normal halves only; the rest, and those
+ * ties, go the exact way. */
 uint16_t npukb_f64_to_f16(double d)
 {
+	const float f = (float)d;
+	const uint32_t u = f32_bits(f), mag = u & 0x7fffffff;
+
+	if (mag >= 0x38800000u && mag < 0x477ff000u && ((u & 0x1fff) != 0x1000 || (double)f == d)) {
+		const uint32_t r = mag + 0xfff + ((mag >> 13) & 1);
+		return (uint16_t)(((u >> 16) & 0x8000) | ((r >> 13) - (112u << 10)));
+	}
 	return f64_to_narrow(d, HALF);
 }
 
@@ -227,9 +241,66 @@ uint16_t npukb_f64_to_bf16(double d)
 	return f64_to_narrow(d, BF16);
 }
 
+/* bfloat16 is the top half of a float: round the bottom half away, to
+ * nearest even. The carry of a round-up moves into the exponent by
+ * itself, up to the infinity pattern; subnormals round the same way. */
+static uint16_t f32_to_bf16_bits(float f)
+{
+	uint32_t u = f32_bits(f);
+	if ((u & 0x7fffffff) > 0x7f800000)
+		return (uint16_t)((u >> 16) | 0x40);
+	u += 0x7fff + ((u >> 16) & 1);
+	return (uint16_t)(u >> 16);
+}
+
+void npukb_f32_to_bf16_n(const float *src, uint16_t *dst, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] = f32_to_bf16_bits(src[i]);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* vcvtps2ph with an explicit round-to-nearest-even (MXCSR's rounding mode
+ * does not apply) gives the same bits as f32_to_narrow, NaNs included;
+ * tests/unit/test_dtype.c compares the two. */
+__attribute__((target("avx,f16c"))) static void f32_to_f16_f16c(const float *src, uint16_t *dst, size_t n)
+{
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		__m256 v = _mm256_loadu_ps(src + i);
+		__m128i h = _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+		_mm_storeu_si128((__m128i *)(void *)(dst + i), h);
+	}
+	for (; i < n; i++)
+		dst[i] = f32_to_narrow(src[i], HALF);
+}
+
+static int have_f16c(void)
+{
+	static int cached = -1;
+	if (cached < 0)
+		cached = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+	return cached;
+}
+#endif
+
+void npukb_f32_to_f16_n(const float *src, uint16_t *dst, size_t n)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (have_f16c()) {
+		f32_to_f16_f16c(src, dst, n);
+		return;
+	}
+#endif
+	for (size_t i = 0; i < n; i++)
+		dst[i] = f32_to_narrow(src[i], HALF);
+}
+
 /* Exact: every binary16 value is a float. NaNs come out quiet, as the
  * hardware converters do. */
-float npukb_f16_to_f32(uint16_t h)
+static float f16_to_f32_bits(uint16_t h)
 {
 	uint32_t sign = (uint32_t)(h & 0x8000) << 16;
 	int bexp = (h >> 10) & 0x1f;
@@ -249,6 +320,23 @@ float npukb_f16_to_f32(uint16_t h)
 		frac &= 0x3ff;
 	}
 	return f32_from_bits(sign | ((uint32_t)(bexp - 15 + 127) << 23) | (frac << 13));
+}
+
+/* All 65536 halves widened once: the core widens every element of every
+ * half tensor it compares or feeds a reference. */
+static float f16_table[65536];
+static pthread_once_t f16_table_once = PTHREAD_ONCE_INIT;
+
+static void f16_table_fill(void)
+{
+	for (uint32_t h = 0; h < 65536; h++)
+		f16_table[h] = f16_to_f32_bits((uint16_t)h);
+}
+
+float npukb_f16_to_f32(uint16_t h)
+{
+	pthread_once(&f16_table_once, f16_table_fill);
+	return f16_table[h];
 }
 
 /* Exact: bfloat16 is the top half of a float. */

@@ -7,7 +7,9 @@
 
 #include <npukb/dtype.h>
 
+#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static uint32_t fbits(float f)
@@ -493,4 +495,82 @@ Test(dtype, invalid_dtype_is_harmless)
 	npukb_store_from_double(NPUKB_DT_COUNT_, buf, 0, 5.0);
 	for (int i = 0; i < 8; i++)
 		cr_assert_eq(buf[i], i + 1);
+}
+
+/* The bulk converters (F16C for halves where the CPU has it) give the
+ * one-value forms' bits: on a spread of 2^20 bit patterns over every
+ * exponent, NaN payloads and denormals, and on every float exactly half-way
+ * between two halves or two bfloat16s, where rounding to even decides. */
+Test(dtype, bulk_narrowing_matches_one_value_forms)
+{
+	enum { N = 1 << 20 };
+	float *src = malloc(N * sizeof(float));
+	uint16_t *h = malloc(N * sizeof(uint16_t)), *b = malloc(N * sizeof(uint16_t));
+	cr_assert(src && h && b);
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t i = 0; i < N; i++) {
+			/* pass 0: a spread; pass 1: ties (half: 13 dropped bits
+			 * 1000000000000; bfloat16: 16 dropped bits 0x8000). */
+			uint32_t u = pass == 0 ? i * 4099u : ((i << 13) & 0xffffe000u) | 0x1000u;
+			if (pass == 1 && (i & 1))
+				u = ((i >> 1) << 16) | 0x8000u;
+			memcpy(&src[i], &u, 4);
+		}
+		npukb_f32_to_f16_n(src, h, N);
+		npukb_f32_to_bf16_n(src, b, N);
+		for (uint32_t i = 0; i < N; i++) {
+			uint32_t u;
+			memcpy(&u, &src[i], 4);
+			cr_assert_eq(h[i], npukb_f32_to_f16(src[i]), "half of 0x%08x: 0x%04x, one-value form 0x%04x",
+				     u, h[i], npukb_f32_to_f16(src[i]));
+			cr_assert_eq(b[i], npukb_f32_to_bf16(src[i]),
+				     "bfloat16 of 0x%08x: 0x%04x, one-value form 0x%04x", u, b[i],
+				     npukb_f32_to_bf16(src[i]));
+		}
+	}
+	free(src);
+	free(h);
+	free(b);
+}
+
+/* double -> half rounds once, to nearest, ties to even, also on the fast
+ * path through float: checked against the neighbouring halves for doubles
+ * spread over the half range, and for doubles just off every tie (where a
+ * first rounding to float would land on the tie). */
+static void expect_nearest_half(double d)
+{
+	uint16_t h = npukb_f64_to_f16(d);
+	double v = npukb_f16_to_f32(h);
+	double below = npukb_f16_to_f32((uint16_t)(h - 1)), above = npukb_f16_to_f32((uint16_t)(h + 1));
+	double err = fabs(d - v);
+
+	if ((h & 0x7fff) == 0x7c00 || (h & 0x7fff) == 0)
+		return; /* infinity and zero: no neighbour on one side */
+	cr_assert_leq(err, fabs(d - below), "%a -> 0x%04x (%a), nearer %a", d, h, v, below);
+	cr_assert_leq(err, fabs(d - above), "%a -> 0x%04x (%a), nearer %a", d, h, v, above);
+	if (err == fabs(d - below) || err == fabs(d - above))
+		cr_assert_eq(h & 1, 0, "tie %a -> odd 0x%04x", d, h);
+}
+
+Test(dtype, f64_to_f16_rounds_once)
+{
+	uint64_t x = 88172645463325252ull;
+	for (int i = 0; i < 200000; i++) {
+		double d;
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* |d| in [2^-16, 2^16): halves' normal range and a margin */
+		d = ldexp(1.0 + (double)(x >> 12) * 0x1p-52, (int)(x % 32) - 16);
+		expect_nearest_half((x & 1) ? -d : d);
+	}
+	for (uint32_t h = 0x0400; h < 0x7bff; h += 7) {
+		double lo = npukb_f16_to_f32((uint16_t)h), hi = npukb_f16_to_f32((uint16_t)(h + 1));
+		double tie = (lo + hi) / 2, q = (hi - lo) * 0x1p-30;
+		expect_nearest_half(tie);
+		expect_nearest_half(tie + q);
+		expect_nearest_half(tie - q);
+		cr_assert_eq(npukb_f64_to_f16(tie + q), (uint16_t)(h + 1), "just above the tie after 0x%04x", h);
+		cr_assert_eq(npukb_f64_to_f16(tie - q), (uint16_t)h, "just below the tie after 0x%04x", h);
+	}
 }

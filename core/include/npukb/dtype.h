@@ -44,6 +44,11 @@ float npukb_f16_to_f32(uint16_t h);
 uint16_t npukb_f32_to_bf16(float f);
 uint16_t npukb_f64_to_bf16(double d);
 float npukb_bf16_to_f32(uint16_t b);
+/* n values at once, with the same rounding as the one-value forms (round
+ * to nearest even; NaNs made quiet keeping the top of their payload);
+ * the half form uses the CPU's F16C conversion where it has one. */
+void npukb_f32_to_f16_n(const float *src, uint16_t *dst, size_t n);
+void npukb_f32_to_bf16_n(const float *src, uint16_t *dst, size_t n);
 
 /* Element i of a buffer of dtype dt, widened to double (complex: real part). */
 double npukb_load_as_double(enum npukb_dtype dt, const void *buf, size_t i);
