@@ -11,6 +11,8 @@
 
 #include "catalog.h"
 #include "cmd_lint.h"
+#include "cmd_cache.h"
+#include "cache_dir.h"
 #include "cmd_question.h"
 #include "cmd_leaderboard.h"
 #include "cmd_report.h"
@@ -45,6 +47,7 @@ static const char usage_text[] =
 	"  question   print a task's question, kernel-only or host+device\n"
 	"  report     pass@k, fast_p, speedups, categories from run journals (+ JSON)\n"
 	"  leaderboard  one static page comparing runs (report figures, links)\n"
+	"  cache      the build cache's folder and size; `npukb cache clean` empties it\n"
 	"  help       show this text, or `npukb help COMMAND` for a command's options\n"
 	"\n"
 	"Options for every command:\n"
@@ -90,6 +93,7 @@ static const char run_usage[] =
 	"  -o, --output DIR   reports go here (default: npukb-reports): journal.jsonl,\n"
 	"                     junit.xml, results.xml, summary.txt, report/index.html\n"
 	"  --keep-work        keep the per-sample work folders under DIR/work\n"
+	"  --no-cache         neither use nor fill the build cache (see npukb cache)\n"
 	"  --dump-tensors     for each failing (case, seed), write the inputs, expected\n"
 	"                     and actual tensors as NumPy .npy files under\n"
 	"                     DIR/dumps/<task>/<sample>/case-<id>-seed-<s>/\n"
@@ -182,6 +186,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "levels", required_argument, NULL, 'D' },
 		{ "plugin-dir", required_argument, NULL, 'P' },
+		{ "no-cache", no_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -193,9 +198,9 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 	const char **samples = calloc((size_t)argc + 1, sizeof(char *));
 	const char **cases = calloc((size_t)argc + 1, sizeof(char *));
 	size_t ntasks = 0, nsamples = 0, ncases = 0;
-	char *levels = NULL, *schema = NULL, *reports = NULL, err[8192] = "";
+	char *levels = NULL, *schema = NULL, *reports = NULL, *cache = NULL, err[8192] = "";
 	struct npukb_progress *progress = NULL;
-	int c, rc = EXIT_OK, quiet = 0;
+	int c, rc = EXIT_OK, quiet = 0, no_cache = 0;
 	unsigned long ul;
 	double d;
 
@@ -290,6 +295,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 			break;
 		case 'o': cfg.output_dir = optarg; break;
 		case 'k': cfg.options.keep_workdirs = 1; break;
+		case 'X': no_cache = 1; break;
 		case 'T': cfg.options.dump_tensors = 1; break;
 		case 'q': quiet = 1; break;
 		case 'D': co->levels = optarg; break;
@@ -327,6 +333,9 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		if (asprintf(&schema, "%s/schema/task.rng", co->levels) < 0)
 			schema = NULL;
 	}
+	if (!no_cache)
+		cache = npukb_cache_dir_default();
+	cfg.options.cache_dir = cache;
 	cfg.levels_dir = levels;
 	cfg.schema_path = schema;
 	cfg.task_ids = ntasks ? tasks : NULL;
@@ -364,6 +373,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 	npukb_plugins_unload(&plugins);
 out_noplugins:
 	npukb_progress_free(progress);
+	free(cache);
 	free(reports);
 	free(levels);
 	free(schema);
@@ -561,6 +571,8 @@ static int dispatch(const char *cmd, int argc, char **argv)
 		return npukb_cmd_question(argc, argv);
 	if (strcmp(cmd, "lint") == 0)
 		return npukb_cmd_lint(argc, argv);
+	if (strcmp(cmd, "cache") == 0)
+		return npukb_cmd_cache(argc, argv);
 	if (strcmp(cmd, "leaderboard") == 0)
 		return npukb_cmd_leaderboard(argc, argv);
 	fprintf(stderr, "npukb: no such command '%s'\nTry 'npukb --help'.\n", cmd);

@@ -17,6 +17,7 @@
 #include "hostdev_case.h"
 #include "cmake_sources.h"
 #include "chevron.h"
+#include "harness_cache.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -720,6 +721,19 @@ static void log_command(const char *work, const char *const *argv)
 	free(path);
 }
 
+/* A comment line in commands.log for a step that ran no command. */
+static void log_note(const char *work, const char *what, const char *detail)
+{
+	char *path = format("%s/%s", work, COMMANDS_LOG);
+	FILE *f = path ? fopen(path, "a") : NULL;
+
+	if (f) {
+		fprintf(f, "# %s (%s)\n", what, detail);
+		fclose(f);
+	}
+	free(path);
+}
+
 static int compile_one(const struct npukb_build_request *req, const char *work, const char **argv,
 		       const char *exe, const char *label, struct npukb_build_result *res)
 {
@@ -962,15 +976,41 @@ static int build_variants(struct build_ctx *b, const char **argv, size_t argc, c
 	return 0;
 }
 
-/* Compiles runtime/harness.cpp into HARNESS_OBJ in the work directory,
- * once per build: it is host code that reads neither the forced header
- * nor the sample's macros, so every dtype variant links the same object
- * (it is most of a small sample's compile time). Any object left in the
- * work directory is replaced, never reused. Sets res->ok on success. */
+/* The harness's command line: the build's compiler and SoC macros, never
+ * the sample's include folder or its prefix map (host code that reads
+ * neither the forced header nor the sample's files), so one object serves
+ * every sample. */
+static size_t harness_args(const struct build_ctx *b, const char **argv)
+{
+	size_t argc = 0;
+
+	argv[argc++] = compiler();
+	argv[argc++] = "-std=c++17";
+	argv[argc++] = "-O2";
+	argv[argc++] = "-pipe";
+	argv[argc++] = b->inc;
+	argv[argc++] = b->soc_def;
+	argv[argc++] = b->arch_def;
+	argv[argc++] = b->npu_arch_def;
+	argv[argc++] = "-c";
+	argv[argc++] = b->harness;
+	argv[argc++] = "-o";
+	argv[argc++] = HARNESS_OBJ;
+	argv[argc] = NULL;
+	return argc;
+}
+
+/* Puts runtime/harness.cpp's object at HARNESS_OBJ in the work directory:
+ * from the cache when the backend has one and holds this harness for this
+ * compiler (harness_cache.h), else compiled here, before any of the
+ * sample's sources, and then stored in the cache. Every dtype variant
+ * links the same object. Any object left in the work directory is
+ * replaced, never reused. Sets res->ok on success. */
 static int build_harness(struct build_ctx *b, const char **argv, struct npukb_build_result *res)
 {
-	size_t argc = common_args(b, argv);
-	char *obj = format("%s/%s", b->work, HARNESS_OBJ);
+	const char *cache = b->req->options->cache_dir;
+	char *obj = format("%s/%s", b->work, HARNESS_OBJ), *inc_dir = NULL;
+	char key[40] = "", err[256] = "";
 	int rc;
 
 	if (!obj)
@@ -980,11 +1020,24 @@ static int build_harness(struct build_ctx *b, const char **argv, struct npukb_bu
 		free(obj);
 		return 0;
 	}
-	argv[argc++] = "-c";
-	argv[argc++] = b->harness;
-	argv[argc++] = "-o";
-	argv[argc++] = HARNESS_OBJ;
-	argv[argc] = NULL;
+	harness_args(b, argv);
+	if (cache && *cache) {
+		inc_dir = format("%s/include", b->data);
+		if (!inc_dir) {
+			free(obj);
+			return -ENOMEM;
+		}
+		if (harness_cache_key(CPUSIM_VERSION, argv, b->harness, inc_dir, key, sizeof key, err,
+				      sizeof err) < 0)
+			key[0] = '\0'; /* no cache for this build; compile it */
+		free(inc_dir);
+		if (key[0] && harness_cache_get(cache, key, obj) == 0) {
+			log_note(b->work, "harness object from the cache", key);
+			res->ok = 1;
+			free(obj);
+			return 0;
+		}
+	}
 	res->ok = 0;
 	rc = compile_one(b->req, b->work, argv, "/dev/null", " (harness)", res);
 	if (rc == 0 && res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == 0 &&
@@ -992,6 +1045,10 @@ static int build_harness(struct build_ctx *b, const char **argv, struct npukb_bu
 		free(res->message);
 		res->message = NULL;
 		res->ok = 1;
+		/* A cache that cannot take it costs the next build a compile,
+		 * nothing more. */
+		if (key[0])
+			(void)harness_cache_put(cache, key, obj);
 	}
 	free(obj);
 	return rc;

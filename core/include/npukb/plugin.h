@@ -73,6 +73,11 @@ struct npukb_options {
 	 * 5 and 20 for ascend-device). */
 	unsigned perf_warmup;
 	unsigned perf_runs;
+	/* A folder the backend may keep content-addressed build products in
+	 * across runs (created on demand; NULL: no cache, --no-cache). An
+	 * entry's key must cover everything the product depends on, and no
+	 * sandboxed process may write there. */
+	const char *cache_dir;
 };
 
 /* ---- backends ------------------------------------------------------------ */

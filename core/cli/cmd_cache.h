@@ -1,0 +1,9 @@
+/* cmd_cache.h - `npukb cache`: where the build cache is, how big, and
+ * emptying it. */
+#ifndef NPUKB_CMD_CACHE_H
+#define NPUKB_CMD_CACHE_H
+
+/* argv[0] is "cache". Returns the process exit status. */
+int npukb_cmd_cache(int argc, char **argv);
+
+#endif
