@@ -332,6 +332,7 @@ int npukb_cann_soc_lookup(const char *soc, struct npukb_cann_soc *out, char *err
 		out->npu_arch = 2201;
 		out->vec_arch = "dav-c220-vec";
 		out->cube_arch = "dav-c220-cube";
+		out->mix_arch = "dav-c220";
 	} else if (strncmp(low, "ascend310", 9) == 0) {
 		for (size_t i = 0; i < sizeof p310 / sizeof p310[0]; i++)
 			ok |= strcmp(low + 9, p310[i]) == 0;
@@ -340,6 +341,7 @@ int npukb_cann_soc_lookup(const char *soc, struct npukb_cann_soc *out, char *err
 		out->npu_arch = 2002;
 		out->vec_arch = "dav-m200";
 		out->cube_arch = "dav-m200";
+		out->mix_arch = "dav-m200";
 	}
 	if (!ok) {
 		set_msg(err, errlen,
@@ -469,8 +471,26 @@ static int need_toolkit(const struct npukb_cann_info *info, char *err, size_t er
 	return 0;
 }
 
+const char *npukb_cann_cores_arch(const struct npukb_cann_soc *s, enum npukb_cann_cores cores)
+{
+	switch (cores) {
+	case NPUKB_CANN_CORES_CUBE: return s->cube_arch;
+	case NPUKB_CANN_CORES_MIX: return s->mix_arch;
+	case NPUKB_CANN_CORES_VEC: break;
+	}
+	return s->vec_arch;
+}
+
+/* The directory holding the libascendcl.so the probe found. */
+static void runtime_libdir(const struct npukb_cann_info *info, char *out, size_t len)
+{
+	snprintf(out, len, "%s", info->runtime_lib);
+	if (strrchr(out, '/'))
+		*strrchr(out, '/') = '\0';
+}
+
 int npukb_cann_device_compile_cmd(const struct npukb_cann_info *info, const char *soc,
-				  int cube, const char *src, const char *obj,
+				  enum npukb_cann_cores cores, const char *src, const char *obj,
 				  struct npukb_cann_cmd *out, char *err, size_t errlen)
 {
 	struct npukb_cann_soc s;
@@ -486,84 +506,97 @@ int npukb_cann_device_compile_cmd(const struct npukb_cann_info *info, const char
 	if ((rc = need_toolkit(info, err, errlen)) < 0 ||
 	    (rc = npukb_cann_soc_lookup(soc, &s, err, errlen)) < 0)
 		return rc;
-	arch = cube ? s.cube_arch : s.vec_arch;
+	arch = npukb_cann_cores_arch(&s, cores);
 
 	push(&b, info->compiler);
 	push(&b, "-c");
-	push(&b, "-O3");
+	push(&b, "-O2");
 	push(&b, "-std=c++17");
 	if (info->compiler_kind == NPUKB_CANN_BISHENG) {
-		/* 8.5+: the driver picks the core type itself from the arch. */
+		/* 8.5+: -xasc is the AscendC language; the driver derives the
+		 * core types from the arch and the kernel's task type. */
 		push(&b, "-xasc");
 		pushf(&b, "--npu-arch=dav-%d", s.npu_arch);
-		pushf(&b, "-I%s/include", info->root);
 	} else {
+		/* 8.0.x: a heterogeneous compile (no --cce-aicore-only), so the
+		 * object carries the host side of the <<<>>> launch too. */
+		push(&b, "-xcce");
 		pushf(&b, "--cce-aicore-arch=%s", arch);
-		push(&b, "--cce-aicore-lang");
-		push(&b, "--cce-aicore-only");
 		push(&b, "--cce-auto-sync");
 		push(&b, "-mllvm");
 		push(&b, "-cce-aicore-stack-size=0x8000");
+		push(&b, "-mllvm");
+		push(&b, "-cce-aicore-function-stack-size=0x8000");
 		pushf(&b, "-I%s/compiler/tikcpp/tikcfw", info->root);
 		pushf(&b, "-I%s/compiler/tikcpp/tikcfw/impl", info->root);
 		pushf(&b, "-I%s/compiler/tikcpp/tikcfw/interface", info->root);
-		pushf(&b, "-I%s/include", info->root);
 	}
+	pushf(&b, "-I%s/include", info->root);
 	push(&b, src);
 	push(&b, "-o");
 	push(&b, obj);
 	return finish(&b, out,
 		      info->compiler_kind == NPUKB_CANN_BISHENG
-			      ? dup_printf("compile kernel for %s (dav-%d)", s.name, s.npu_arch)
-			      : dup_printf("compile kernel for %s (%s)", s.name, arch),
+			      ? dup_printf("compile kernel and launch for %s (dav-%d)", s.name, s.npu_arch)
+			      : dup_printf("compile kernel and launch for %s (%s)", s.name, arch),
 		      err, errlen);
 }
 
-int npukb_cann_device_host_cmd(const struct npukb_cann_info *info, const char *soc,
-			       int cube, const char *host_src, const char *kernel_obj,
-			       const char *exe, struct npukb_cann_cmd *out, char *err,
-			       size_t errlen)
+int npukb_cann_device_host_cmd(const struct npukb_cann_info *info, const char *cxx,
+			       const char *host_src, const char *host_obj,
+			       struct npukb_cann_cmd *out, char *err, size_t errlen)
 {
-	struct npukb_cann_soc s;
 	struct argv_builder b = { NULL, 0, 0, 0 };
-	const char *arch;
 	int rc;
 
-	if (!out || !host_src || !kernel_obj || !exe) {
-		set_msg(err, errlen, "missing host source, kernel object, program or result");
+	if (!out || !host_src || !host_obj) {
+		set_msg(err, errlen, "missing host source, object or result");
 		return -EINVAL;
 	}
 	memset(out, 0, sizeof *out);
-	if ((rc = need_toolkit(info, err, errlen)) < 0 ||
-	    (rc = npukb_cann_soc_lookup(soc, &s, err, errlen)) < 0)
+	if ((rc = need_toolkit(info, err, errlen)) < 0)
 		return rc;
-	arch = cube ? s.cube_arch : s.vec_arch;
-
-	push(&b, info->compiler);
+	push(&b, cxx && *cxx ? cxx : "g++");
+	push(&b, "-c");
 	push(&b, "-O2");
 	push(&b, "-std=c++17");
-	if (info->compiler_kind == NPUKB_CANN_BISHENG) {
-		push(&b, "-xasc");
-		pushf(&b, "--npu-arch=dav-%d", s.npu_arch);
-	} else {
-		push(&b, "-xcce");
-		pushf(&b, "--cce-aicore-arch=%s", arch);
-	}
 	pushf(&b, "-I%s/include", info->root);
-	pushf(&b, "-I%s/runtime/include", info->root);
 	push(&b, host_src);
-	/* The object is not to be read as a source of the language above. */
-	push(&b, "-x");
-	push(&b, "none");
+	push(&b, "-o");
+	push(&b, host_obj);
+	return finish(&b, out, strdup("compile the launch program (host C++)"), err, errlen);
+}
+
+int npukb_cann_device_link_cmd(const struct npukb_cann_info *info, const char *host_obj,
+			       const char *kernel_obj, const char *exe,
+			       struct npukb_cann_cmd *out, char *err, size_t errlen)
+{
+	struct argv_builder b = { NULL, 0, 0, 0 };
+	char libdir[PATH_MAX];
+	int rc;
+
+	if (!out || !host_obj || !kernel_obj || !exe) {
+		set_msg(err, errlen, "missing object, program or result");
+		return -EINVAL;
+	}
+	memset(out, 0, sizeof *out);
+	if ((rc = need_toolkit(info, err, errlen)) < 0)
+		return rc;
+	runtime_libdir(info, libdir, sizeof libdir);
+	push(&b, info->compiler);
+	/* 8.0.x: the fat object's device code is merged at this link. */
+	if (info->compiler_kind == NPUKB_CANN_CCEC)
+		push(&b, "--cce-fatobj-link");
+	push(&b, host_obj);
 	push(&b, kernel_obj);
-	pushf(&b, "-L%s/lib64", info->root);
-	pushf(&b, "-L%s/runtime/lib64", info->root);
-	pushf(&b, "-Wl,-rpath,%s/lib64", info->root);
-	pushf(&b, "-Wl,-rpath,%s/runtime/lib64", info->root);
+	pushf(&b, "-L%s", libdir);
+	pushf(&b, "-Wl,-rpath,%s", libdir);
 	push(&b, "-lascendcl");
+	push(&b, "-lruntime");
+	push(&b, "-lstdc++");
 	push(&b, "-o");
 	push(&b, exe);
-	return finish(&b, out, dup_printf("link launch program for %s", s.name), err, errlen);
+	return finish(&b, out, strdup("link the launch program"), err, errlen);
 }
 
 static int set_workdir(struct npukb_cann_cmd *c, const char *dir)
@@ -672,10 +705,7 @@ char **npukb_cann_runtime_env(const struct npukb_cann_info *info, const char *st
 
 	if (!info || !info->found)
 		return NULL;
-	/* The directory holding the libascendcl.so the probe found. */
-	snprintf(libdir, sizeof libdir, "%s", info->runtime_lib);
-	if (strrchr(libdir, '/'))
-		*strrchr(libdir, '/') = '\0';
+	runtime_libdir(info, libdir, sizeof libdir);
 	old = getenv("LD_LIBRARY_PATH");
 
 	pushf(&b, "ASCEND_HOME_PATH=%s", info->root);

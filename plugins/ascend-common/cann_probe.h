@@ -84,7 +84,17 @@ struct npukb_cann_soc {
 	int npu_arch;           /* __NPU_ARCH__: 2201 (910B, A3), 2002 (310P) */
 	const char *vec_arch;   /* --cce-aicore-arch for vector kernels */
 	const char *cube_arch;  /* --cce-aicore-arch for cube kernels */
+	const char *mix_arch;   /* --cce-aicore-arch for mixed cube+vector kernels */
 };
+
+/* Which cores a kernel runs on, hence its --cce-aicore-arch (8.0.x). */
+enum npukb_cann_cores {
+	NPUKB_CANN_CORES_VEC = 0,
+	NPUKB_CANN_CORES_CUBE,
+	NPUKB_CANN_CORES_MIX
+};
+
+const char *npukb_cann_cores_arch(const struct npukb_cann_soc *s, enum npukb_cann_cores cores);
 
 /* Known: ascend910b1, b2, b2c, b3, b4, b4-1, ascend910_93NN (A3),
  * ascend310p1, p3, p5, p7; case-insensitive. Returns 0, or -EINVAL with
@@ -113,32 +123,31 @@ struct npukb_cann_plan {
 void npukb_cann_cmd_clear(struct npukb_cann_cmd *c);
 void npukb_cann_plan_clear(struct npukb_cann_plan *p);
 
-/* Device flow: compile one kernel source alone into an object file.
- * ccec (8.0.x): -c -O3 -std=c++17 --cce-aicore-arch=<vec|cube arch>
- *   --cce-aicore-lang --cce-aicore-only --cce-auto-sync
- *   -mllvm -cce-aicore-stack-size=0x8000 and the tikcfw include paths;
- * bisheng (8.5+): -c -O3 -std=c++17 -xasc --npu-arch=dav-<npu_arch>
- *   -I<root>/include [unconfirmed beyond ASCENDC.md §1's one-line example].
- * src and obj are used as given (relative to the command's work directory
- * or absolute). Returns 0, or a negative errno with a message in err (an
- * unknown SoC, no toolkit in info). */
+/* Device flow, three commands (as the kernel-launch samples build:
+ * kernel and launch in one heterogeneous object, plain host C++ apart, one
+ * link):
+ * 1. the wrapper (the kernel's translation unit with its <<<>>> launch):
+ *    ccec (8.0.x): -c -O2 -std=c++17 -xcce --cce-aicore-arch=<vec|cube|mix arch>
+ *      --cce-auto-sync -mllvm -cce-aicore-stack-size=0x8000
+ *      -mllvm -cce-aicore-function-stack-size=0x8000 -I<tikcfw dirs> -I<root>/include
+ *    bisheng (8.5+): -c -O2 -std=c++17 -xasc --npu-arch=dav-<npu_arch> -I<root>/include
+ * 2. the launch program: <cxx> -c -O2 -std=c++17 -I<root>/include host.cpp
+ * 3. the link: <compiler> [--cce-fatobj-link (ccec)] host.o kernel.o
+ *      -L<libdir> -Wl,-rpath,<libdir> -lascendcl -lruntime -lstdc++ -o <exe>
+ *    [unconfirmed for bisheng: its documentation links objects with the
+ *    driver but the runtime libraries it names vary by release.]
+ * Paths are used as given. Return 0, or a negative errno with a message in
+ * err (an unknown SoC, no toolkit in info). */
 int npukb_cann_device_compile_cmd(const struct npukb_cann_info *info, const char *soc,
-				  int cube, const char *src, const char *obj,
+				  enum npukb_cann_cores cores, const char *src, const char *obj,
 				  struct npukb_cann_cmd *out, char *err, size_t errlen);
-
-/* Device flow, launch program: compile the generated host program (which
- * uses the <<<>>> launch, so it goes through the same heterogeneous
- * compiler driver) and link it with the kernel object and the ACL runtime:
- *   <compiler> -O2 -std=c++17 <-xasc --npu-arch=dav-N | -xcce
- *   --cce-aicore-arch=<arch>> -I<root>/include -I<root>/runtime/include
- *   <host_src> -x none <kernel_obj> -L<root>/lib64 -L<root>/runtime/lib64
- *   -Wl,-rpath,<root>/lib64 -lascendcl -o <exe>
- * [unconfirmed: ASCENDC.md §2 names the launch and the runtime calls, not
- * the driver's flags for a separately compiled kernel object.] */
-int npukb_cann_device_host_cmd(const struct npukb_cann_info *info, const char *soc,
-			       int cube, const char *host_src, const char *kernel_obj,
-			       const char *exe, struct npukb_cann_cmd *out, char *err,
-			       size_t errlen);
+/* cxx NULL or "": g++. */
+int npukb_cann_device_host_cmd(const struct npukb_cann_info *info, const char *cxx,
+			       const char *host_src, const char *host_obj,
+			       struct npukb_cann_cmd *out, char *err, size_t errlen);
+int npukb_cann_device_link_cmd(const struct npukb_cann_info *info, const char *host_obj,
+			       const char *kernel_obj, const char *exe,
+			       struct npukb_cann_cmd *out, char *err, size_t errlen);
 
 /* Host+device flow, build part (ASCENDC.md §3), in order:
  *   msopgen gen -i <op_json> -c ai_core-<SocVersion> -lan cpp -out <project>

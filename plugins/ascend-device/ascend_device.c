@@ -1,9 +1,10 @@
 /* ascend_device.c - the ascend-device backend: a kernel-only sample built
  * with the real CANN compiler for one SoC, launched on an NPU.
  *
- * build() compiles the kernel source alone, then generates the launch
- * program for the task's kernel (host_program.h: ACL runtime, device
- * events for timing) and links the two, each in the sandbox with the
+ * build() generates two files (host_program.h): the launch wrapper, which
+ * includes the sample's kernel source and is compiled by the kernel
+ * compiler, and the launch program (plain host C++, ACL runtime, device
+ * events for timing); then links them, each step in the sandbox with the
  * command lines cann_probe spells out; a machine with CANN but without an
  * NPU can judge compilation. run() starts the launch program with the
  * case's argument files, which it updates in place with the outputs; when
@@ -14,6 +15,7 @@
 
 /* Relative, so the plugin builds without an extra -I. */
 #include "../ascend-common/cann_probe.h"
+#include "../ascend-common/npu_device.h"
 #include "host_program.h"
 
 #include <errno.h>
@@ -29,7 +31,9 @@
 #define LOG_NAME "compile.log"
 #define OBJ_NAME "kernel.o"
 #define HOST_SRC_NAME "npukb_host.cpp"
+#define HOST_OBJ_NAME "npukb_host.o"
 #define HOST_EXE_NAME "npukb_host"
+#define HOST_LOG_NAME "host.log"
 #define LINK_LOG_NAME "link.log"
 #define RUN_OUT "run.out"
 #define RUN_ERR "run.err"
@@ -236,21 +240,46 @@ static int tool_ok(const struct npukb_sandbox_result *p, const char *out)
 	return p->kind == NPUKB_EXIT_NORMAL && p->exit_code == 0 && access(out, F_OK) == 0;
 }
 
+/* Which cores the kernel needs, from its source text: an explicit task
+ * type wins; cube instructions or the high-level Matmul mean cube and
+ * vector together (the public mix samples build those with the plain
+ * dav-c220 arch); the rest is vector-only, what kernel-only tasks use. */
+static enum npukb_cann_cores kernel_cores(const char *path)
+{
+	char *text = read_log(path);
+	enum npukb_cann_cores c = NPUKB_CANN_CORES_VEC;
+
+	if (!text)
+		return c;
+	if (strstr(text, "KERNEL_TYPE_AIC_ONLY"))
+		c = NPUKB_CANN_CORES_CUBE;
+	else if (strstr(text, "KERNEL_TYPE_MIX") || strstr(text, "Mmad") ||
+		 strstr(text, "Matmul<") || strstr(text, "REGIST_MATMUL_OBJ"))
+		c = NPUKB_CANN_CORES_MIX;
+	free(text);
+	return c;
+}
+
+/* One build step of the device flow. */
+struct step {
+	struct npukb_cann_cmd cmd;
+	const char *log;    /* in the work directory */
+	const char *output; /* must exist afterwards */
+};
+
 static int device_build(const struct npukb_build_request *req, struct npukb_build_result *res)
 {
 	struct npukb_cann_info info;
-	struct npukb_cann_cmd cmd, link;
+	struct step steps[3];
 	char reason[1024], err[512], desc[256];
-	char *src_path = NULL, *dst_path = NULL, *log_path = NULL, *obj_path = NULL;
-	char *host_path = NULL, *exe_path = NULL, *link_log = NULL, *host_text = NULL;
-	char *work = NULL;
+	char *src_path = NULL, *dst_path = NULL, *path = NULL, *text = NULL, *work = NULL;
 	char **extra = NULL, **envp = NULL;
 	const char *src, *base, *soc;
+	size_t i;
 	int rc;
 
 	memset(res, 0, sizeof *res);
-	memset(&cmd, 0, sizeof cmd);
-	memset(&link, 0, sizeof link);
+	memset(steps, 0, sizeof steps);
 	if (!req || !req->sample || !req->workdir)
 		return -EINVAL;
 	rc = npukb_cann_probe(&info, reason, sizeof reason);
@@ -267,6 +296,10 @@ static int device_build(const struct npukb_build_request *req, struct npukb_buil
 		res->message = strdup("the sample has no kernel source (.cpp, .cc or .asc)");
 		return res->message ? 0 : -ENOMEM;
 	}
+	if (!req->task) {
+		res->message = strdup("ascend-device: build needs the task (kernel name, parameters)");
+		return res->message ? -EINVAL : -ENOMEM;
+	}
 	soc = req->options && req->options->soc ? req->options->soc : DEFAULT_SOC;
 	base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
 
@@ -281,13 +314,7 @@ static int device_build(const struct npukb_build_request *req, struct npukb_buil
 	}
 	src_path = dup_printf("%s/%s", req->sample->dir, src);
 	dst_path = dup_printf("%s/%s", work, base);
-	log_path = dup_printf("%s/%s", work, LOG_NAME);
-	obj_path = dup_printf("%s/%s", work, OBJ_NAME);
-	host_path = dup_printf("%s/%s", work, HOST_SRC_NAME);
-	exe_path = dup_printf("%s/%s", work, HOST_EXE_NAME);
-	link_log = dup_printf("%s/%s", work, LINK_LOG_NAME);
-	if (!src_path || !dst_path || !log_path || !obj_path || !host_path || !exe_path ||
-	    !link_log) {
+	if (!src_path || !dst_path) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -296,38 +323,56 @@ static int device_build(const struct npukb_build_request *req, struct npukb_buil
 					  strerror(-rc));
 		goto out;
 	}
-	/* Vector cores: what kernel-only tasks use. Mixed cube+vector kernels
-	 * need the ascendc CMake module flow, which comes with the launch. */
-	rc = npukb_cann_device_compile_cmd(&info, soc, 0, base, OBJ_NAME, &cmd, err, sizeof err);
+
+	/* The two generated files. */
+	for (i = 0; i < 2; i++) {
+		const char *name = i ? HOST_SRC_NAME : NPUKB_ASCEND_WRAPPER_NAME;
+
+		text = i ? npukb_ascend_host_source(req->task->kernel_name, req->task->params,
+						    req->task->nparams, err, sizeof err)
+			 : npukb_ascend_wrapper_source(req->task->kernel_name, base,
+						       req->task->params, req->task->nparams, err,
+						       sizeof err);
+		if (!text) {
+			res->message = dup_printf("cannot generate %s: %s", name, err);
+			rc = res->message ? 0 : -ENOMEM;
+			goto out;
+		}
+		free(path);
+		path = dup_printf("%s/%s", work, name);
+		if (!path) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		if ((rc = write_text(path, text)) < 0) {
+			res->message = dup_printf("cannot write %s: %s", path, strerror(-rc));
+			goto out;
+		}
+		free(text);
+		text = NULL;
+	}
+
+	rc = npukb_cann_device_compile_cmd(&info, soc, kernel_cores(dst_path),
+					   NPUKB_ASCEND_WRAPPER_NAME, OBJ_NAME, &steps[0].cmd, err,
+					   sizeof err);
 	if (rc == -EINVAL) {
 		rc = skip(res, "%s", err);
 		goto out;
 	}
-	if (rc < 0) {
+	if (rc < 0 ||
+	    (rc = npukb_cann_device_host_cmd(&info, getenv("NPUKB_CXX"), HOST_SRC_NAME,
+					     HOST_OBJ_NAME, &steps[1].cmd, err, sizeof err)) < 0 ||
+	    (rc = npukb_cann_device_link_cmd(&info, HOST_OBJ_NAME, OBJ_NAME, HOST_EXE_NAME,
+					     &steps[2].cmd, err, sizeof err)) < 0) {
 		res->message = strdup(err);
 		goto out;
 	}
-	if (!req->task) {
-		rc = -EINVAL;
-		res->message = strdup("ascend-device: build needs the task (kernel name, parameters)");
-		goto out;
-	}
-	host_text = npukb_ascend_host_source(req->task->kernel_name, req->task->params,
-					     req->task->nparams, err, sizeof err);
-	if (!host_text) {
-		res->message = dup_printf("cannot generate the launch program: %s", err);
-		rc = res->message ? 0 : -ENOMEM;
-		goto out;
-	}
-	if ((rc = write_text(host_path, host_text)) < 0) {
-		res->message = dup_printf("cannot write %s: %s", host_path, strerror(-rc));
-		goto out;
-	}
-	if ((rc = npukb_cann_device_host_cmd(&info, soc, 0, HOST_SRC_NAME, OBJ_NAME,
-					     HOST_EXE_NAME, &link, err, sizeof err)) < 0) {
-		res->message = strdup(err);
-		goto out;
-	}
+	steps[0].log = LOG_NAME;
+	steps[0].output = OBJ_NAME;
+	steps[1].log = HOST_LOG_NAME;
+	steps[1].output = HOST_OBJ_NAME;
+	steps[2].log = LINK_LOG_NAME;
+	steps[2].output = HOST_EXE_NAME;
 	extra = npukb_cann_runtime_env(&info, NULL);
 	envp = extra ? npukb_cann_merge_env(NULL, extra) : NULL;
 	if (!envp) {
@@ -335,50 +380,47 @@ static int device_build(const struct npukb_build_request *req, struct npukb_buil
 		goto out;
 	}
 
-	rc = run_tool(req, &cmd, envp, LOG_NAME, &res->proc, err, sizeof err);
-	if (rc < 0) {
-		res->message = strdup(err);
-		goto out;
+	/* Each step's proc is the one reported: the first that fails ends
+	 * the build, with its output after the earlier steps'. */
+	for (i = 0; i < 3; i++) {
+		rc = run_tool(req, &steps[i].cmd, envp, steps[i].log, &res->proc, err, sizeof err);
+		if (rc < 0) {
+			res->message = strdup(err);
+			goto out;
+		}
+		free(path);
+		path = dup_printf("%s/%s", work, steps[i].log);
+		res->diagnostics = join_logs(res->diagnostics, path ? read_log(path) : NULL);
+		free(path);
+		path = dup_printf("%s/%s", work, steps[i].output);
+		if (!path) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		if (!tool_ok(&res->proc, path)) {
+			npukb_sandbox_describe(&res->proc, desc, sizeof desc);
+			res->message = dup_printf("%s: %s %s", steps[i].cmd.what,
+						  i == 2 ? "linker" : "compiler", desc);
+			rc = res->message ? 0 : -ENOMEM;
+			goto out;
+		}
 	}
-	res->diagnostics = read_log(log_path);
-	if (!tool_ok(&res->proc, obj_path)) {
-		npukb_sandbox_describe(&res->proc, desc, sizeof desc);
-		res->message = dup_printf("%s: compiler %s", cmd.what, desc);
-		rc = res->message ? 0 : -ENOMEM;
-		goto out;
-	}
-	/* The kernel compiled: a failing link is still a failed build, and
-	 * its proc is the one reported. */
-	rc = run_tool(req, &link, envp, LINK_LOG_NAME, &res->proc, err, sizeof err);
-	if (rc < 0) {
-		res->message = strdup(err);
-		goto out;
-	}
-	res->diagnostics = join_logs(res->diagnostics, read_log(link_log));
-	if (tool_ok(&res->proc, exe_path)) {
-		res->ok = 1;
-		res->artifact = exe_path;
-		exe_path = NULL;
-		res->message = dup_printf("%s; %s", cmd.what, link.what);
-	} else {
-		npukb_sandbox_describe(&res->proc, desc, sizeof desc);
-		res->message = dup_printf("%s: linker %s", link.what, desc);
-	}
+	res->ok = 1;
+	res->artifact = path;
+	path = NULL;
+	res->message = dup_printf("%s; %s; %s", steps[0].cmd.what, steps[1].cmd.what,
+				  steps[2].cmd.what);
 	rc = res->message ? 0 : -ENOMEM;
 out:
-	npukb_cann_cmd_clear(&cmd);
-	npukb_cann_cmd_clear(&link);
+	for (i = 0; i < 3; i++)
+		npukb_cann_cmd_clear(&steps[i].cmd);
 	npukb_cann_strv_free(extra);
 	npukb_cann_strv_free(envp);
 	free(work);
 	free(src_path);
 	free(dst_path);
-	free(log_path);
-	free(obj_path);
-	free(host_path);
-	free(exe_path);
-	free(link_log);
-	free(host_text);
+	free(path);
+	free(text);
 	return rc;
 }
 
@@ -476,26 +518,22 @@ static char *last_line(const char *text)
 	return strndup(start, (size_t)(end - start));
 }
 
-static int device_run(const struct npukb_run_request *req, struct npukb_run_result *res)
+/* The device this backend's programs use, and its health between samples
+ * (npu_device.h). Plugins run one sample at a time per process. */
+static struct npukb_npu_health health;
+
+/* Runs the launch program on the NPU described by info (the part of run()
+ * after the probe; tests call it with a faked info). */
+static int launch_on_npu(const struct npukb_cann_info *info, const struct npukb_run_request *req,
+			 struct npukb_run_result *res)
 {
-	struct npukb_cann_info info;
 	struct npukb_sandbox_spec spec;
 	struct npukb_ascend_stats st;
-	char reason[1024], err[512], desc[256];
-	char **argv = NULL, **extra = NULL, **envp = NULL;
+	char err[512], desc[256];
+	char **argv = NULL, **envp = NULL;
 	char *work = NULL, *errpath = NULL, *stats = NULL, *line = NULL;
 	int rc;
 
-	memset(res, 0, sizeof *res);
-	rc = npukb_cann_probe(&info, reason, sizeof reason);
-	if (rc != NPUKB_CANN_OK) {
-		res->skipped = 1;
-		if (rc < 0)
-			res->message = dup_printf("CANN probe failed: %s", strerror(-rc));
-		else
-			res->message = strdup(reason);
-		return res->message ? 0 : -ENOMEM;
-	}
 	if (!req || !req->data || !req->workdir || !req->artifact || req->artifact[0] != '/') {
 		res->message = strdup("ascend-device: run needs the case data, a work directory "
 				      "and the absolute launch program path from build");
@@ -508,8 +546,7 @@ static int device_run(const struct npukb_run_request *req, struct npukb_run_resu
 		return rc;
 	}
 	argv = launch_argv(req, work, err, sizeof err);
-	extra = npukb_cann_runtime_env(&info, NULL);
-	envp = extra ? npukb_cann_merge_env(NULL, extra) : NULL;
+	envp = npukb_npu_device_envp(info, NULL, npukb_npu_device_id());
 	errpath = dup_printf("%s/%s", work, RUN_ERR);
 	stats = dup_printf("%s/%s", work, STATS_NAME);
 	if (!argv || !envp || !errpath || !stats) {
@@ -518,6 +555,14 @@ static int device_run(const struct npukb_run_request *req, struct npukb_run_resu
 		goto out;
 	}
 	unlink(stats);
+	/* A device an earlier sample left wedged is checked again first; while
+	 * it fails, this sample is not judged on it. */
+	if (health.wedged && npukb_npu_health_check(&health, req->artifact, envp, work) != 1) {
+		res->skipped = 1;
+		res->message = dup_printf("not run: %s (since an earlier sample)", health.why);
+		rc = res->message ? 0 : -ENOMEM;
+		goto out;
+	}
 
 	memset(&spec, 0, sizeof spec);
 	spec.argv = (const char *const *)argv;
@@ -525,8 +570,7 @@ static int device_run(const struct npukb_run_request *req, struct npukb_run_resu
 	spec.workdir = work;
 	spec.stdout_path = RUN_OUT;
 	spec.stderr_path = RUN_ERR;
-	if (req->options)
-		spec.limits = req->options->run_limits;
+	spec.limits = npukb_npu_run_limits(req->options ? &req->options->run_limits : NULL);
 	spec.isolate_network = 1;
 	rc = npukb_sandbox_run(&spec, &res->proc, err, sizeof err);
 	if (rc < 0) {
@@ -537,8 +581,13 @@ static int device_run(const struct npukb_run_request *req, struct npukb_run_resu
 	npukb_sandbox_describe(&res->proc, desc, sizeof desc);
 	if (res->proc.kind != NPUKB_EXIT_NORMAL || res->proc.exit_code != 0) {
 		line = res->diagnostics ? last_line(res->diagnostics) : NULL;
-		res->message = dup_printf("launch program %s%s%s", desc, line ? ": " : "",
-					  line ? line : "");
+		/* Anything but a refused command line may have left the device
+		 * in a bad state: say so now, and keep the next samples off it. */
+		if (!(res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == 2))
+			npukb_npu_health_check(&health, req->artifact, envp, work);
+		res->message = dup_printf("launch program %s%s%s%s%s", desc, line ? ": " : "",
+					  line ? line : "", health.wedged ? "; then " : "",
+					  health.wedged ? health.why : "");
 		rc = res->message ? 0 : -ENOMEM;
 		goto out;
 	}
@@ -567,13 +616,31 @@ static int device_run(const struct npukb_run_request *req, struct npukb_run_resu
 	rc = res->message ? 0 : -ENOMEM;
 out:
 	npukb_cann_strv_free(argv);
-	npukb_cann_strv_free(extra);
 	npukb_cann_strv_free(envp);
 	free(work);
 	free(errpath);
 	free(stats);
 	free(line);
 	return rc;
+}
+
+static int device_run(const struct npukb_run_request *req, struct npukb_run_result *res)
+{
+	struct npukb_cann_info info;
+	char reason[1024];
+	int rc;
+
+	memset(res, 0, sizeof *res);
+	rc = npukb_cann_probe(&info, reason, sizeof reason);
+	if (rc != NPUKB_CANN_OK) {
+		res->skipped = 1;
+		if (rc < 0)
+			res->message = dup_printf("CANN probe failed: %s", strerror(-rc));
+		else
+			res->message = strdup(reason);
+		return res->message ? 0 : -ENOMEM;
+	}
+	return launch_on_npu(&info, req, res);
 }
 
 static const struct npukb_backend_ops device_ops = {
