@@ -332,12 +332,12 @@ static void build_and_run(int bisheng, const char *calls_golden)
 
 Test(ascend_device, build_and_run_cann_8_0_ccec)
 {
-	build_and_run(0, "device-calls-cann8.0.log");
+	build_and_run(0, "device-calls-cann8.0.txt");
 }
 
 Test(ascend_device, build_and_run_cann_8_5_bisheng)
 {
-	build_and_run(1, "device-calls-cann8.5.log");
+	build_and_run(1, "device-calls-cann8.5.txt");
 }
 
 /* A failing ACL call ends the run with the runtime's own message, and the
