@@ -605,11 +605,28 @@ static int set_workdir(struct npukb_cann_cmd *c, const char *dir)
 	return c->workdir ? 0 : -ENOMEM;
 }
 
+/* One "cmake --build build_out --target <target> -j <jobs>" step. */
+static int build_target(struct npukb_cann_cmd *c, const char *target, int jobs,
+			const char *project, char *err, size_t errlen)
+{
+	struct argv_builder b = { NULL, 0, 0, 0 };
+	int rc;
+
+	push(&b, "cmake");
+	push(&b, "--build");
+	push(&b, "build_out");
+	push(&b, "--target");
+	push(&b, target);
+	push(&b, "-j");
+	pushf(&b, "%d", jobs);
+	rc = finish(&b, c, dup_printf("build target %s", target), err, errlen);
+	return rc < 0 ? rc : set_workdir(c, project);
+}
+
 int npukb_cann_hostdev_build_plan(const struct npukb_cann_info *info, const char *soc,
 				  const char *op_json, const char *project, int jobs,
 				  struct npukb_cann_plan *out, char *err, size_t errlen)
 {
-	static const char *const targets[] = { "binary", "package" };
 	struct npukb_cann_soc s;
 	struct argv_builder b = { NULL, 0, 0, 0 };
 	int rc;
@@ -624,7 +641,7 @@ int npukb_cann_hostdev_build_plan(const struct npukb_cann_info *info, const char
 		return rc;
 	if (jobs < 1)
 		jobs = 1;
-	out->steps = calloc(4, sizeof *out->steps);
+	out->steps = calloc(NPUKB_CANN_HOSTDEV_STEPS, sizeof *out->steps);
 	if (!out->steps) {
 		set_msg(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -648,6 +665,10 @@ int npukb_cann_hostdev_build_plan(const struct npukb_cann_info *info, const char
 	out->n++;
 
 	push(&b, "cmake");
+	push(&b, "-S");
+	push(&b, ".");
+	push(&b, "-B");
+	push(&b, "build_out");
 	push(&b, "--preset=default");
 	pushf(&b, "-DASCEND_CANN_PACKAGE_PATH=%s", info->root);
 	pushf(&b, "-DASCEND_COMPUTE_UNIT=%s", s.unit);
@@ -656,24 +677,20 @@ int npukb_cann_hostdev_build_plan(const struct npukb_cann_info *info, const char
 		goto fail;
 	out->n++;
 
-	for (size_t t = 0; t < 2; t++) {
-		push(&b, "cmake");
-		push(&b, "--build");
-		push(&b, "build_out");
-		push(&b, "--target");
-		push(&b, targets[t]);
-		push(&b, "-j");
-		pushf(&b, "%d", jobs);
-		rc = finish(&b, &out->steps[out->n], dup_printf("build target %s", targets[t]),
-			    err, errlen);
-		if (rc < 0 || (rc = set_workdir(&out->steps[out->n], project)) < 0)
-			goto fail;
-		out->n++;
-	}
+	/* msopgen's build.sh order: package, (install), binary, package. */
+	if ((rc = build_target(&out->steps[out->n], "package", jobs, project, err, errlen)) < 0)
+		goto fail;
+	out->n++;
+	if ((rc = build_target(&out->steps[out->n], "binary", jobs, project, err, errlen)) < 0)
+		goto fail;
+	out->n++;
+	if ((rc = build_target(&out->steps[out->n], "package", jobs, project, err, errlen)) < 0)
+		goto fail;
+	out->n++;
 	return 0;
 fail:
-	/* Unused steps are zeroed (calloc), so clearing all four is safe. */
-	out->n = 4;
+	/* Unused steps are zeroed (calloc), so clearing all of them is safe. */
+	out->n = NPUKB_CANN_HOSTDEV_STEPS;
 	npukb_cann_plan_clear(out);
 	set_msg(err, errlen, "out of memory");
 	return -ENOMEM;
@@ -686,6 +703,10 @@ int npukb_cann_hostdev_stage_cmd(const char *run_package, const char *stage,
 
 	if (!out || !run_package || !stage) {
 		set_msg(err, errlen, "missing package, stage directory or result");
+		return -EINVAL;
+	}
+	if (stage[0] != '/') {
+		set_msg(err, errlen, "the staging folder must be absolute: %s", stage);
 		return -EINVAL;
 	}
 	memset(out, 0, sizeof *out);

@@ -149,23 +149,32 @@ int npukb_cann_device_link_cmd(const struct npukb_cann_info *info, const char *h
 			       const char *kernel_obj, const char *exe,
 			       struct npukb_cann_cmd *out, char *err, size_t errlen);
 
-/* Host+device flow, build part (ASCENDC.md §3), in order:
- *   msopgen gen -i <op_json> -c ai_core-<SocVersion> -lan cpp -out <project>
- *   cmake --preset=default -DASCEND_CANN_PACKAGE_PATH=<root>
- *         -DASCEND_COMPUTE_UNIT=<unit>              (in <project>)
- *   cmake --build build_out --target binary -j <jobs>   (in <project>)
- *   cmake --build build_out --target package -j <jobs>  (in <project>)
+/* Host+device flow, build part (ASCENDC.md section 3), in the order of the
+ * build.sh msopgen generates (package, install the .run, binary, package
+ * again; the installs are npukb_cann_hostdev_stage_cmd, run by the caller
+ * after steps 2 and 4):
+ *   0 msopgen gen -i <op_json> -c ai_core-<SocVersion> -lan cpp -out <project>
+ *   1 cmake -S . -B build_out --preset=default -DASCEND_CANN_PACKAGE_PATH=<root>
+ *         -DASCEND_COMPUTE_UNIT=<unit>                      (in <project>)
+ *   2 cmake --build build_out --target package -j <jobs>   (in <project>)
+ *   3 cmake --build build_out --target binary -j <jobs>    (in <project>)
+ *   4 cmake --build build_out --target package -j <jobs>   (in <project>)
  * The preset values are passed with -D rather than by editing
- * CMakePresets.json; -D wins over a preset's cacheVariables. */
+ * CMakePresets.json; -D wins over a preset's cacheVariables. Another
+ * generated build.sh seen in public builds both targets in one call
+ * (--target binary package) [which CANN release does which: unconfirmed]. */
+#define NPUKB_CANN_HOSTDEV_STEPS 5
 int npukb_cann_hostdev_build_plan(const struct npukb_cann_info *info, const char *soc,
 				  const char *op_json, const char *project, int jobs,
 				  struct npukb_cann_plan *out, char *err, size_t errlen);
 
-/* Host+device flow, staging: unpack the built custom_opp_<os>_<arch>.run
- * into <stage> instead of installing it into the toolkit (a global install
- * would serialise all evaluations):
+/* Host+device flow, staging: install the built custom_opp_<os>_<arch>.run
+ * into <stage> (absolute, private to the run) instead of the toolkit's opp
+ * folder (a global install would serialise all evaluations and outlive
+ * the run):
  *   bash <run_package> --quiet --install-path=<stage>
- * which leaves the operator under <stage>/vendors/customize. */
+ * which leaves the operator under <stage>/vendors/customize. Returns
+ * -EINVAL when stage is not absolute. */
 int npukb_cann_hostdev_stage_cmd(const char *run_package, const char *stage,
 				 struct npukb_cann_cmd *out, char *err, size_t errlen);
 

@@ -16,6 +16,7 @@
 /* Relative, so the plugin builds without an extra -I. */
 #include "../ascend-common/cann_probe.h"
 #include "../ascend-common/npu_device.h"
+#include "../ascend-common/npu_run.h"
 #include "host_program.h"
 
 #include <errno.h>
@@ -35,9 +36,6 @@
 #define HOST_EXE_NAME "npukb_host"
 #define HOST_LOG_NAME "host.log"
 #define LINK_LOG_NAME "link.log"
-#define RUN_OUT "run.out"
-#define RUN_ERR "run.err"
-#define STATS_NAME "timing.stats"
 #define DEFAULT_WARMUP 5u
 #define DEFAULT_RUNS 20u
 /* Compiler output kept in the verdict; the rest is cut off. */
@@ -139,31 +137,9 @@ done:
 	return rc;
 }
 
-/* The file's text (at most MAX_DIAGNOSTICS bytes, then a note), or NULL. */
 static char *read_log(const char *path)
 {
-	static const char cut[] = "\n[... compiler output truncated by npukb]\n";
-	FILE *f = fopen(path, "re");
-	char *text;
-	size_t n;
-
-	if (!f)
-		return NULL;
-	text = malloc(MAX_DIAGNOSTICS + sizeof cut);
-	if (text) {
-		n = fread(text, 1, MAX_DIAGNOSTICS, f);
-		if (n == MAX_DIAGNOSTICS && fgetc(f) != EOF) {
-			memcpy(text + n, cut, sizeof cut);
-		} else {
-			text[n] = '\0';
-		}
-		if (n == 0) {
-			free(text);
-			text = NULL;
-		}
-	}
-	fclose(f);
-	return text;
+	return npukb_npu_read_text(path, MAX_DIAGNOSTICS);
 }
 
 static int skip(struct npukb_build_result *res, const char *fmt, ...)
@@ -447,7 +423,7 @@ static char **launch_argv(const struct npukb_run_request *req, const char *work,
 	v[n++] = dup_printf("%d", blocks);
 	if (req->want_timing) {
 		v[n++] = strdup("--stats");
-		v[n++] = dup_printf("%s/%s", work, STATS_NAME);
+		v[n++] = dup_printf("%s/%s", work, NPUKB_NPU_STATS_NAME);
 		v[n++] = strdup("--warmup");
 		v[n++] = dup_printf("%u", warmup);
 		v[n++] = strdup("--runs");
@@ -503,20 +479,6 @@ static char **launch_argv(const struct npukb_run_request *req, const char *work,
 	return v;
 }
 
-/* The last non-empty line of text (malloc'd), or NULL. */
-static char *last_line(const char *text)
-{
-	const char *end = text + strlen(text), *start;
-
-	while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
-		end--;
-	if (end == text)
-		return NULL;
-	start = end;
-	while (start > text && start[-1] != '\n')
-		start--;
-	return strndup(start, (size_t)(end - start));
-}
 
 /* The device this backend's programs use, and its health between samples
  * (npu_device.h). Plugins run one sample at a time per process. */
@@ -527,11 +489,9 @@ static struct npukb_npu_health health;
 static int launch_on_npu(const struct npukb_cann_info *info, const struct npukb_run_request *req,
 			 struct npukb_run_result *res)
 {
-	struct npukb_sandbox_spec spec;
-	struct npukb_ascend_stats st;
-	char err[512], desc[256];
+	char err[512];
 	char **argv = NULL, **envp = NULL;
-	char *work = NULL, *errpath = NULL, *stats = NULL, *line = NULL;
+	char *work = NULL;
 	int rc;
 
 	if (!req || !req->data || !req->workdir || !req->artifact || req->artifact[0] != '/') {
@@ -547,80 +507,17 @@ static int launch_on_npu(const struct npukb_cann_info *info, const struct npukb_
 	}
 	argv = launch_argv(req, work, err, sizeof err);
 	envp = npukb_npu_device_envp(info, NULL, npukb_npu_device_id());
-	errpath = dup_printf("%s/%s", work, RUN_ERR);
-	stats = dup_printf("%s/%s", work, STATS_NAME);
-	if (!argv || !envp || !errpath || !stats) {
-		rc = -ENOMEM;
+	if (!argv || !envp) {
 		res->message = strdup(argv ? "out of memory" : err);
-		goto out;
+		rc = argv ? -ENOMEM : 0;
+	} else {
+		rc = npukb_npu_run("launch program", argv, envp, work,
+				   req->options ? &req->options->run_limits : NULL,
+				   req->want_timing, &health, res);
 	}
-	unlink(stats);
-	/* A device an earlier sample left wedged is checked again first; while
-	 * it fails, this sample is not judged on it. */
-	if (health.wedged && npukb_npu_health_check(&health, req->artifact, envp, work) != 1) {
-		res->skipped = 1;
-		res->message = dup_printf("not run: %s (since an earlier sample)", health.why);
-		rc = res->message ? 0 : -ENOMEM;
-		goto out;
-	}
-
-	memset(&spec, 0, sizeof spec);
-	spec.argv = (const char *const *)argv;
-	spec.envp = (const char *const *)envp;
-	spec.workdir = work;
-	spec.stdout_path = RUN_OUT;
-	spec.stderr_path = RUN_ERR;
-	spec.limits = npukb_npu_run_limits(req->options ? &req->options->run_limits : NULL);
-	spec.isolate_network = 1;
-	rc = npukb_sandbox_run(&spec, &res->proc, err, sizeof err);
-	if (rc < 0) {
-		res->message = dup_printf("cannot start the launch program: %s", err);
-		goto out;
-	}
-	res->diagnostics = read_log(errpath);
-	npukb_sandbox_describe(&res->proc, desc, sizeof desc);
-	if (res->proc.kind != NPUKB_EXIT_NORMAL || res->proc.exit_code != 0) {
-		line = res->diagnostics ? last_line(res->diagnostics) : NULL;
-		/* Anything but a refused command line may have left the device
-		 * in a bad state: say so now, and keep the next samples off it. */
-		if (!(res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == 2))
-			npukb_npu_health_check(&health, req->artifact, envp, work);
-		res->message = dup_printf("launch program %s%s%s%s%s", desc, line ? ": " : "",
-					  line ? line : "", health.wedged ? "; then " : "",
-					  health.wedged ? health.why : "");
-		rc = res->message ? 0 : -ENOMEM;
-		goto out;
-	}
-	if (!req->want_timing) {
-		res->ok = 1;
-		res->message = strdup("ran on the NPU");
-		rc = res->message ? 0 : -ENOMEM;
-		goto out;
-	}
-	rc = npukb_ascend_read_stats(stats, &st);
-	if (rc < 0) {
-		res->message = dup_printf("launch program wrote no usable timing (%s)",
-					  strerror(-rc));
-		rc = res->message ? 0 : -ENOMEM;
-		goto out;
-	}
-	res->ok = 1;
-	res->time_us = st.median_us;
-	res->has_spread = 1;
-	res->time_min_us = st.min_us;
-	res->time_max_us = st.max_us;
-	res->timed_runs = st.runs;
-	res->message = dup_printf("median %.3f us (min %.3f, max %.3f) over %u timed launches "
-				  "after %u warm-ups",
-				  st.median_us, st.min_us, st.max_us, st.runs, st.warmup);
-	rc = res->message ? 0 : -ENOMEM;
-out:
 	npukb_cann_strv_free(argv);
 	npukb_cann_strv_free(envp);
 	free(work);
-	free(errpath);
-	free(stats);
-	free(line);
 	return rc;
 }
 

@@ -459,37 +459,3 @@ char *npukb_ascend_wrapper_source(const char *kernel_name, const char *kernel_fi
 	}
 	return generate(wrapper_template, kernel_name, kernel_file, params, nparams, err, errlen);
 }
-
-int npukb_ascend_read_stats(const char *path, struct npukb_ascend_stats *out)
-{
-	char key[32];
-	double v;
-	unsigned seen = 0;
-	FILE *f;
-
-	memset(out, 0, sizeof *out);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fscanf(f, "%31s %lf", key, &v) == 2) {
-		if (strcmp(key, "median_us") == 0) {
-			out->median_us = v;
-			seen |= 1;
-		} else if (strcmp(key, "min_us") == 0) {
-			out->min_us = v;
-			seen |= 2;
-		} else if (strcmp(key, "max_us") == 0) {
-			out->max_us = v;
-			seen |= 4;
-		} else if (strcmp(key, "runs") == 0 && v >= 0 && v < 1e9) {
-			out->runs = (unsigned)v;
-			seen |= 8;
-		} else if (strcmp(key, "warmup") == 0 && v >= 0 && v < 1e9) {
-			out->warmup = (unsigned)v;
-		}
-	}
-	fclose(f);
-	if (seen != 15 || out->runs == 0)
-		return -EINVAL;
-	return 0;
-}

@@ -24,6 +24,9 @@
 #include <stddef.h>
 #include <npukb/task.h>
 
+/* The stats file it writes: npukb_ascend_read_stats(). */
+#include "../ascend-common/npu_run.h"
+
 #define NPUKB_ASCEND_WRAPPER_NAME "npukb_launch.cpp"
 #define NPUKB_ASCEND_HOST_EXIT_ACL 3
 #define NPUKB_ASCEND_HOST_EXIT_UNHEALTHY 4
@@ -39,18 +42,5 @@ char *npukb_ascend_host_source(const char *kernel_name, const struct npukb_param
 char *npukb_ascend_wrapper_source(const char *kernel_name, const char *kernel_file,
 				  const struct npukb_param *params, size_t nparams, char *err,
 				  size_t errlen);
-
-struct npukb_ascend_stats {
-	double median_us;
-	double min_us;
-	double max_us;
-	unsigned runs;
-	unsigned warmup;
-};
-
-/* Parses the stats file ("key value" lines: median_us, min_us, max_us,
- * runs, warmup). Returns 0, or a negative errno value (-EINVAL: a key is
- * missing or runs is 0). */
-int npukb_ascend_read_stats(const char *path, struct npukb_ascend_stats *out);
 
 #endif
