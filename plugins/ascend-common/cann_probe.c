@@ -718,6 +718,40 @@ int npukb_cann_hostdev_stage_cmd(const char *run_package, const char *stage,
 		      errlen);
 }
 
+int npukb_cann_hostdev_program_cmd(const struct npukb_cann_info *info, const char *cxx,
+				   const char *src, const char *stage, const char *exe,
+				   struct npukb_cann_cmd *out, char *err, size_t errlen)
+{
+	struct argv_builder b = { NULL, 0, 0, 0 };
+	char libdir[PATH_MAX];
+	int rc;
+
+	if (!out || !src || !stage || !exe) {
+		set_msg(err, errlen, "missing source, stage, program or result");
+		return -EINVAL;
+	}
+	memset(out, 0, sizeof *out);
+	if ((rc = need_toolkit(info, err, errlen)) < 0)
+		return rc;
+	runtime_libdir(info, libdir, sizeof libdir);
+	push(&b, cxx && *cxx ? cxx : "g++");
+	push(&b, "-O2");
+	push(&b, "-std=c++17");
+	pushf(&b, "-I%s/include", info->root);
+	pushf(&b, "-I%s/vendors/customize/op_api/include", stage);
+	push(&b, src);
+	pushf(&b, "-L%s/vendors/customize/op_api/lib", stage);
+	pushf(&b, "-L%s", libdir);
+	pushf(&b, "-Wl,-rpath,%s/vendors/customize/op_api/lib", stage);
+	pushf(&b, "-Wl,-rpath,%s", libdir);
+	push(&b, "-lcust_opapi");
+	push(&b, "-lnnopbase");
+	push(&b, "-lascendcl");
+	push(&b, "-o");
+	push(&b, exe);
+	return finish(&b, out, strdup("compile the aclnn program"), err, errlen);
+}
+
 char **npukb_cann_runtime_env(const struct npukb_cann_info *info, const char *stage)
 {
 	struct argv_builder b = { NULL, 0, 0, 0 };

@@ -178,6 +178,17 @@ int npukb_cann_hostdev_build_plan(const struct npukb_cann_info *info, const char
 int npukb_cann_hostdev_stage_cmd(const char *run_package, const char *stage,
 				 struct npukb_cann_cmd *out, char *err, size_t errlen);
 
+/* Host+device flow, the program that calls the staged operator through
+ * its aclnn API (plain host C++; aclCreateTensor and friends live in
+ * libnnopbase, the operator's aclnn functions in the staged
+ * libcust_opapi.so):
+ *   <cxx> -O2 -std=c++17 -I<root>/include -I<stage>/vendors/customize/op_api/include
+ *     <src> -L<stage>/vendors/customize/op_api/lib -L<libdir> -Wl,-rpath,... 
+ *     -lcust_opapi -lnnopbase -lascendcl -o <exe> */
+int npukb_cann_hostdev_program_cmd(const struct npukb_cann_info *info, const char *cxx,
+				   const char *src, const char *stage, const char *exe,
+				   struct npukb_cann_cmd *out, char *err, size_t errlen);
+
 /* Environment for running against the toolkit (and, when stage is not
  * NULL, a staged custom operator): ASCEND_HOME_PATH, ASCEND_OPP_PATH,
  * LD_LIBRARY_PATH and ASCEND_CUSTOM_OPP_PATH=<stage>/vendors/customize.

@@ -15,6 +15,7 @@
 
 /* Relative, so the plugin builds without an extra -I. */
 #include "../ascend-common/cann_probe.h"
+#include "../ascend-common/build_step.h"
 #include "../ascend-common/npu_device.h"
 #include "../ascend-common/npu_run.h"
 #include "host_program.h"
@@ -102,41 +103,6 @@ static const char *kernel_source(const struct npukb_sample *s)
 	return pick;
 }
 
-static int copy_file(const char *from, const char *to)
-{
-	char buf[65536];
-	int in = open(from, O_RDONLY | O_CLOEXEC);
-	int out, rc = 0;
-	ssize_t n;
-
-	if (in < 0)
-		return -errno;
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0) {
-		rc = -errno;
-		close(in);
-		return rc;
-	}
-	while ((n = read(in, buf, sizeof buf)) > 0) {
-		for (ssize_t off = 0; off < n;) {
-			ssize_t w = write(out, buf + off, (size_t)(n - off));
-
-			if (w < 0) {
-				rc = -errno;
-				goto done;
-			}
-			off += w;
-		}
-	}
-	if (n < 0)
-		rc = -errno;
-done:
-	if (close(out) < 0 && rc == 0)
-		rc = -errno;
-	close(in);
-	return rc;
-}
-
 static char *read_log(const char *path)
 {
 	return npukb_npu_read_text(path, MAX_DIAGNOSTICS);
@@ -156,64 +122,6 @@ static int skip(struct npukb_build_result *res, const char *fmt, ...)
 	res->skipped = 1;
 	res->message = s;
 	return s ? 0 : -ENOMEM;
-}
-
-/* Writes text to path (created or truncated). */
-static int write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "we");
-	int rc = 0;
-
-	if (!f)
-		return -errno;
-	if (fputs(text, f) == EOF)
-		rc = -EIO;
-	if (fclose(f) != 0 && rc == 0)
-		rc = -errno;
-	return rc;
-}
-
-/* a, then b (either may be NULL), as one malloc'd text; frees both. */
-static char *join_logs(char *a, char *b)
-{
-	char *s;
-
-	if (!a)
-		return b;
-	if (!b)
-		return a;
-	s = dup_printf("%s%s%s", a, a[0] && a[strlen(a) - 1] != '\n' ? "\n" : "", b);
-	if (s) {
-		free(a);
-		free(b);
-		return s;
-	}
-	free(b);
-	return a;
-}
-
-/* Runs one toolchain command in the work directory, output into log. */
-static int run_tool(const struct npukb_build_request *req, const struct npukb_cann_cmd *cmd,
-		    char **envp, const char *log, struct npukb_sandbox_result *proc, char *err,
-		    size_t errlen)
-{
-	struct npukb_sandbox_spec spec;
-
-	memset(&spec, 0, sizeof spec);
-	spec.argv = (const char *const *)cmd->argv;
-	spec.envp = (const char *const *)envp;
-	spec.workdir = req->workdir;
-	spec.stdout_path = log;
-	spec.stderr_path = log;
-	if (req->options)
-		spec.limits = req->options->build_limits;
-	spec.isolate_network = 1;
-	return npukb_sandbox_run(&spec, proc, err, errlen);
-}
-
-static int tool_ok(const struct npukb_sandbox_result *p, const char *out)
-{
-	return p->kind == NPUKB_EXIT_NORMAL && p->exit_code == 0 && access(out, F_OK) == 0;
 }
 
 /* Which cores the kernel needs, from its source text: an explicit task
@@ -294,7 +202,7 @@ static int device_build(const struct npukb_build_request *req, struct npukb_buil
 		rc = -ENOMEM;
 		goto out;
 	}
-	if ((rc = copy_file(src_path, dst_path)) < 0) {
+	if ((rc = npukb_step_copy_file(src_path, dst_path)) < 0) {
 		res->message = dup_printf("cannot copy %s into the work directory: %s", src,
 					  strerror(-rc));
 		goto out;
@@ -320,7 +228,7 @@ static int device_build(const struct npukb_build_request *req, struct npukb_buil
 			rc = -ENOMEM;
 			goto out;
 		}
-		if ((rc = write_text(path, text)) < 0) {
+		if ((rc = npukb_step_write_text(path, text)) < 0) {
 			res->message = dup_printf("cannot write %s: %s", path, strerror(-rc));
 			goto out;
 		}
@@ -359,21 +267,23 @@ static int device_build(const struct npukb_build_request *req, struct npukb_buil
 	/* Each step's proc is the one reported: the first that fails ends
 	 * the build, with its output after the earlier steps'. */
 	for (i = 0; i < 3; i++) {
-		rc = run_tool(req, &steps[i].cmd, envp, steps[i].log, &res->proc, err, sizeof err);
+		rc = npukb_step_run(&steps[i].cmd, envp, req->workdir, steps[i].log,
+				    req->options ? &req->options->build_limits : NULL, &res->proc, err,
+				    sizeof err);
 		if (rc < 0) {
 			res->message = strdup(err);
 			goto out;
 		}
 		free(path);
 		path = dup_printf("%s/%s", work, steps[i].log);
-		res->diagnostics = join_logs(res->diagnostics, path ? read_log(path) : NULL);
+		res->diagnostics = npukb_step_join(res->diagnostics, path ? read_log(path) : NULL);
 		free(path);
 		path = dup_printf("%s/%s", work, steps[i].output);
 		if (!path) {
 			rc = -ENOMEM;
 			goto out;
 		}
-		if (!tool_ok(&res->proc, path)) {
+		if (!npukb_step_ok(&res->proc, path)) {
 			npukb_sandbox_describe(&res->proc, desc, sizeof desc);
 			res->message = dup_printf("%s: %s %s", steps[i].cmd.what,
 						  i == 2 ? "linker" : "compiler", desc);

@@ -139,9 +139,23 @@ void fx_fake_cann(int bisheng, struct npukb_cann_info *info)
 			      abs_fake, fx_at("cann/include")), 0);
 	cr_assert_eq(fx_shell("cc -std=c11 -shared -fPIC -I'%s/include' '%s/fake_acl.c' -o "
 			      "'%s/libascendcl.so' && cc -shared -fPIC -x c /dev/null -o "
-			      "'%s/libruntime.so'",
-			      abs_fake, abs_fake, fx_at(libdir), fx_at(libdir)),
+			      "'%s/libruntime.so' && cp '%s/libruntime.so' '%s/libnnopbase.so'",
+			      abs_fake, abs_fake, fx_at(libdir), fx_at(libdir), fx_at(libdir),
+			      fx_at(libdir)),
 		     0, "cannot build the fake runtime");
+	/* The custom-operator tools: msopgen in the toolkit, cmake on PATH. */
+	fx_put_file("cann/python/site-packages/bin/.keep", "", 0);
+	fx_put_file("cann/fakebin/.keep", "", 0);
+	cr_assert_eq(fx_shell("cp '%s/fake-msopgen' '%s' && cp '%s/fake-cmake' '%s'", abs_fake,
+			      fx_at("cann/python/site-packages/bin/msopgen"), abs_fake,
+			      fx_at("cann/fakebin/cmake")), 0);
+	{
+		char path[8192];
+		const char *old = getenv("PATH");
+
+		snprintf(path, sizeof path, "%s:%s", fx_at("cann/fakebin"), old ? old : "/usr/bin:/bin");
+		setenv("PATH", path, 1);
+	}
 	setenv("ASCEND_HOME_PATH", fx_at("cann"), 1);
 	setenv("FAKE_CANN_DIR", abs_fake, 1);
 	setenv("FAKE_CANN_LOG", fx_at("cann-calls.log"), 1);

@@ -32,9 +32,11 @@ const char *fx_src(const char *rel);
 /* A fake toolkit at fx_tmp/cann: the fake compiler as
  * compiler/ccec_compiler/bin/ccec (CANN 8.0.x) or bin/bisheng (8.5+), the
  * fake ACL headers as include/, and lib64/ (8.5+) or runtime/lib64/ (8.0.x)
- * with libascendcl.so built from fake_acl.c and an empty libruntime.so.
- * Sets ASCEND_HOME_PATH, FAKE_CANN_DIR and FAKE_CANN_LOG
- * (fx_tmp/cann-calls.log), and fills info as the probe sees the tree. */
+ * with libascendcl.so built from fake_acl.c and empty libruntime.so and
+ * libnnopbase.so; python/site-packages/bin/msopgen (fake-msopgen) and a
+ * fake cmake first on PATH. Sets ASCEND_HOME_PATH, FAKE_CANN_DIR and
+ * FAKE_CANN_LOG (fx_tmp/cann-calls.log), and fills info as the probe sees
+ * the tree. */
 void fx_fake_cann(int bisheng, struct npukb_cann_info *info);
 
 /* text with every occurrence of what replaced by with (malloc'd). */

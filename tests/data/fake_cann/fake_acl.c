@@ -44,6 +44,7 @@ static char recent[512];
 static float clock_ms;
 static float step_ms = 0.5f;
 static aclError pending; /* a failed launch, reported at the next synchronisation */
+static int live_tensors;  /* aclTensors not destroyed yet */
 static unsigned block_idx, block_num;
 
 static void trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -192,6 +193,8 @@ aclError aclrtResetDevice(int32_t id)
 		if (handles[i].kind != FREE_SLOT)
 			return fail(ACL_ERROR_INVALID_PARAM, "handle %u still alive at aclrtResetDevice",
 				    handles[i].id);
+	if (live_tensors)
+		return fail(ACL_ERROR_INVALID_PARAM, "%d aclTensors never destroyed", live_tensors);
 	device = -1;
 	return ACL_SUCCESS;
 }
@@ -415,4 +418,184 @@ uint32_t fake_acl_block_idx(void)
 uint32_t fake_acl_block_num(void)
 {
 	return block_num;
+}
+
+/* ---- aclnn tensors (aclnn/acl_meta.h) ------------------------------------ */
+
+#include "aclnn/acl_meta.h"
+
+#define MAX_DIMS 8
+#define MAX_MEMBERS 64
+
+struct aclTensor {
+	unsigned id;
+	aclDataType dtype;
+	uint64_t rank;
+	int64_t dims[MAX_DIMS];
+	void *data;
+	int in_list;
+};
+
+struct aclTensorList {
+	unsigned id;
+	uint64_t n;
+	aclTensor *members[MAX_MEMBERS];
+};
+
+static unsigned next_tensor = 1;
+
+static size_t dtype_size(aclDataType dt)
+{
+	switch (dt) {
+	case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: return 4;
+	case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
+	case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
+	case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: return 8;
+	default: return 0;
+	}
+}
+
+/* A contiguous ND tensor in device memory, its storage shape its view
+ * shape: what the generated programs must create. */
+aclTensor *aclCreateTensor(const int64_t *dims, uint64_t rank, aclDataType dtype,
+			   const int64_t *stride, int64_t offset, aclFormat format,
+			   const int64_t *sdims, uint64_t srank, void *data)
+{
+	struct aclTensor *t;
+	size_t numel = 1, esize = dtype_size(dtype);
+	int64_t want = 1;
+	char shape[128] = "";
+	size_t used = 0;
+
+	if (need_device("aclCreateTensor") != ACL_SUCCESS)
+		return NULL;
+	if (rank > MAX_DIMS || (rank && (!dims || !stride)) || srank != rank || !esize ||
+	    offset != 0 || format != ACL_FORMAT_ND) {
+		fail(ACL_ERROR_INVALID_PARAM, "aclCreateTensor: bad arguments");
+		return NULL;
+	}
+	for (uint64_t d = rank; d-- > 0;) {
+		if (stride[d] != want || sdims[d] != dims[d] || dims[d] < 0) {
+			fail(ACL_ERROR_INVALID_PARAM, "aclCreateTensor: not contiguous ND");
+			return NULL;
+		}
+		want *= dims[d];
+		numel *= (size_t)dims[d];
+	}
+	if (numel && !find_range(data, numel * esize)) {
+		fail(ACL_ERROR_INVALID_PARAM, "aclCreateTensor: data is not %zu bytes of device memory",
+		     numel * esize);
+		return NULL;
+	}
+	t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	t->id = next_tensor++;
+	live_tensors++;
+	t->dtype = dtype;
+	t->rank = rank;
+	memcpy(t->dims, dims, rank * sizeof *dims);
+	t->data = data;
+	for (uint64_t d = 0; d < rank && used + 24 < sizeof shape; d++)
+		used += (size_t)snprintf(shape + used, sizeof shape - used, "%s%lld", d ? "," : "",
+					 (long long)dims[d]);
+	{
+		struct handle *h = find_range(data, numel * esize);
+
+		trace("aclCreateTensor t%u dtype=%d [%s] d%u+%zu", t->id, (int)dtype, shape,
+		      h ? h->id : 0, h ? (size_t)((char *)data - (char *)h->ptr) : 0);
+	}
+	return t;
+}
+
+aclTensorList *aclCreateTensorList(const aclTensor *const *value, uint64_t size)
+{
+	struct aclTensorList *l;
+
+	if (!value || size == 0 || size > MAX_MEMBERS) {
+		fail(ACL_ERROR_INVALID_PARAM, "aclCreateTensorList: bad arguments");
+		return NULL;
+	}
+	l = calloc(1, sizeof *l);
+	if (!l)
+		return NULL;
+	l->id = next_tensor++;
+	l->n = size;
+	for (uint64_t i = 0; i < size; i++) {
+		l->members[i] = (aclTensor *)value[i];
+		l->members[i]->in_list = 1;
+	}
+	trace("aclCreateTensorList L%u of %llu", l->id, (unsigned long long)size);
+	return l;
+}
+
+aclnnStatus aclDestroyTensor(const aclTensor *t)
+{
+	if (!t || t->in_list)
+		return fail(ACL_ERROR_INVALID_PARAM, "aclDestroyTensor: %s",
+			    t ? "the tensor belongs to a list" : "null");
+	trace("aclDestroyTensor t%u", t->id);
+	live_tensors--;
+	free((void *)t);
+	return ACL_SUCCESS;
+}
+
+aclnnStatus aclDestroyTensorList(const aclTensorList *l)
+{
+	if (!l)
+		return fail(ACL_ERROR_INVALID_PARAM, "aclDestroyTensorList: null");
+	trace("aclDestroyTensorList L%u", l->id);
+	for (uint64_t i = 0; i < l->n; i++) {
+		free(l->members[i]);
+		live_tensors--;
+	}
+	free((void *)l);
+	return ACL_SUCCESS;
+}
+
+/* For fake operator libraries (tests/data/fake_cann/opapi): what a tensor
+ * is, checked against the device, and a queued kernel's passing time. */
+int fake_acl_tensor(const aclTensor *t, int *dtype, int64_t *numel, void **data);
+int fake_acl_tensor_list(const aclTensorList *l, uint64_t i, const aclTensor **member);
+int fake_acl_stream_ok(void *stream);
+
+int fake_acl_tensor(const aclTensor *t, int *dtype, int64_t *numel, void **data)
+{
+	int64_t n = 1;
+
+	if (!t)
+		return -1;
+	for (uint64_t d = 0; d < t->rank; d++)
+		n *= t->dims[d];
+	*dtype = (int)t->dtype;
+	*numel = n;
+	*data = t->data;
+	return 0;
+}
+
+int fake_acl_tensor_list(const aclTensorList *l, uint64_t i, const aclTensor **member)
+{
+	if (!l || i >= l->n)
+		return -1;
+	*member = l->members[i];
+	return 0;
+}
+
+int fake_acl_stream_ok(void *stream)
+{
+	return find(STREAM, stream) != NULL;
+}
+
+int fake_acl_device_memory(const void *p, size_t n);
+void fake_acl_note(const char *what);
+
+int fake_acl_device_memory(const void *p, size_t n)
+{
+	return p && find_range(p, n) != NULL;
+}
+
+/* A fake operator library's calls go into the trace too. */
+void fake_acl_note(const char *what)
+{
+	trace("%s", what);
 }
