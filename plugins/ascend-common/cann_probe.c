@@ -44,15 +44,35 @@ static void add_msg(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-static char *dup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *dup_printf(const char *fmt, ...)
+int npukb_cann_vset(char **msg, const char *fmt, va_list ap)
+{
+	char *s = NULL;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	free(*msg);
+	*msg = s;
+	return s ? 0 : -ENOMEM;
+}
+
+int npukb_cann_set(char **msg, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = npukb_cann_vset(msg, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+char *npukb_cann_strf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s = NULL;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
+	npukb_cann_vset(&s, fmt, ap);
 	va_end(ap);
 	return s;
 }
@@ -537,8 +557,8 @@ int npukb_cann_device_compile_cmd(const struct npukb_cann_info *info, const char
 	push(&b, obj);
 	return finish(&b, out,
 		      info->compiler_kind == NPUKB_CANN_BISHENG
-			      ? dup_printf("compile kernel and launch for %s (dav-%d)", s.name, s.npu_arch)
-			      : dup_printf("compile kernel and launch for %s (%s)", s.name, arch),
+			      ? npukb_cann_strf("compile kernel and launch for %s (dav-%d)", s.name, s.npu_arch)
+			      : npukb_cann_strf("compile kernel and launch for %s (%s)", s.name, arch),
 		      err, errlen);
 }
 
@@ -619,7 +639,7 @@ static int build_target(struct npukb_cann_cmd *c, const char *target, int jobs,
 	push(&b, target);
 	push(&b, "-j");
 	pushf(&b, "%d", jobs);
-	rc = finish(&b, c, dup_printf("build target %s", target), err, errlen);
+	rc = finish(&b, c, npukb_cann_strf("build target %s", target), err, errlen);
 	return rc < 0 ? rc : set_workdir(c, project);
 }
 
@@ -659,7 +679,7 @@ int npukb_cann_hostdev_build_plan(const struct npukb_cann_info *info, const char
 	push(&b, "-out");
 	push(&b, project);
 	rc = finish(&b, &out->steps[out->n],
-		    dup_printf("generate the operator project for %s", s.soc_version), err, errlen);
+		    npukb_cann_strf("generate the operator project for %s", s.soc_version), err, errlen);
 	if (rc < 0)
 		goto fail;
 	out->n++;
@@ -672,7 +692,7 @@ int npukb_cann_hostdev_build_plan(const struct npukb_cann_info *info, const char
 	push(&b, "--preset=default");
 	pushf(&b, "-DASCEND_CANN_PACKAGE_PATH=%s", info->root);
 	pushf(&b, "-DASCEND_COMPUTE_UNIT=%s", s.unit);
-	rc = finish(&b, &out->steps[out->n], dup_printf("configure for %s", s.unit), err, errlen);
+	rc = finish(&b, &out->steps[out->n], npukb_cann_strf("configure for %s", s.unit), err, errlen);
 	if (rc < 0 || (rc = set_workdir(&out->steps[out->n], project)) < 0)
 		goto fail;
 	out->n++;
@@ -714,7 +734,7 @@ int npukb_cann_hostdev_stage_cmd(const char *run_package, const char *stage,
 	push(&b, run_package);
 	push(&b, "--quiet");
 	pushf(&b, "--install-path=%s", stage);
-	return finish(&b, out, dup_printf("stage the operator package under %s", stage), err,
+	return finish(&b, out, npukb_cann_strf("stage the operator package under %s", stage), err,
 		      errlen);
 }
 

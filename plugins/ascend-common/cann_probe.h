@@ -12,6 +12,7 @@
 #define NPUKB_CANN_PROBE_H
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stddef.h>
 
 /* Where the probe looks things up. Tests fake a machine with it. */
@@ -202,5 +203,12 @@ char **npukb_cann_runtime_env(const struct npukb_cann_info *info, const char *st
 char **npukb_cann_merge_env(char *const *base, char *const *extra);
 
 void npukb_cann_strv_free(char **v);
+
+/* printf into a malloc'd string; NULL when out of memory. */
+char *npukb_cann_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* printf into *msg (its old text freed); 0, or -ENOMEM. */
+int npukb_cann_set(char **msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int npukb_cann_vset(char **msg, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 #endif

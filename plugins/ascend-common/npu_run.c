@@ -1,5 +1,6 @@
 /* npu_run.c - run a generated program on the NPU (see npu_run.h). */
 #include "npu_run.h"
+#include "cann_probe.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -70,19 +71,6 @@ char *npukb_npu_read_text(const char *path, size_t max)
 	return text;
 }
 
-static char *dup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *dup_printf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
-
 /* The last non-empty line of text (malloc'd), or NULL. */
 static char *last_line(const char *text)
 {
@@ -105,8 +93,8 @@ int npukb_npu_run(const char *what, char *const *argv, char *const *envp, const 
 	struct npukb_sandbox_spec spec;
 	struct npukb_ascend_stats st;
 	char err[512], desc[256];
-	char *errpath = dup_printf("%s/%s", work, NPUKB_NPU_RUN_ERR);
-	char *stats = dup_printf("%s/%s", work, NPUKB_NPU_STATS_NAME);
+	char *errpath = npukb_cann_strf("%s/%s", work, NPUKB_NPU_RUN_ERR);
+	char *stats = npukb_cann_strf("%s/%s", work, NPUKB_NPU_STATS_NAME);
 	char *line = NULL;
 	int rc = 0;
 
@@ -119,7 +107,7 @@ int npukb_npu_run(const char *what, char *const *argv, char *const *envp, const 
 	 * it fails, this sample is not judged on it. */
 	if (h->wedged && npukb_npu_health_check(h, argv[0], envp, work) != 1) {
 		res->skipped = 1;
-		res->message = dup_printf("not run: %s (since an earlier sample)", h->why);
+		res->message = npukb_cann_strf("not run: %s (since an earlier sample)", h->why);
 		goto out;
 	}
 	memset(&spec, 0, sizeof spec);
@@ -132,7 +120,7 @@ int npukb_npu_run(const char *what, char *const *argv, char *const *envp, const 
 	spec.isolate_network = 1;
 	rc = npukb_sandbox_run(&spec, &res->proc, err, sizeof err);
 	if (rc < 0) {
-		res->message = dup_printf("cannot start the %s: %s", what, err);
+		res->message = npukb_cann_strf("cannot start the %s: %s", what, err);
 		goto out;
 	}
 	res->diagnostics = npukb_npu_read_text(errpath, MAX_TEXT);
@@ -143,7 +131,7 @@ int npukb_npu_run(const char *what, char *const *argv, char *const *envp, const 
 		 * in a bad state: say so now, and keep the next samples off it. */
 		if (!(res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == EXIT_USAGE))
 			npukb_npu_health_check(h, argv[0], envp, work);
-		res->message = dup_printf("%s %s%s%s%s%s", what, desc, line ? ": " : "",
+		res->message = npukb_cann_strf("%s %s%s%s%s%s", what, desc, line ? ": " : "",
 					  line ? line : "", h->wedged ? "; then " : "",
 					  h->wedged ? h->why : "");
 		goto out;
@@ -155,7 +143,7 @@ int npukb_npu_run(const char *what, char *const *argv, char *const *envp, const 
 	}
 	rc = npukb_ascend_read_stats(stats, &st);
 	if (rc < 0) {
-		res->message = dup_printf("%s wrote no usable timing (%s)", what, strerror(-rc));
+		res->message = npukb_cann_strf("%s wrote no usable timing (%s)", what, strerror(-rc));
 		rc = 0;
 		goto out;
 	}
@@ -165,7 +153,7 @@ int npukb_npu_run(const char *what, char *const *argv, char *const *envp, const 
 	res->time_min_us = st.min_us;
 	res->time_max_us = st.max_us;
 	res->timed_runs = st.runs;
-	res->message = dup_printf("median %.3f us (min %.3f, max %.3f) over %u timed launches "
+	res->message = npukb_cann_strf("median %.3f us (min %.3f, max %.3f) over %u timed launches "
 				  "after %u warm-ups",
 				  st.median_us, st.min_us, st.max_us, st.runs, st.warmup);
 out:

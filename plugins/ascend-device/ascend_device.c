@@ -42,19 +42,6 @@
 /* Compiler output kept in the verdict; the rest is cut off. */
 #define MAX_DIAGNOSTICS (256 * 1024)
 
-static char *dup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *dup_printf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
-
 static int device_probe(char *reason, size_t len)
 {
 	struct npukb_cann_info info;
@@ -113,15 +100,13 @@ static int skip(struct npukb_build_result *res, const char *fmt, ...)
 static int skip(struct npukb_build_result *res, const char *fmt, ...)
 {
 	va_list ap;
-	char *s = NULL;
+	int rc;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
+	rc = npukb_cann_vset(&res->message, fmt, ap);
 	va_end(ap);
 	res->skipped = 1;
-	res->message = s;
-	return s ? 0 : -ENOMEM;
+	return rc;
 }
 
 /* Which cores the kernel needs, from its source text: an explicit task
@@ -192,18 +177,18 @@ static int device_build(const struct npukb_build_request *req, struct npukb_buil
 	work = realpath(req->workdir, NULL);
 	if (!work) {
 		rc = -errno;
-		res->message = dup_printf("cannot resolve work directory %s: %s", req->workdir,
+		res->message = npukb_cann_strf("cannot resolve work directory %s: %s", req->workdir,
 					  strerror(-rc));
 		return res->message ? 0 : -ENOMEM;
 	}
-	src_path = dup_printf("%s/%s", req->sample->dir, src);
-	dst_path = dup_printf("%s/%s", work, base);
+	src_path = npukb_cann_strf("%s/%s", req->sample->dir, src);
+	dst_path = npukb_cann_strf("%s/%s", work, base);
 	if (!src_path || !dst_path) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	if ((rc = npukb_step_copy_file(src_path, dst_path)) < 0) {
-		res->message = dup_printf("cannot copy %s into the work directory: %s", src,
+		res->message = npukb_cann_strf("cannot copy %s into the work directory: %s", src,
 					  strerror(-rc));
 		goto out;
 	}
@@ -218,18 +203,18 @@ static int device_build(const struct npukb_build_request *req, struct npukb_buil
 						       req->task->params, req->task->nparams, err,
 						       sizeof err);
 		if (!text) {
-			res->message = dup_printf("cannot generate %s: %s", name, err);
+			res->message = npukb_cann_strf("cannot generate %s: %s", name, err);
 			rc = res->message ? 0 : -ENOMEM;
 			goto out;
 		}
 		free(path);
-		path = dup_printf("%s/%s", work, name);
+		path = npukb_cann_strf("%s/%s", work, name);
 		if (!path) {
 			rc = -ENOMEM;
 			goto out;
 		}
 		if ((rc = npukb_step_write_text(path, text)) < 0) {
-			res->message = dup_printf("cannot write %s: %s", path, strerror(-rc));
+			res->message = npukb_cann_strf("cannot write %s: %s", path, strerror(-rc));
 			goto out;
 		}
 		free(text);
@@ -275,17 +260,17 @@ static int device_build(const struct npukb_build_request *req, struct npukb_buil
 			goto out;
 		}
 		free(path);
-		path = dup_printf("%s/%s", work, steps[i].log);
+		path = npukb_cann_strf("%s/%s", work, steps[i].log);
 		res->diagnostics = npukb_step_join(res->diagnostics, path ? read_log(path) : NULL);
 		free(path);
-		path = dup_printf("%s/%s", work, steps[i].output);
+		path = npukb_cann_strf("%s/%s", work, steps[i].output);
 		if (!path) {
 			rc = -ENOMEM;
 			goto out;
 		}
 		if (!npukb_step_ok(&res->proc, path)) {
 			npukb_sandbox_describe(&res->proc, desc, sizeof desc);
-			res->message = dup_printf("%s: %s %s", steps[i].cmd.what,
+			res->message = npukb_cann_strf("%s: %s %s", steps[i].cmd.what,
 						  i == 2 ? "linker" : "compiler", desc);
 			rc = res->message ? 0 : -ENOMEM;
 			goto out;
@@ -294,7 +279,7 @@ static int device_build(const struct npukb_build_request *req, struct npukb_buil
 	res->ok = 1;
 	res->artifact = path;
 	path = NULL;
-	res->message = dup_printf("%s; %s; %s", steps[0].cmd.what, steps[1].cmd.what,
+	res->message = npukb_cann_strf("%s; %s; %s", steps[0].cmd.what, steps[1].cmd.what,
 				  steps[2].cmd.what);
 	rc = res->message ? 0 : -ENOMEM;
 out:
@@ -330,14 +315,14 @@ static char **launch_argv(const struct npukb_run_request *req, const char *work,
 	}
 	v[n++] = strdup(req->artifact);
 	v[n++] = strdup("--blocks");
-	v[n++] = dup_printf("%d", blocks);
+	v[n++] = npukb_cann_strf("%d", blocks);
 	if (req->want_timing) {
 		v[n++] = strdup("--stats");
-		v[n++] = dup_printf("%s/%s", work, NPUKB_NPU_STATS_NAME);
+		v[n++] = npukb_cann_strf("%s/%s", work, NPUKB_NPU_STATS_NAME);
 		v[n++] = strdup("--warmup");
-		v[n++] = dup_printf("%u", warmup);
+		v[n++] = npukb_cann_strf("%u", warmup);
 		v[n++] = strdup("--runs");
-		v[n++] = dup_printf("%u", runs);
+		v[n++] = npukb_cann_strf("%u", runs);
 	}
 	for (size_t i = 0; i < d->nargs; i++) {
 		const struct npukb_kernel_arg *a = &d->args[i];
@@ -372,11 +357,11 @@ static char **launch_argv(const struct npukb_run_request *req, const char *work,
 			return NULL;
 		}
 		if (a->role == NPUKB_PARAM_WORKSPACE) {
-			v[n++] = dup_printf("ws=%zu", a->bytes);
+			v[n++] = npukb_cann_strf("ws=%zu", a->bytes);
 		} else {
 			/* The program runs in its own work directory. */
 			abs = a->path[0] == '/' ? NULL : realpath(a->path, NULL);
-			v[n++] = dup_printf("%s=%s", role, abs ? abs : a->path);
+			v[n++] = npukb_cann_strf("%s=%s", role, abs ? abs : a->path);
 			free(abs);
 		}
 	}
@@ -412,7 +397,7 @@ static int launch_on_npu(const struct npukb_cann_info *info, const struct npukb_
 	work = realpath(req->workdir, NULL);
 	if (!work) {
 		rc = -errno;
-		res->message = dup_printf("cannot resolve work directory %s", req->workdir);
+		res->message = npukb_cann_strf("cannot resolve work directory %s", req->workdir);
 		return rc;
 	}
 	argv = launch_argv(req, work, err, sizeof err);
@@ -442,7 +427,7 @@ static int device_run(const struct npukb_run_request *req, struct npukb_run_resu
 	if (rc != NPUKB_CANN_OK) {
 		res->skipped = 1;
 		if (rc < 0)
-			res->message = dup_printf("CANN probe failed: %s", strerror(-rc));
+			res->message = npukb_cann_strf("CANN probe failed: %s", strerror(-rc));
 		else
 			res->message = strdup(reason);
 		return res->message ? 0 : -ENOMEM;

@@ -1,6 +1,7 @@
 /* host_program.c - generate the ascend-device launch program, and read
  * back the timing it writes. See host_program.h for its command line. */
 #include "host_program.h"
+#include "../ascend-common/gen_program.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -53,15 +54,11 @@ static const char host_template[] =
 	"// In the kernel's translation unit (" NPUKB_ASCEND_WRAPPER_NAME ").\n"
 	"extern \"C\" void npukb_launch(uint32_t blocks, void *stream, uint8_t *const *args);\n"
 	"\n"
-	"#define ACL_CHECK(call)                                                          \\\n"
-	"\tdo {                                                                      \\\n"
-	"\t\taclError e_ = (call);                                               \\\n"
-	"\t\tif (e_ != ACL_SUCCESS)                                              \\\n"
-	"\t\t\tacl_failed(#call, e_);                                       \\\n"
-	"\t} while (0)\n"
-	"\n"
 	"namespace {\n"
 	"\n"
+	"const char kProgram[] = \"npukb-host\";\n"
+	"\n"
+	"@COMMON@\n"
 	"const size_t kParams = @NPARAMS@;\n"
 	"const char kRoles[] = \"@ROLES@\"; // i input, o output, t tiling, w workspace\n"
 	"\n"
@@ -73,89 +70,12 @@ static const char host_template[] =
 	"\tvoid *dev = nullptr;\n"
 	"};\n"
 	"\n"
-	"// The runtime's own account of the failure goes with the code.\n"
-	"[[noreturn]] void acl_failed(const char *call, aclError e)\n"
-	"{\n"
-	"\tconst char *msg = aclGetRecentErrMsg();\n"
-	"\tstd::fprintf(stderr, \"npukb-host: %s failed with ACL error %d: %s\\n\", call, (int)e,\n"
-	"\t\t     msg && *msg ? msg : \"(no message from the runtime)\");\n"
-	"\tstd::exit(3);\n"
-	"}\n"
-	"\n"
-	"[[noreturn]] void usage(const char *why)\n"
-	"{\n"
-	"\tstd::fprintf(stderr, \"npukb-host: %s\\n\", why);\n"
-	"\tstd::exit(2);\n"
-	"}\n"
-	"\n"
-	"void read_file(Arg &a)\n"
-	"{\n"
-	"\tFILE *f = std::fopen(a.path.c_str(), \"rb\");\n"
-	"\tif (!f)\n"
-	"\t\tusage((\"cannot open \" + a.path).c_str());\n"
-	"\tstd::fseek(f, 0, SEEK_END);\n"
-	"\tlong n = std::ftell(f);\n"
-	"\tstd::fseek(f, 0, SEEK_SET);\n"
-	"\tif (n < 0)\n"
-	"\t\tusage((\"cannot size \" + a.path).c_str());\n"
-	"\ta.host.resize((size_t)n);\n"
-	"\tif (n > 0 && std::fread(a.host.data(), 1, (size_t)n, f) != (size_t)n)\n"
-	"\t\tusage((\"cannot read \" + a.path).c_str());\n"
-	"\tstd::fclose(f);\n"
-	"\ta.bytes = (size_t)n;\n"
-	"}\n"
-	"\n"
-	"// In place, so a mapping of the file held by npukb stays valid.\n"
-	"void write_file(const Arg &a)\n"
-	"{\n"
-	"\tFILE *f = std::fopen(a.path.c_str(), \"r+b\");\n"
-	"\tif (!f || std::fwrite(a.host.data(), 1, a.host.size(), f) != a.host.size() ||\n"
-	"\t    std::fclose(f) != 0)\n"
-	"\t\tusage((\"cannot write \" + a.path).c_str());\n"
-	"}\n"
-	"\n"
-	"unsigned number(const char *s, const char *what)\n"
-	"{\n"
-	"\tchar *end = nullptr;\n"
-	"\tunsigned long v = std::strtoul(s, &end, 10);\n"
-	"\tif (!*s || *end || v > 1000000ul)\n"
-	"\t\tusage(what);\n"
-	"\treturn (unsigned)v;\n"
-	"}\n"
-	"\n"
 	"void launch(unsigned blocks, aclrtStream stream, std::vector<Arg> &a)\n"
 	"{\n"
 	"\tuint8_t *ptrs[kParams];\n"
 	"\tfor (size_t i = 0; i < kParams; i++)\n"
 	"\t\tptrs[i] = static_cast<uint8_t *>(a[i].dev);\n"
 	"\tnpukb_launch(blocks, stream, ptrs);\n"
-	"}\n"
-	"\n"
-	"// Between samples: is device 0 (the one ASCEND_RT_VISIBLE_DEVICES shows)\n"
-	"// still usable? Exit 0 yes, 4 no, 3 an ACL call failed.\n"
-	"int health()\n"
-	"{\n"
-	"\taclrtDeviceStatus st = ACL_RT_DEVICE_STATUS_ABNORMAL;\n"
-	"\tunsigned char probe[32] = { 0x5a }, back[32] = { 0 };\n"
-	"\tvoid *dev = nullptr;\n"
-	"\tACL_CHECK(aclInit(nullptr));\n"
-	"\tACL_CHECK(aclrtSetDevice(0));\n"
-	"\tACL_CHECK(aclrtQueryDeviceStatus(0, &st));\n"
-	"\tif (st != ACL_RT_DEVICE_STATUS_NORMAL) {\n"
-	"\t\tstd::fprintf(stderr, \"npukb-host: device status %d\\n\", (int)st);\n"
-	"\t\treturn 4;\n"
-	"\t}\n"
-	"\tACL_CHECK(aclrtMalloc(&dev, sizeof probe, ACL_MEM_MALLOC_HUGE_FIRST));\n"
-	"\tACL_CHECK(aclrtMemcpy(dev, sizeof probe, probe, sizeof probe, ACL_MEMCPY_HOST_TO_DEVICE));\n"
-	"\tACL_CHECK(aclrtMemcpy(back, sizeof back, dev, sizeof probe, ACL_MEMCPY_DEVICE_TO_HOST));\n"
-	"\tACL_CHECK(aclrtFree(dev));\n"
-	"\tACL_CHECK(aclrtResetDevice(0));\n"
-	"\tACL_CHECK(aclFinalize());\n"
-	"\tif (std::memcmp(probe, back, sizeof probe) != 0) {\n"
-	"\t\tstd::fprintf(stderr, \"npukb-host: device memory does not read back\\n\");\n"
-	"\t\treturn 4;\n"
-	"\t}\n"
-	"\treturn 0;\n"
 	"}\n"
 	"\n"
 	"} // namespace\n"
@@ -208,18 +128,18 @@ static const char host_template[] =
 	"\tif (runs > 0 && !stats)\n"
 	"\t\tusage(\"--runs needs --stats\");\n"
 	"\n"
-	"\tACL_CHECK(aclInit(nullptr));\n"
-	"\tACL_CHECK(aclrtSetDevice(0));\n"
+	"\tCHECK(aclInit(nullptr));\n"
+	"\tCHECK(aclrtSetDevice(0));\n"
 	"\taclrtStream stream = nullptr;\n"
-	"\tACL_CHECK(aclrtCreateStream(&stream));\n"
+	"\tCHECK(aclrtCreateStream(&stream));\n"
 	"\tfor (Arg &a : args) {\n"
 	"\t\tif (a.role != 'w')\n"
 	"\t\t\tread_file(a);\n"
 	"\t\t// A zero-byte workspace still gets a valid address.\n"
 	"\t\tsize_t n = a.bytes ? a.bytes : 32;\n"
-	"\t\tACL_CHECK(aclrtMalloc(&a.dev, n, ACL_MEM_MALLOC_HUGE_FIRST));\n"
+	"\t\tCHECK(aclrtMalloc(&a.dev, n, ACL_MEM_MALLOC_HUGE_FIRST));\n"
 	"\t\tif (a.role != 'w' && a.bytes)\n"
-	"\t\t\tACL_CHECK(aclrtMemcpy(a.dev, a.bytes, a.host.data(), a.bytes,\n"
+	"\t\t\tCHECK(aclrtMemcpy(a.dev, a.bytes, a.host.data(), a.bytes,\n"
 	"\t\t\t\t\t     ACL_MEMCPY_HOST_TO_DEVICE));\n"
 	"\t}\n"
 	"\n"
@@ -227,95 +147,31 @@ static const char host_template[] =
 	"\t// batch of launches is checked there.\n"
 	"\tif (runs == 0) {\n"
 	"\t\tlaunch(blocks, stream, args);\n"
-	"\t\tACL_CHECK(aclrtSynchronizeStream(stream));\n"
+	"\t\tCHECK(aclrtSynchronizeStream(stream));\n"
 	"\t} else {\n"
-	"\t\taclrtEvent start = nullptr, stop = nullptr;\n"
-	"\t\tstd::vector<float> ms;\n"
-	"\t\tACL_CHECK(aclrtCreateEvent(&start));\n"
-	"\t\tACL_CHECK(aclrtCreateEvent(&stop));\n"
-	"\t\tfor (unsigned w = 0; w < warmup; w++)\n"
+	"\t\tauto timed = [&](aclrtEvent start, aclrtEvent stop) {\n"
+	"\t\t\tif (start)\n"
+	"\t\t\t\tCHECK(aclrtRecordEvent(start, stream));\n"
 	"\t\t\tlaunch(blocks, stream, args);\n"
-	"\t\tACL_CHECK(aclrtSynchronizeStream(stream));\n"
-	"\t\tfor (unsigned r = 0; r < runs; r++) {\n"
-	"\t\t\tfloat t = 0.0f;\n"
-	"\t\t\tACL_CHECK(aclrtRecordEvent(start, stream));\n"
-	"\t\t\tlaunch(blocks, stream, args);\n"
-	"\t\t\tACL_CHECK(aclrtRecordEvent(stop, stream));\n"
-	"\t\t\tACL_CHECK(aclrtSynchronizeStream(stream));\n"
-	"\t\t\tACL_CHECK(aclrtEventElapsedTime(&t, start, stop));\n"
-	"\t\t\tms.push_back(t);\n"
-	"\t\t}\n"
-	"\t\tACL_CHECK(aclrtDestroyEvent(start));\n"
-	"\t\tACL_CHECK(aclrtDestroyEvent(stop));\n"
-	"\t\tstd::sort(ms.begin(), ms.end());\n"
-	"\t\tsize_t n = ms.size();\n"
-	"\t\tdouble median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2.0;\n"
-	"\t\tFILE *f = std::fopen(stats, \"w\");\n"
-	"\t\tif (!f)\n"
-	"\t\t\tusage(\"cannot write the stats file\");\n"
-	"\t\tstd::fprintf(f, \"median_us %.3f\\nmin_us %.3f\\nmax_us %.3f\\nruns %u\\nwarmup %u\\n\",\n"
-	"\t\t\t     median * 1000.0, ms.front() * 1000.0, ms.back() * 1000.0, runs, warmup);\n"
-	"\t\tif (std::fclose(f) != 0)\n"
-	"\t\t\tusage(\"cannot write the stats file\");\n"
+	"\t\t\tif (stop)\n"
+	"\t\t\t\tCHECK(aclrtRecordEvent(stop, stream));\n"
+	"\t\t};\n"
+	"\t\twrite_stats(stats, time_launches(stream, warmup, runs, timed), runs, warmup);\n"
 	"\t}\n"
 	"\n"
 	"\tfor (Arg &a : args) {\n"
 	"\t\tif (a.role == 'o' && a.bytes) {\n"
-	"\t\t\tACL_CHECK(aclrtMemcpy(a.host.data(), a.bytes, a.dev, a.bytes,\n"
+	"\t\t\tCHECK(aclrtMemcpy(a.host.data(), a.bytes, a.dev, a.bytes,\n"
 	"\t\t\t\t\t     ACL_MEMCPY_DEVICE_TO_HOST));\n"
 	"\t\t\twrite_file(a);\n"
 	"\t\t}\n"
-	"\t\tACL_CHECK(aclrtFree(a.dev));\n"
+	"\t\tCHECK(aclrtFree(a.dev));\n"
 	"\t}\n"
-	"\tACL_CHECK(aclrtDestroyStream(stream));\n"
-	"\tACL_CHECK(aclrtResetDevice(0));\n"
-	"\tACL_CHECK(aclFinalize());\n"
+	"\tCHECK(aclrtDestroyStream(stream));\n"
+	"\tCHECK(aclrtResetDevice(0));\n"
+	"\tCHECK(aclFinalize());\n"
 	"\treturn 0;\n"
 	"}\n";
-
-struct text {
-	char *s;
-	size_t len, cap;
-	int failed;
-};
-
-static void add_n(struct text *t, const char *s, size_t n)
-{
-	if (t->failed)
-		return;
-	if (t->len + n + 1 > t->cap) {
-		size_t cap = t->cap ? t->cap : 4096;
-		char *p;
-
-		while (cap < t->len + n + 1)
-			cap *= 2;
-		p = realloc(t->s, cap);
-		if (!p) {
-			t->failed = 1;
-			return;
-		}
-		t->s = p;
-		t->cap = cap;
-	}
-	memcpy(t->s + t->len, s, n);
-	t->len += n;
-	t->s[t->len] = '\0';
-}
-
-static void add(struct text *t, const char *s)
-{
-	add_n(t, s, strlen(s));
-}
-
-static int is_identifier(const char *s)
-{
-	if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
-		return 0;
-	for (; *s; s++)
-		if (!(isalnum((unsigned char)*s) || *s == '_'))
-			return 0;
-	return 1;
-}
 
 static char role_letter(enum npukb_param_role r)
 {
@@ -336,7 +192,7 @@ static char *check_kernel(const char *kernel_name, const struct npukb_param *par
 {
 	char *roles;
 
-	if (!is_identifier(kernel_name)) {
+	if (!npukb_gen_is_identifier(kernel_name)) {
 		snprintf(err, errlen, "kernel name '%s' is not a C identifier",
 			 kernel_name ? kernel_name : "(none)");
 		return NULL;
@@ -361,59 +217,32 @@ static char *check_kernel(const char *kernel_name, const struct npukb_param *par
 	return roles;
 }
 
-/* tpl with its placeholders replaced (malloc'd), or NULL when out of
- * memory. */
-static char *expand(const char *tpl, const char *kernel_name, const char *source,
-		    const char *roles, size_t nparams)
+struct fill {
+	const char *kernel, *source, *roles;
+	size_t nparams;
+};
+
+static int put_key(FILE *f, const char *key, size_t klen, void *ctx)
 {
-	struct text t = { NULL, 0, 0, 0 };
-	char num[64];
-	const char *p;
+	const struct fill *v = ctx;
 
-	for (p = tpl; *p;) {
-		const char *at = strchr(p, '@');
-		const char *end;
-
-		if (!at) {
-			add(&t, p);
-			break;
-		}
-		add_n(&t, p, (size_t)(at - p));
-		end = strchr(at + 1, '@');
-		if (!end) {
-			add(&t, at);
-			break;
-		}
-#define IS(key) ((size_t)(end - at - 1) == strlen(key) && strncmp(at + 1, key, strlen(key)) == 0)
-		if (IS("KERNEL")) {
-			add(&t, kernel_name);
-		} else if (IS("SOURCE") && source) {
-			add(&t, source);
-		} else if (IS("NPARAMS")) {
-			snprintf(num, sizeof num, "%zu", nparams);
-			add(&t, num);
-		} else if (IS("ROLES")) {
-			add(&t, roles);
-		} else if (IS("ARGS")) {
-			/* GM_ADDR comes from the kernel's own headers. */
-			for (size_t i = 0; i < nparams; i++) {
-				snprintf(num, sizeof num, "%s(GM_ADDR)args[%zu]", i ? ", " : "", i);
-				add(&t, num);
-			}
-		} else {
-			/* Not a placeholder (an '@' in the text): keep it. */
-			add_n(&t, at, 1);
-			p = at + 1;
-			continue;
-		}
+#define IS(k) (klen == strlen(k) && strncmp(key, k, klen) == 0)
+	if (IS("KERNEL"))
+		fputs(v->kernel, f);
+	else if (IS("SOURCE") && v->source)
+		fputs(v->source, f);
+	else if (IS("NPARAMS"))
+		fprintf(f, "%zu", v->nparams);
+	else if (IS("ROLES"))
+		fputs(v->roles, f);
+	else if (IS("ARGS"))
+		/* GM_ADDR comes from the kernel's own headers. */
+		for (size_t i = 0; i < v->nparams; i++)
+			fprintf(f, "%s(GM_ADDR)args[%zu]", i ? ", " : "", i);
+	else
+		return 0;
 #undef IS
-		p = end + 1;
-	}
-	if (t.failed || !t.s) {
-		free(t.s);
-		return NULL;
-	}
-	return t.s;
+	return 1;
 }
 
 /* A file name the wrapper can #include as it is. */
@@ -435,7 +264,11 @@ static char *generate(const char *tpl, const char *kernel_name, const char *sour
 
 	if (!roles)
 		return NULL;
-	text = expand(tpl, kernel_name, source, roles, nparams);
+	{
+		struct fill v = { kernel_name, source, roles, nparams };
+
+		text = npukb_gen_expand(tpl, put_key, &v);
+	}
 	free(roles);
 	if (!text)
 		snprintf(err, errlen, "out of memory");

@@ -6,6 +6,7 @@
  * it uses were checked against mindspore-ai/graphengine
  * 910/inc/external/aclnn/acl_meta.h. Our own code. */
 #include "op_project.h"
+#include "../ascend-common/gen_program.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -31,15 +32,11 @@ static const char aclnn_template[] =
 	"#include <string>\n"
 	"#include <vector>\n"
 	"\n"
-	"#define CHECK(call)                                    \\\n"
-	"\tdo {                                           \\\n"
-	"\t\tint e_ = (int)(call);                  \\\n"
-	"\t\tif (e_ != 0)                           \\\n"
-	"\t\t\tfailed(#call, e_);             \\\n"
-	"\t} while (0)\n"
-	"\n"
 	"namespace {\n"
 	"\n"
+	"const char kProgram[] = \"npukb-aclnn\";\n"
+	"\n"
+	"@COMMON@\n"
 	"const size_t kArgs = @NARGS@;\n"
 	"// i input, l input list, b in place, o output, m output list;\n"
 	"// attributes I int, F float, B bool, S string.\n"
@@ -66,21 +63,6 @@ static const char aclnn_template[] =
 	"\tstd::string s;\n"
 	"};\n"
 	"\n"
-	"// The runtime's own account of the failure goes with the code.\n"
-	"[[noreturn]] void failed(const char *call, int e)\n"
-	"{\n"
-	"\tconst char *msg = aclGetRecentErrMsg();\n"
-	"\tstd::fprintf(stderr, \"npukb-aclnn: %s failed with error %d: %s\\n\", call, e,\n"
-	"\t\t     msg && *msg ? msg : \"(no message from the runtime)\");\n"
-	"\tstd::exit(3);\n"
-	"}\n"
-	"\n"
-	"[[noreturn]] void usage(const char *why)\n"
-	"{\n"
-	"\tstd::fprintf(stderr, \"npukb-aclnn: %s\\n\", why);\n"
-	"\tstd::exit(2);\n"
-	"}\n"
-	"\n"
 	"bool is_tensor(char k)\n"
 	"{\n"
 	"\treturn std::strchr(\"ilbom\", k) != nullptr;\n"
@@ -95,15 +77,6 @@ static const char aclnn_template[] =
 	"\tcase ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: return 8;\n"
 	"\t}\n"
 	"\tusage(\"unknown dtype\");\n"
-	"}\n"
-	"\n"
-	"unsigned number(const char *s, const char *what)\n"
-	"{\n"
-	"\tchar *end = nullptr;\n"
-	"\tunsigned long v = std::strtoul(s, &end, 10);\n"
-	"\tif (!*s || *end || v > 1000000ul)\n"
-	"\t\tusage(what);\n"
-	"\treturn (unsigned)v;\n"
 	"}\n"
 	"\n"
 	"// PATH:DTYPE:d0,d1,...@OFFSET[;...]\n"
@@ -137,32 +110,6 @@ static const char aclnn_template[] =
 	"\t}\n"
 	"\tif ((a.kind != 'l' && a.kind != 'm') && a.members.size() != 1)\n"
 	"\t\tusage(\"a plain tensor has one member\");\n"
-	"}\n"
-	"\n"
-	"void read_file(Arg &a)\n"
-	"{\n"
-	"\tFILE *f = std::fopen(a.path.c_str(), \"rb\");\n"
-	"\tif (!f)\n"
-	"\t\tusage((\"cannot open \" + a.path).c_str());\n"
-	"\tstd::fseek(f, 0, SEEK_END);\n"
-	"\tlong n = std::ftell(f);\n"
-	"\tstd::fseek(f, 0, SEEK_SET);\n"
-	"\tif (n < 0)\n"
-	"\t\tusage((\"cannot size \" + a.path).c_str());\n"
-	"\ta.host.resize((size_t)n);\n"
-	"\tif (n > 0 && std::fread(a.host.data(), 1, (size_t)n, f) != (size_t)n)\n"
-	"\t\tusage((\"cannot read \" + a.path).c_str());\n"
-	"\tstd::fclose(f);\n"
-	"\ta.bytes = (size_t)n;\n"
-	"}\n"
-	"\n"
-	"// In place, so a mapping of the file held by npukb stays valid.\n"
-	"void write_file(const Arg &a)\n"
-	"{\n"
-	"\tFILE *f = std::fopen(a.path.c_str(), \"r+b\");\n"
-	"\tif (!f || std::fwrite(a.host.data(), 1, a.host.size(), f) != a.host.size() ||\n"
-	"\t    std::fclose(f) != 0)\n"
-	"\t\tusage((\"cannot write \" + a.path).c_str());\n"
 	"}\n"
 	"\n"
 	"// One aclTensor per member: contiguous ND, storage shape = view shape.\n"
@@ -219,33 +166,6 @@ static const char aclnn_template[] =
 	"\tCHECK(aclnn@OP@(ws_size ? ws : nullptr, ws_size, executor, stream));\n"
 	"\tif (stop)\n"
 	"\t\tCHECK(aclrtRecordEvent(stop, stream));\n"
-	"}\n"
-	"\n"
-	"// Between samples: is device 0 (the one ASCEND_RT_VISIBLE_DEVICES shows)\n"
-	"// still usable? Exit 0 yes, 4 no, 3 an ACL call failed.\n"
-	"int health()\n"
-	"{\n"
-	"\taclrtDeviceStatus st = ACL_RT_DEVICE_STATUS_ABNORMAL;\n"
-	"\tunsigned char probe[32] = { 0x5a }, back[32] = { 0 };\n"
-	"\tvoid *dev = nullptr;\n"
-	"\tCHECK(aclInit(nullptr));\n"
-	"\tCHECK(aclrtSetDevice(0));\n"
-	"\tCHECK(aclrtQueryDeviceStatus(0, &st));\n"
-	"\tif (st != ACL_RT_DEVICE_STATUS_NORMAL) {\n"
-	"\t\tstd::fprintf(stderr, \"npukb-aclnn: device status %d\\n\", (int)st);\n"
-	"\t\treturn 4;\n"
-	"\t}\n"
-	"\tCHECK(aclrtMalloc(&dev, sizeof probe, ACL_MEM_MALLOC_HUGE_FIRST));\n"
-	"\tCHECK(aclrtMemcpy(dev, sizeof probe, probe, sizeof probe, ACL_MEMCPY_HOST_TO_DEVICE));\n"
-	"\tCHECK(aclrtMemcpy(back, sizeof back, dev, sizeof probe, ACL_MEMCPY_DEVICE_TO_HOST));\n"
-	"\tCHECK(aclrtFree(dev));\n"
-	"\tCHECK(aclrtResetDevice(0));\n"
-	"\tCHECK(aclFinalize());\n"
-	"\tif (std::memcmp(probe, back, sizeof probe) != 0) {\n"
-	"\t\tstd::fprintf(stderr, \"npukb-aclnn: device memory does not read back\\n\");\n"
-	"\t\treturn 4;\n"
-	"\t}\n"
-	"\treturn 0;\n"
 	"}\n"
 	"\n"
 	"} // namespace\n"
@@ -323,32 +243,10 @@ static const char aclnn_template[] =
 	"\t\trun_op(stream, args, ws, ws_cap, nullptr, nullptr);\n"
 	"\t\tCHECK(aclrtSynchronizeStream(stream));\n"
 	"\t} else {\n"
-	"\t\taclrtEvent start = nullptr, stop = nullptr;\n"
-	"\t\tstd::vector<float> ms;\n"
-	"\t\tCHECK(aclrtCreateEvent(&start));\n"
-	"\t\tCHECK(aclrtCreateEvent(&stop));\n"
-	"\t\tfor (unsigned w = 0; w < warmup; w++)\n"
-	"\t\t\trun_op(stream, args, ws, ws_cap, nullptr, nullptr);\n"
-	"\t\tCHECK(aclrtSynchronizeStream(stream));\n"
-	"\t\tfor (unsigned r = 0; r < runs; r++) {\n"
-	"\t\t\tfloat t = 0.0f;\n"
+	"\t\tauto timed = [&](aclrtEvent start, aclrtEvent stop) {\n"
 	"\t\t\trun_op(stream, args, ws, ws_cap, start, stop);\n"
-	"\t\t\tCHECK(aclrtSynchronizeStream(stream));\n"
-	"\t\t\tCHECK(aclrtEventElapsedTime(&t, start, stop));\n"
-	"\t\t\tms.push_back(t);\n"
-	"\t\t}\n"
-	"\t\tCHECK(aclrtDestroyEvent(start));\n"
-	"\t\tCHECK(aclrtDestroyEvent(stop));\n"
-	"\t\tstd::sort(ms.begin(), ms.end());\n"
-	"\t\tsize_t n = ms.size();\n"
-	"\t\tdouble median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2.0;\n"
-	"\t\tFILE *f = std::fopen(stats, \"w\");\n"
-	"\t\tif (!f)\n"
-	"\t\t\tusage(\"cannot write the stats file\");\n"
-	"\t\tstd::fprintf(f, \"median_us %.3f\\nmin_us %.3f\\nmax_us %.3f\\nruns %u\\nwarmup %u\\n\",\n"
-	"\t\t\t     median * 1000.0, ms.front() * 1000.0, ms.back() * 1000.0, runs, warmup);\n"
-	"\t\tif (std::fclose(f) != 0)\n"
-	"\t\t\tusage(\"cannot write the stats file\");\n"
+	"\t\t};\n"
+	"\t\twrite_stats(stats, time_launches(stream, warmup, runs, timed), runs, warmup);\n"
 	"\t}\n"
 	"\n"
 	"\tfor (Arg &a : args) {\n"
@@ -428,66 +326,58 @@ int npukb_aclnn_kinds(const struct npukb_task *t, char *kinds, size_t len, char 
 	return (int)k;
 }
 
+struct fill {
+	const char *op, *snake, *kinds;
+	int n;
+};
+
+static int put_key(FILE *f, const char *key, size_t klen, void *ctx)
+{
+	const struct fill *v = ctx;
+
+#define IS(k) (klen == strlen(k) && strncmp(key, k, klen) == 0)
+	if (IS("OP")) {
+		fputs(v->op, f);
+	} else if (IS("SNAKE")) {
+		fputs(v->snake, f);
+	} else if (IS("NARGS")) {
+		fprintf(f, "%d", v->n);
+	} else if (IS("KINDS")) {
+		fputs(v->kinds, f);
+	} else if (IS("CALL_ARGS")) {
+		for (int i = 0; i < v->n; i++) {
+			fputs(i ? ", " : "", f);
+			switch (v->kinds[i]) {
+			case 'l': case 'm': fprintf(f, "a[%d].list", i); break;
+			case 'I': fprintf(f, "a[%d].i", i); break;
+			case 'F': fprintf(f, "a[%d].f", i); break;
+			case 'B': fprintf(f, "a[%d].b", i); break;
+			case 'S': fprintf(f, "const_cast<char *>(a[%d].s.c_str())", i); break;
+			default: fprintf(f, "a[%d].tensor", i); break;
+			}
+		}
+	} else {
+		return 0;
+	}
+#undef IS
+	return 1;
+}
+
 char *npukb_aclnn_source(const struct npukb_task *t, char *err, size_t errlen)
 {
 	char kinds[MAX_OP_PARAMS * 2 + 1], op[128], snake[160];
-	char *text = NULL;
-	size_t len = 0;
-	const char *p;
-	FILE *f;
+	struct fill v;
+	char *text;
 	int n = npukb_aclnn_kinds(t, kinds, sizeof kinds, err, errlen);
 
 	if (n < 0 || npukb_op_names(t, op, sizeof op, snake, sizeof snake, err, errlen) < 0)
 		return NULL;
-	f = open_memstream(&text, &len);
-	if (!f) {
+	v.op = op;
+	v.snake = snake;
+	v.kinds = kinds;
+	v.n = n;
+	text = npukb_gen_expand(aclnn_template, put_key, &v);
+	if (!text)
 		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	for (p = aclnn_template; *p;) {
-		const char *at = strchr(p, '@'), *end = at ? strchr(at + 1, '@') : NULL;
-		size_t klen;
-
-		if (!at || !end) {
-			fputs(p, f);
-			break;
-		}
-		fwrite(p, 1, (size_t)(at - p), f);
-		klen = (size_t)(end - at - 1);
-#define IS(key) (klen == strlen(key) && strncmp(at + 1, key, klen) == 0)
-		if (IS("OP")) {
-			fputs(op, f);
-		} else if (IS("SNAKE")) {
-			fputs(snake, f);
-		} else if (IS("NARGS")) {
-			fprintf(f, "%d", n);
-		} else if (IS("KINDS")) {
-			fputs(kinds, f);
-		} else if (IS("CALL_ARGS")) {
-			for (int i = 0; i < n; i++) {
-				fputs(i ? ", " : "", f);
-				switch (kinds[i]) {
-				case 'l': case 'm': fprintf(f, "a[%d].list", i); break;
-				case 'I': fprintf(f, "a[%d].i", i); break;
-				case 'F': fprintf(f, "a[%d].f", i); break;
-				case 'B': fprintf(f, "a[%d].b", i); break;
-				case 'S': fprintf(f, "const_cast<char *>(a[%d].s.c_str())", i); break;
-				default: fprintf(f, "a[%d].tensor", i); break;
-				}
-			}
-		} else {
-			/* Not a placeholder: keep the '@'. */
-			fputc('@', f);
-			p = at + 1;
-			continue;
-		}
-#undef IS
-		p = end + 1;
-	}
-	if (fclose(f) != 0 || !text) {
-		free(text);
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
 	return text;
 }

@@ -51,19 +51,6 @@
 /* The NPU this process drives and its health between samples. */
 static struct npukb_npu_health health;
 
-static char *hd_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *hd_strf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
-
 static int hostdev_probe(char *reason, size_t len)
 {
 	struct npukb_cann_info info;
@@ -94,22 +81,6 @@ static int join_path(char *out, size_t len, const char *a, const char *b)
 	return n >= 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
 }
 
-/* Sets a message; 0, or -ENOMEM when even that failed. */
-static int say(char **msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int say(char **msg, const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	free(*msg);
-	*msg = s;
-	return s ? 0 : -ENOMEM;
-}
-
 /* Empties a project folder of msopgen's template sources (its
  * CMakeLists.txt stays), then copies in the sample's files under the
  * same folder name, flattened. 1 done, 0 failed (msg says why), or
@@ -124,10 +95,10 @@ static int place_sources(const struct npukb_sample *s, const char *project, cons
 	int rc, placed = 0;
 
 	if (join_path(dir, sizeof dir, project, sub) < 0)
-		return say(msg, "project path too long");
+		return npukb_cann_set(msg, "project path too long");
 	d = opendir(dir);
 	if (!d)
-		return say(msg, "msopgen left no %s/ in the project", sub);
+		return npukb_cann_set(msg, "msopgen left no %s/ in the project", sub);
 	while ((e = readdir(d))) {
 		struct stat st;
 
@@ -147,11 +118,11 @@ static int place_sources(const struct npukb_sample *s, const char *project, cons
 		if ((rc = join_path(from, sizeof from, s->dir, f)) < 0 ||
 		    (rc = join_path(to, sizeof to, dir, base)) < 0 ||
 		    (rc = npukb_step_copy_file(from, to)) < 0)
-			return say(msg, "cannot place %s: %s", f, strerror(-rc));
+			return npukb_cann_set(msg, "cannot place %s: %s", f, strerror(-rc));
 		placed++;
 	}
 	if (!placed)
-		return say(msg, "the sample has no %s/ sources", sub);
+		return npukb_cann_set(msg, "the sample has no %s/ sources", sub);
 	return 1;
 }
 
@@ -201,7 +172,7 @@ static int step(struct build *b, const struct npukb_cann_cmd *cmd, const char *o
 			    b->req->options ? &b->req->options->build_limits : NULL, &b->res->proc,
 			    err, sizeof err);
 	if (rc < 0)
-		return say(&b->res->message, "%s: %s", cmd->what, err) ?: rc;
+		return npukb_cann_set(&b->res->message, "%s: %s", cmd->what, err) ?: rc;
 	b->res->diagnostics = npukb_step_join(b->res->diagnostics,
 					      npukb_npu_read_text(log, MAX_DIAGNOSTICS));
 	if (b->res->proc.kind == NPUKB_EXIT_NORMAL && b->res->proc.exit_code == 0 &&
@@ -210,7 +181,7 @@ static int step(struct build *b, const struct npukb_cann_cmd *cmd, const char *o
 	npukb_sandbox_describe(&b->res->proc, desc, sizeof desc);
 	if (b->res->proc.kind == NPUKB_EXIT_NORMAL && b->res->proc.exit_code == 0)
 		snprintf(desc, sizeof desc, "left no %s", output);
-	return say(&b->res->message, "%s: %s", cmd->what, desc) ?: 0;
+	return npukb_cann_set(&b->res->message, "%s: %s", cmd->what, desc) ?: 0;
 }
 
 /* Installs the freshly built package into the stage. */
@@ -221,10 +192,10 @@ static int install(struct build *b, const char *project, const char *stage)
 	int rc;
 
 	if (!find_package(project, run, sizeof run))
-		return say(&b->res->message, "the package target left no build_out/custom_opp_*.run")
+		return npukb_cann_set(&b->res->message, "the package target left no build_out/custom_opp_*.run")
 			       ?: 0;
 	if ((rc = npukb_cann_hostdev_stage_cmd(run, stage, &cmd, err, sizeof err)) < 0)
-		return say(&b->res->message, "%s", err) ?: rc;
+		return npukb_cann_set(&b->res->message, "%s", err) ?: rc;
 	rc = step(b, &cmd, NULL);
 	npukb_cann_cmd_clear(&cmd);
 	return rc;
@@ -246,23 +217,23 @@ static int build_project(struct build *b, const struct npukb_cann_info *info, co
 	    join_path(stage, sizeof stage, b->work, STAGE) < 0 ||
 	    join_path(src, sizeof src, b->work, PROGRAM_SRC) < 0 ||
 	    join_path(exe, sizeof exe, b->work, PROGRAM) < 0)
-		return say(&b->res->message, "work directory path too long") ?: -ENAMETOOLONG;
+		return npukb_cann_set(&b->res->message, "work directory path too long") ?: -ENAMETOOLONG;
 
 	text = npukb_op_json(req->task, err, sizeof err);
 	if (!text) {
 		b->res->skipped = 1;
-		return say(&b->res->message, "cannot describe the operator to msopgen: %s", err);
+		return npukb_cann_set(&b->res->message, "cannot describe the operator to msopgen: %s", err);
 	}
 	rc = npukb_step_write_text(json, text);
 	free(text);
 	text = NULL;
 	if (rc < 0)
-		return say(&b->res->message, "cannot write %s: %s", json, strerror(-rc)) ?: rc;
+		return npukb_cann_set(&b->res->message, "cannot write %s: %s", json, strerror(-rc)) ?: rc;
 	rc = npukb_cann_hostdev_build_plan(info, soc, json, project, BUILD_JOBS, &plan, err,
 					   sizeof err);
 	if (rc < 0) {
 		b->res->skipped = rc == -EINVAL;
-		return say(&b->res->message, "%s", err) ?: (rc == -EINVAL ? 0 : rc);
+		return npukb_cann_set(&b->res->message, "%s", err) ?: (rc == -EINVAL ? 0 : rc);
 	}
 	/* msopgen, then the sample's sources in place of its templates. */
 	if ((rc = step(b, &plan.steps[0], project)) != 1)
@@ -279,23 +250,23 @@ static int build_project(struct build *b, const struct npukb_cann_info *info, co
 	}
 	text = npukb_aclnn_source(req->task, err, sizeof err);
 	if (!text) {
-		rc = say(&b->res->message, "cannot generate the aclnn program: %s", err);
+		rc = npukb_cann_set(&b->res->message, "cannot generate the aclnn program: %s", err);
 		goto out;
 	}
 	if ((rc = npukb_step_write_text(src, text)) < 0) {
-		rc = say(&b->res->message, "cannot write %s: %s", src, strerror(-rc)) ?: rc;
+		rc = npukb_cann_set(&b->res->message, "cannot write %s: %s", src, strerror(-rc)) ?: rc;
 		goto out;
 	}
 	if ((rc = npukb_cann_hostdev_program_cmd(info, getenv("NPUKB_CXX"), PROGRAM_SRC, stage,
 						 PROGRAM, &prog, err, sizeof err)) < 0) {
-		rc = say(&b->res->message, "%s", err) ?: rc;
+		rc = npukb_cann_set(&b->res->message, "%s", err) ?: rc;
 		goto out;
 	}
 	if ((rc = step(b, &prog, exe)) != 1)
 		goto out;
 	b->res->ok = 1;
 	b->res->artifact = strdup(exe);
-	rc = b->res->artifact ? say(&b->res->message, "operator %s built with msopgen for %s, "
+	rc = b->res->artifact ? npukb_cann_set(&b->res->message, "operator %s built with msopgen for %s, "
 				    "staged in %s", req->task->name, soc, stage)
 			      : -ENOMEM;
 out:
@@ -323,22 +294,22 @@ static int hostdev_build(const struct npukb_build_request *req, struct npukb_bui
 	rc = npukb_cann_probe(&info, reason, sizeof reason);
 	res->skipped = 1;
 	if (rc < 0)
-		return say(&res->message, "CANN probe failed: %s", strerror(-rc));
+		return npukb_cann_set(&res->message, "CANN probe failed: %s", strerror(-rc));
 	if (rc == NPUKB_CANN_NOT_FOUND)
-		return say(&res->message, "%s", reason);
+		return npukb_cann_set(&res->message, "%s", reason);
 	/* No device is fine here: building needs only the toolkit. */
 	if (req->sample->mode != NPUKB_MODE_HOST_DEVICE)
-		return say(&res->message, "ascend-hostdev builds host+device samples; "
+		return npukb_cann_set(&res->message, "ascend-hostdev builds host+device samples; "
 					  "kernel-only samples go to ascend-device");
 	soc_name = req->options && req->options->soc ? req->options->soc : DEFAULT_SOC;
 	if (npukb_cann_soc_lookup(soc_name, &soc, reason, sizeof reason) < 0)
-		return say(&res->message, "%s", reason);
+		return npukb_cann_set(&res->message, "%s", reason);
 	if (!req->task)
-		return say(&res->message, "ascend-hostdev: build needs the task");
+		return npukb_cann_set(&res->message, "ascend-hostdev: build needs the task");
 	res->skipped = 0;
 	work = realpath(req->workdir, NULL);
 	if (!work)
-		return say(&res->message, "cannot resolve work directory %s: %s", req->workdir,
+		return npukb_cann_set(&res->message, "cannot resolve work directory %s: %s", req->workdir,
 			   strerror(errno));
 	memset(&b, 0, sizeof b);
 	b.req = req;
@@ -428,11 +399,11 @@ static char **program_argv(const struct npukb_run_request *req, const char *work
 	v[k++] = strdup(req->artifact);
 	if (req->want_timing) {
 		v[k++] = strdup("--stats");
-		v[k++] = hd_strf("%s/%s", work, NPUKB_NPU_STATS_NAME);
+		v[k++] = npukb_cann_strf("%s/%s", work, NPUKB_NPU_STATS_NAME);
 		v[k++] = strdup("--warmup");
-		v[k++] = hd_strf("%u", o && o->perf_warmup ? o->perf_warmup : DEFAULT_WARMUP);
+		v[k++] = npukb_cann_strf("%u", o && o->perf_warmup ? o->perf_warmup : DEFAULT_WARMUP);
 		v[k++] = strdup("--runs");
-		v[k++] = hd_strf("%u", o && o->perf_runs ? o->perf_runs : DEFAULT_RUNS);
+		v[k++] = npukb_cann_strf("%u", o && o->perf_runs ? o->perf_runs : DEFAULT_RUNS);
 	}
 	/* Inputs, attributes, outputs: the aclnn call's order. */
 	for (int i = 0; i < n; i++)
@@ -448,7 +419,7 @@ static char **program_argv(const struct npukb_run_request *req, const char *work
 				 t->attrs[a].name);
 			goto fail;
 		}
-		v[k++] = hd_strf("attr=%s", val);
+		v[k++] = npukb_cann_strf("attr=%s", val);
 	}
 	for (int i = 0; i < n; i++)
 		if (ps[i].role == NPUKB_OP_OUT && !(v[k++] = tensor_arg(&ps[i], req->data, err, errlen)))
@@ -469,7 +440,7 @@ static char *stage_of(const char *artifact)
 {
 	const char *slash = strrchr(artifact, '/');
 
-	return slash ? hd_strf("%.*s/%s", (int)(slash - artifact), artifact, STAGE) : NULL;
+	return slash ? npukb_cann_strf("%.*s/%s", (int)(slash - artifact), artifact, STAGE) : NULL;
 }
 
 /* run() after the probe; tests call it with a faked device. */
@@ -492,7 +463,7 @@ static int run_on_npu(const struct npukb_cann_info *info, const struct npukb_run
 	argv = work ? program_argv(req, work, err, sizeof err) : NULL;
 	envp = stage ? npukb_npu_device_envp(info, stage, npukb_npu_device_id()) : NULL;
 	if (!work || !argv || !envp || !stage)
-		rc = say(&res->message, "ascend-hostdev: %s", work ? err : strerror(errno));
+		rc = npukb_cann_set(&res->message, "ascend-hostdev: %s", work ? err : strerror(errno));
 	else
 		rc = npukb_npu_run("aclnn program", argv, envp, work,
 				   req->options ? &req->options->run_limits : NULL,
@@ -516,12 +487,12 @@ static int hostdev_run(const struct npukb_run_request *req, struct npukb_run_res
 	rc = npukb_cann_probe(&info, reason, sizeof reason);
 	if (rc != NPUKB_CANN_OK) {
 		res->skipped = 1;
-		return rc < 0 ? say(&res->message, "CANN probe failed: %s", strerror(-rc))
-			      : say(&res->message, "%s", reason);
+		return rc < 0 ? npukb_cann_set(&res->message, "CANN probe failed: %s", strerror(-rc))
+			      : npukb_cann_set(&res->message, "%s", reason);
 	}
 	if (req->sample && req->sample->mode != NPUKB_MODE_HOST_DEVICE) {
 		res->skipped = 1;
-		return say(&res->message, "ascend-hostdev runs host+device samples");
+		return npukb_cann_set(&res->message, "ascend-hostdev runs host+device samples");
 	}
 	return run_on_npu(&info, req, res);
 }

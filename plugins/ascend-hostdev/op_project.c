@@ -1,6 +1,7 @@
 /* op_project.c - op.json and the aclnn program from a manifest (see
  * op_project.h). */
 #include "op_project.h"
+#include "../ascend-common/gen_program.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,16 +11,6 @@
 
 #define MAX_OP_PARAMS 64
 #define MAX_COMBOS 64
-
-static int is_identifier(const char *s)
-{
-	if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
-		return 0;
-	for (; *s; s++)
-		if (!(isalnum((unsigned char)*s) || *s == '_'))
-			return 0;
-	return 1;
-}
 
 int npukb_op_params(const struct npukb_task *t, struct npukb_op_param *out, size_t max,
 		    char *err, size_t errlen)
@@ -95,7 +86,7 @@ int npukb_op_names(const struct npukb_task *t, char *op_type, size_t tlen, char 
 	const char *name = t->name;
 	size_t o = 0;
 
-	if (!is_identifier(name) || !isupper((unsigned char)name[0])) {
+	if (!npukb_gen_is_identifier(name) || !isupper((unsigned char)name[0])) {
 		snprintf(err, errlen, "operator type '%s' is not a CamelCase identifier",
 			 name ? name : "(none)");
 		return -EINVAL;

@@ -268,3 +268,28 @@ void fx_assert_golden(const char *name, const char *actual)
 	}
 	free(golden);
 }
+
+void fx_write_bin(const char *rel, const void *buf, size_t n)
+{
+	FILE *f = fopen(fx_at(rel), "wb");
+
+	cr_assert_not_null(f);
+	cr_assert_eq(fwrite(buf, 1, n, f), n);
+	fclose(f);
+}
+
+char *fx_masked_calls(const struct npukb_cann_info *info)
+{
+	char *log = fx_slurp(fx_at("cann-calls.log"));
+	char *work = realpath(fx_at("work"), NULL);
+	char *a, *b;
+
+	cr_assert_not_null(log, "the fake tools were never called");
+	cr_assert_not_null(work);
+	a = fx_replace(log, info->root, "@ROOT@");
+	b = fx_replace(a, work, "@WORK@");
+	free(log);
+	free(work);
+	free(a);
+	return b;
+}

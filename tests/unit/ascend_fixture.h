@@ -46,6 +46,13 @@ char *fx_replace(const char *text, const char *what, const char *with);
  * spaces, with the toolkit root shown as @ROOT@; appended to *acc. */
 void fx_add_cmd(char **acc, const struct npukb_cann_cmd *c, const char *root);
 
+/* Writes n bytes to fx_tmp/<rel>. */
+void fx_write_bin(const char *rel, const void *buf, size_t n);
+
+/* The fake tools' calls (FAKE_CANN_LOG) with the toolkit root shown as
+ * @ROOT@ and fx_tmp/work as @WORK@ (malloc'd). */
+char *fx_masked_calls(const struct npukb_cann_info *info);
+
 /* Compares actual with tests/data/ascend/<name>, whose leading lines
  * starting with "#|" are notes (which public sample it follows) and not
  * compared. NPUKB_UPDATE_GOLDEN=1 rewrites the file instead (notes kept);

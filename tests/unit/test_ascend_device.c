@@ -209,15 +209,6 @@ static void build_add(int bisheng, struct npukb_cann_info *info, struct npukb_bu
 	cr_assert(res->ok, "%s\n%s", res->message, res->diagnostics ? res->diagnostics : "");
 }
 
-static void write_bin(const char *rel, const void *buf, size_t n)
-{
-	FILE *f = fopen(fx_at(rel), "wb");
-
-	cr_assert_not_null(f);
-	cr_assert_eq(fwrite(buf, 1, n, f), n);
-	fclose(f);
-}
-
 static const float xs[5] = { 1, 2, 3, 4, 5 }, ys[5] = { 10, 20, 30, 40, 50 };
 
 /* Runs the built program on the fake NPU: x, y, z files, a 64-byte
@@ -236,10 +227,10 @@ static void run_add(const struct npukb_build_result *b, struct npukb_cann_info *
 	const char *names[4] = { "run/x.bin", "run/y.bin", "run/z.bin", "run/tiling.bin" };
 
 	cr_assert_eq(fx_shell("mkdir -p '%s'", fx_at("run")), 0);
-	write_bin(names[0], xs, sizeof xs);
-	write_bin(names[1], ys, sizeof ys);
-	write_bin(names[2], z, sizeof z);
-	write_bin(names[3], &n, sizeof n);
+	fx_write_bin(names[0], xs, sizeof xs);
+	fx_write_bin(names[1], ys, sizeof ys);
+	fx_write_bin(names[2], z, sizeof z);
+	fx_write_bin(names[3], &n, sizeof n);
 	for (int i = 0; i < 4; i++)
 		snprintf(paths[i], sizeof paths[i], "%s", fx_at(names[i]));
 	task = add_task();
@@ -282,24 +273,6 @@ static void check_sums(void)
 		cr_assert_float_eq(z[i], xs[i] + ys[i], 1e-6, "z[%d] = %g", i, (double)z[i]);
 }
 
-/* The compiler calls the build made, with the toolkit root and the work
- * folder masked. */
-static char *masked_calls(const struct npukb_cann_info *info)
-{
-	char *log = fx_slurp(fx_at("cann-calls.log"));
-	char *work = realpath(fx_at("work"), NULL);
-	char *a, *b;
-
-	cr_assert_not_null(log, "the fake compiler was never called");
-	cr_assert_not_null(work);
-	a = fx_replace(log, info->root, "@ROOT@");
-	b = fx_replace(a, work, "@WORK@");
-	free(log);
-	free(work);
-	free(a);
-	return b;
-}
-
 static void build_and_run(int bisheng, const char *calls_golden)
 {
 	struct npukb_cann_info info;
@@ -308,7 +281,7 @@ static void build_and_run(int bisheng, const char *calls_golden)
 	char *calls, *trace;
 
 	build_add(bisheng, &info, &b);
-	calls = masked_calls(&info);
+	calls = fx_masked_calls(&info);
 	fx_assert_golden(calls_golden, calls);
 	free(calls);
 	cr_assert(strstr(b.message, bisheng ? "(dav-2201)" : "(dav-c220-vec)"), "%s", b.message);
@@ -354,7 +327,7 @@ Test(ascend_device, acl_errors_carry_the_runtime_message)
 	run_add(&b, &info, &r);
 	cr_assert_not(r.ok);
 	cr_assert_eq(r.proc.exit_code, NPUKB_ASCEND_HOST_EXIT_ACL);
-	cr_assert(strstr(r.message, "aclrtSynchronizeStream(stream) failed with ACL error 507011: "
+	cr_assert(strstr(r.message, "aclrtSynchronizeStream(stream) failed with error 507011: "
 				    "injected failure of aclrtSynchronizeStream"),
 		  "%s", r.message);
 	cr_assert_null(strstr(r.message, "health"), "%s", r.message);

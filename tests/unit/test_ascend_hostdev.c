@@ -238,32 +238,7 @@ static void build(int bisheng, const struct npukb_task *t, struct npukb_cann_inf
 	cr_assert_eq(npukb_ascend_hostdev_plugin.backend->build(&req, res), 0);
 }
 
-static char *masked_calls(const struct npukb_cann_info *info)
-{
-	char *log = fx_slurp(fx_at("cann-calls.log"));
-	char *work = realpath(fx_at("work"), NULL);
-	char *a, *b;
-
-	cr_assert_not_null(log);
-	cr_assert_not_null(work);
-	a = fx_replace(log, info->root, "@ROOT@");
-	b = fx_replace(a, work, "@WORK@");
-	free(log);
-	free(work);
-	free(a);
-	return b;
-}
-
 static const float xs[5] = { 1.5f, -2, 3, 4, 5 }, ys[5] = { 10, 20, 30, 40, 50.25f };
-
-static void write_bin(const char *rel, const void *buf, size_t n)
-{
-	FILE *f = fopen(fx_at(rel), "wb");
-
-	cr_assert_not_null(f);
-	cr_assert_eq(fwrite(buf, 1, n, f), n);
-	fclose(f);
-}
 
 /* x, y, z of 5 float32, timed with 2 warm-ups and 3 runs. */
 static void run_add(const struct npukb_task *t, const struct npukb_build_result *b,
@@ -278,9 +253,9 @@ static void run_add(const struct npukb_task *t, const struct npukb_build_result 
 	float z[5] = { -1, -1, -1, -1, -1 };
 
 	cr_assert_eq(fx_shell("mkdir -p '%s'", fx_at("run")), 0);
-	write_bin("run/x.bin", xs, sizeof xs);
-	write_bin("run/y.bin", ys, sizeof ys);
-	write_bin("run/z.bin", z, sizeof z);
+	fx_write_bin("run/x.bin", xs, sizeof xs);
+	fx_write_bin("run/y.bin", ys, sizeof ys);
+	fx_write_bin("run/z.bin", z, sizeof z);
 	memset(ts, 0, sizeof ts);
 	for (int i = 0; i < 3; i++) {
 		snprintf(paths[i], sizeof paths[i], "%s/%s.bin", fx_at("run"), names[i]);
@@ -326,7 +301,7 @@ static void build_and_run(int bisheng, const char *calls_golden)
 
 	build(bisheng, t, &info, &b);
 	cr_assert(b.ok, "%s\n%s", b.message, b.diagnostics ? b.diagnostics : "");
-	calls = masked_calls(&info);
+	calls = fx_masked_calls(&info);
 	fx_assert_golden(calls_golden, calls);
 	free(calls);
 	/* The operator sits in the build's own stage, not in the toolkit. */

@@ -16,14 +16,134 @@
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                    \
-	do {                                           \
-		int e_ = (int)(call);                  \
-		if (e_ != 0)                           \
-			failed(#call, e_);             \
+namespace {
+
+const char kProgram[] = "npukb-aclnn";
+
+// Shared by npukb's generated programs (ascend-common/gen_program.c).
+#define CHECK(call)                            \
+	do {                                   \
+		int e_ = (int)(call);          \
+		if (e_ != 0)                   \
+			failed(#call, e_);     \
 	} while (0)
 
-namespace {
+// The runtime's own account of the failure goes with the code.
+[[noreturn]] void failed(const char *call, int e)
+{
+	const char *msg = aclGetRecentErrMsg();
+	std::fprintf(stderr, "%s: %s failed with error %d: %s\n", kProgram, call, e,
+		     msg && *msg ? msg : "(no message from the runtime)");
+	std::exit(3);
+}
+
+[[noreturn]] void usage(const char *why)
+{
+	std::fprintf(stderr, "%s: %s\n", kProgram, why);
+	std::exit(2);
+}
+
+unsigned number(const char *s, const char *what)
+{
+	char *end = nullptr;
+	unsigned long v = std::strtoul(s, &end, 10);
+	if (!*s || *end || v > 1000000ul)
+		usage(what);
+	return (unsigned)v;
+}
+
+template <typename A> void read_file(A &a)
+{
+	FILE *f = std::fopen(a.path.c_str(), "rb");
+	if (!f)
+		usage(("cannot open " + a.path).c_str());
+	std::fseek(f, 0, SEEK_END);
+	long n = std::ftell(f);
+	std::fseek(f, 0, SEEK_SET);
+	if (n < 0)
+		usage(("cannot size " + a.path).c_str());
+	a.host.resize((size_t)n);
+	if (n > 0 && std::fread(a.host.data(), 1, (size_t)n, f) != (size_t)n)
+		usage(("cannot read " + a.path).c_str());
+	std::fclose(f);
+	a.bytes = (size_t)n;
+}
+
+// In place, so a mapping of the file held by npukb stays valid.
+template <typename A> void write_file(const A &a)
+{
+	FILE *f = std::fopen(a.path.c_str(), "r+b");
+	if (!f || std::fwrite(a.host.data(), 1, a.host.size(), f) != a.host.size() ||
+	    std::fclose(f) != 0)
+		usage(("cannot write " + a.path).c_str());
+}
+
+// Median, fastest and slowest of the timed launches, in microseconds.
+void write_stats(const char *path, std::vector<float> ms, unsigned runs, unsigned warmup)
+{
+	std::sort(ms.begin(), ms.end());
+	size_t n = ms.size();
+	double median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2.0;
+	FILE *f = std::fopen(path, "w");
+	if (!f)
+		usage("cannot write the stats file");
+	std::fprintf(f, "median_us %.3f\nmin_us %.3f\nmax_us %.3f\nruns %u\nwarmup %u\n",
+		     median * 1000.0, ms.front() * 1000.0, ms.back() * 1000.0, runs, warmup);
+	if (std::fclose(f) != 0)
+		usage("cannot write the stats file");
+}
+
+// warmup untimed launches, then runs launches each between two events:
+// launch(start, stop) records start before its work and stop after it
+// (both null when untimed). Returns the times in milliseconds.
+template <typename L>
+std::vector<float> time_launches(aclrtStream stream, unsigned warmup, unsigned runs, L launch)
+{
+	aclrtEvent start = nullptr, stop = nullptr;
+	std::vector<float> ms;
+	CHECK(aclrtCreateEvent(&start));
+	CHECK(aclrtCreateEvent(&stop));
+	for (unsigned w = 0; w < warmup; w++)
+		launch(nullptr, nullptr);
+	CHECK(aclrtSynchronizeStream(stream));
+	for (unsigned r = 0; r < runs; r++) {
+		float t = 0.0f;
+		launch(start, stop);
+		CHECK(aclrtSynchronizeStream(stream));
+		CHECK(aclrtEventElapsedTime(&t, start, stop));
+		ms.push_back(t);
+	}
+	CHECK(aclrtDestroyEvent(start));
+	CHECK(aclrtDestroyEvent(stop));
+	return ms;
+}
+
+// Between samples: is device 0 (the one ASCEND_RT_VISIBLE_DEVICES shows)
+// still usable? Exit 0 yes, 4 no, 3 an ACL call failed.
+int health()
+{
+	aclrtDeviceStatus st = ACL_RT_DEVICE_STATUS_ABNORMAL;
+	unsigned char probe[32] = { 0x5a }, back[32] = { 0 };
+	void *dev = nullptr;
+	CHECK(aclInit(nullptr));
+	CHECK(aclrtSetDevice(0));
+	CHECK(aclrtQueryDeviceStatus(0, &st));
+	if (st != ACL_RT_DEVICE_STATUS_NORMAL) {
+		std::fprintf(stderr, "%s: device status %d\n", kProgram, (int)st);
+		return 4;
+	}
+	CHECK(aclrtMalloc(&dev, sizeof probe, ACL_MEM_MALLOC_HUGE_FIRST));
+	CHECK(aclrtMemcpy(dev, sizeof probe, probe, sizeof probe, ACL_MEMCPY_HOST_TO_DEVICE));
+	CHECK(aclrtMemcpy(back, sizeof back, dev, sizeof probe, ACL_MEMCPY_DEVICE_TO_HOST));
+	CHECK(aclrtFree(dev));
+	CHECK(aclrtResetDevice(0));
+	CHECK(aclFinalize());
+	if (std::memcmp(probe, back, sizeof probe) != 0) {
+		std::fprintf(stderr, "%s: device memory does not read back\n", kProgram);
+		return 4;
+	}
+	return 0;
+}
 
 const size_t kArgs = 3;
 // i input, l input list, b in place, o output, m output list;
@@ -51,21 +171,6 @@ struct Arg {
 	std::string s;
 };
 
-// The runtime's own account of the failure goes with the code.
-[[noreturn]] void failed(const char *call, int e)
-{
-	const char *msg = aclGetRecentErrMsg();
-	std::fprintf(stderr, "npukb-aclnn: %s failed with error %d: %s\n", call, e,
-		     msg && *msg ? msg : "(no message from the runtime)");
-	std::exit(3);
-}
-
-[[noreturn]] void usage(const char *why)
-{
-	std::fprintf(stderr, "npukb-aclnn: %s\n", why);
-	std::exit(2);
-}
-
 bool is_tensor(char k)
 {
 	return std::strchr("ilbom", k) != nullptr;
@@ -80,15 +185,6 @@ size_t element_size(int dtype)
 	case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: return 8;
 	}
 	usage("unknown dtype");
-}
-
-unsigned number(const char *s, const char *what)
-{
-	char *end = nullptr;
-	unsigned long v = std::strtoul(s, &end, 10);
-	if (!*s || *end || v > 1000000ul)
-		usage(what);
-	return (unsigned)v;
 }
 
 // PATH:DTYPE:d0,d1,...@OFFSET[;...]
@@ -122,32 +218,6 @@ void parse_tensor(Arg &a, const std::string &spec)
 	}
 	if ((a.kind != 'l' && a.kind != 'm') && a.members.size() != 1)
 		usage("a plain tensor has one member");
-}
-
-void read_file(Arg &a)
-{
-	FILE *f = std::fopen(a.path.c_str(), "rb");
-	if (!f)
-		usage(("cannot open " + a.path).c_str());
-	std::fseek(f, 0, SEEK_END);
-	long n = std::ftell(f);
-	std::fseek(f, 0, SEEK_SET);
-	if (n < 0)
-		usage(("cannot size " + a.path).c_str());
-	a.host.resize((size_t)n);
-	if (n > 0 && std::fread(a.host.data(), 1, (size_t)n, f) != (size_t)n)
-		usage(("cannot read " + a.path).c_str());
-	std::fclose(f);
-	a.bytes = (size_t)n;
-}
-
-// In place, so a mapping of the file held by npukb stays valid.
-void write_file(const Arg &a)
-{
-	FILE *f = std::fopen(a.path.c_str(), "r+b");
-	if (!f || std::fwrite(a.host.data(), 1, a.host.size(), f) != a.host.size() ||
-	    std::fclose(f) != 0)
-		usage(("cannot write " + a.path).c_str());
 }
 
 // One aclTensor per member: contiguous ND, storage shape = view shape.
@@ -204,33 +274,6 @@ void run_op(aclrtStream stream, std::vector<Arg> &a, void *&ws, uint64_t &ws_cap
 	CHECK(aclnnAddCustom(ws_size ? ws : nullptr, ws_size, executor, stream));
 	if (stop)
 		CHECK(aclrtRecordEvent(stop, stream));
-}
-
-// Between samples: is device 0 (the one ASCEND_RT_VISIBLE_DEVICES shows)
-// still usable? Exit 0 yes, 4 no, 3 an ACL call failed.
-int health()
-{
-	aclrtDeviceStatus st = ACL_RT_DEVICE_STATUS_ABNORMAL;
-	unsigned char probe[32] = { 0x5a }, back[32] = { 0 };
-	void *dev = nullptr;
-	CHECK(aclInit(nullptr));
-	CHECK(aclrtSetDevice(0));
-	CHECK(aclrtQueryDeviceStatus(0, &st));
-	if (st != ACL_RT_DEVICE_STATUS_NORMAL) {
-		std::fprintf(stderr, "npukb-aclnn: device status %d\n", (int)st);
-		return 4;
-	}
-	CHECK(aclrtMalloc(&dev, sizeof probe, ACL_MEM_MALLOC_HUGE_FIRST));
-	CHECK(aclrtMemcpy(dev, sizeof probe, probe, sizeof probe, ACL_MEMCPY_HOST_TO_DEVICE));
-	CHECK(aclrtMemcpy(back, sizeof back, dev, sizeof probe, ACL_MEMCPY_DEVICE_TO_HOST));
-	CHECK(aclrtFree(dev));
-	CHECK(aclrtResetDevice(0));
-	CHECK(aclFinalize());
-	if (std::memcmp(probe, back, sizeof probe) != 0) {
-		std::fprintf(stderr, "npukb-aclnn: device memory does not read back\n");
-		return 4;
-	}
-	return 0;
 }
 
 } // namespace
@@ -308,32 +351,10 @@ int main(int argc, char **argv)
 		run_op(stream, args, ws, ws_cap, nullptr, nullptr);
 		CHECK(aclrtSynchronizeStream(stream));
 	} else {
-		aclrtEvent start = nullptr, stop = nullptr;
-		std::vector<float> ms;
-		CHECK(aclrtCreateEvent(&start));
-		CHECK(aclrtCreateEvent(&stop));
-		for (unsigned w = 0; w < warmup; w++)
-			run_op(stream, args, ws, ws_cap, nullptr, nullptr);
-		CHECK(aclrtSynchronizeStream(stream));
-		for (unsigned r = 0; r < runs; r++) {
-			float t = 0.0f;
+		auto timed = [&](aclrtEvent start, aclrtEvent stop) {
 			run_op(stream, args, ws, ws_cap, start, stop);
-			CHECK(aclrtSynchronizeStream(stream));
-			CHECK(aclrtEventElapsedTime(&t, start, stop));
-			ms.push_back(t);
-		}
-		CHECK(aclrtDestroyEvent(start));
-		CHECK(aclrtDestroyEvent(stop));
-		std::sort(ms.begin(), ms.end());
-		size_t n = ms.size();
-		double median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2.0;
-		FILE *f = std::fopen(stats, "w");
-		if (!f)
-			usage("cannot write the stats file");
-		std::fprintf(f, "median_us %.3f\nmin_us %.3f\nmax_us %.3f\nruns %u\nwarmup %u\n",
-			     median * 1000.0, ms.front() * 1000.0, ms.back() * 1000.0, runs, warmup);
-		if (std::fclose(f) != 0)
-			usage("cannot write the stats file");
+		};
+		write_stats(stats, time_launches(stream, warmup, runs, timed), runs, warmup);
 	}
 
 	for (Arg &a : args) {

@@ -18,42 +18,43 @@
 // In the kernel's translation unit (npukb_launch.cpp).
 extern "C" void npukb_launch(uint32_t blocks, void *stream, uint8_t *const *args);
 
-#define ACL_CHECK(call)                                                          \
-	do {                                                                      \
-		aclError e_ = (call);                                               \
-		if (e_ != ACL_SUCCESS)                                              \
-			acl_failed(#call, e_);                                       \
-	} while (0)
-
 namespace {
 
-const size_t kParams = 5;
-const char kRoles[] = "iiowt"; // i input, o output, t tiling, w workspace
+const char kProgram[] = "npukb-host";
 
-struct Arg {
-	char role = 0;
-	std::string path;
-	std::vector<unsigned char> host;
-	size_t bytes = 0;
-	void *dev = nullptr;
-};
+// Shared by npukb's generated programs (ascend-common/gen_program.c).
+#define CHECK(call)                            \
+	do {                                   \
+		int e_ = (int)(call);          \
+		if (e_ != 0)                   \
+			failed(#call, e_);     \
+	} while (0)
 
 // The runtime's own account of the failure goes with the code.
-[[noreturn]] void acl_failed(const char *call, aclError e)
+[[noreturn]] void failed(const char *call, int e)
 {
 	const char *msg = aclGetRecentErrMsg();
-	std::fprintf(stderr, "npukb-host: %s failed with ACL error %d: %s\n", call, (int)e,
+	std::fprintf(stderr, "%s: %s failed with error %d: %s\n", kProgram, call, e,
 		     msg && *msg ? msg : "(no message from the runtime)");
 	std::exit(3);
 }
 
 [[noreturn]] void usage(const char *why)
 {
-	std::fprintf(stderr, "npukb-host: %s\n", why);
+	std::fprintf(stderr, "%s: %s\n", kProgram, why);
 	std::exit(2);
 }
 
-void read_file(Arg &a)
+unsigned number(const char *s, const char *what)
+{
+	char *end = nullptr;
+	unsigned long v = std::strtoul(s, &end, 10);
+	if (!*s || *end || v > 1000000ul)
+		usage(what);
+	return (unsigned)v;
+}
+
+template <typename A> void read_file(A &a)
 {
 	FILE *f = std::fopen(a.path.c_str(), "rb");
 	if (!f)
@@ -71,7 +72,7 @@ void read_file(Arg &a)
 }
 
 // In place, so a mapping of the file held by npukb stays valid.
-void write_file(const Arg &a)
+template <typename A> void write_file(const A &a)
 {
 	FILE *f = std::fopen(a.path.c_str(), "r+b");
 	if (!f || std::fwrite(a.host.data(), 1, a.host.size(), f) != a.host.size() ||
@@ -79,21 +80,44 @@ void write_file(const Arg &a)
 		usage(("cannot write " + a.path).c_str());
 }
 
-unsigned number(const char *s, const char *what)
+// Median, fastest and slowest of the timed launches, in microseconds.
+void write_stats(const char *path, std::vector<float> ms, unsigned runs, unsigned warmup)
 {
-	char *end = nullptr;
-	unsigned long v = std::strtoul(s, &end, 10);
-	if (!*s || *end || v > 1000000ul)
-		usage(what);
-	return (unsigned)v;
+	std::sort(ms.begin(), ms.end());
+	size_t n = ms.size();
+	double median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2.0;
+	FILE *f = std::fopen(path, "w");
+	if (!f)
+		usage("cannot write the stats file");
+	std::fprintf(f, "median_us %.3f\nmin_us %.3f\nmax_us %.3f\nruns %u\nwarmup %u\n",
+		     median * 1000.0, ms.front() * 1000.0, ms.back() * 1000.0, runs, warmup);
+	if (std::fclose(f) != 0)
+		usage("cannot write the stats file");
 }
 
-void launch(unsigned blocks, aclrtStream stream, std::vector<Arg> &a)
+// warmup untimed launches, then runs launches each between two events:
+// launch(start, stop) records start before its work and stop after it
+// (both null when untimed). Returns the times in milliseconds.
+template <typename L>
+std::vector<float> time_launches(aclrtStream stream, unsigned warmup, unsigned runs, L launch)
 {
-	uint8_t *ptrs[kParams];
-	for (size_t i = 0; i < kParams; i++)
-		ptrs[i] = static_cast<uint8_t *>(a[i].dev);
-	npukb_launch(blocks, stream, ptrs);
+	aclrtEvent start = nullptr, stop = nullptr;
+	std::vector<float> ms;
+	CHECK(aclrtCreateEvent(&start));
+	CHECK(aclrtCreateEvent(&stop));
+	for (unsigned w = 0; w < warmup; w++)
+		launch(nullptr, nullptr);
+	CHECK(aclrtSynchronizeStream(stream));
+	for (unsigned r = 0; r < runs; r++) {
+		float t = 0.0f;
+		launch(start, stop);
+		CHECK(aclrtSynchronizeStream(stream));
+		CHECK(aclrtEventElapsedTime(&t, start, stop));
+		ms.push_back(t);
+	}
+	CHECK(aclrtDestroyEvent(start));
+	CHECK(aclrtDestroyEvent(stop));
+	return ms;
 }
 
 // Between samples: is device 0 (the one ASCEND_RT_VISIBLE_DEVICES shows)
@@ -103,24 +127,43 @@ int health()
 	aclrtDeviceStatus st = ACL_RT_DEVICE_STATUS_ABNORMAL;
 	unsigned char probe[32] = { 0x5a }, back[32] = { 0 };
 	void *dev = nullptr;
-	ACL_CHECK(aclInit(nullptr));
-	ACL_CHECK(aclrtSetDevice(0));
-	ACL_CHECK(aclrtQueryDeviceStatus(0, &st));
+	CHECK(aclInit(nullptr));
+	CHECK(aclrtSetDevice(0));
+	CHECK(aclrtQueryDeviceStatus(0, &st));
 	if (st != ACL_RT_DEVICE_STATUS_NORMAL) {
-		std::fprintf(stderr, "npukb-host: device status %d\n", (int)st);
+		std::fprintf(stderr, "%s: device status %d\n", kProgram, (int)st);
 		return 4;
 	}
-	ACL_CHECK(aclrtMalloc(&dev, sizeof probe, ACL_MEM_MALLOC_HUGE_FIRST));
-	ACL_CHECK(aclrtMemcpy(dev, sizeof probe, probe, sizeof probe, ACL_MEMCPY_HOST_TO_DEVICE));
-	ACL_CHECK(aclrtMemcpy(back, sizeof back, dev, sizeof probe, ACL_MEMCPY_DEVICE_TO_HOST));
-	ACL_CHECK(aclrtFree(dev));
-	ACL_CHECK(aclrtResetDevice(0));
-	ACL_CHECK(aclFinalize());
+	CHECK(aclrtMalloc(&dev, sizeof probe, ACL_MEM_MALLOC_HUGE_FIRST));
+	CHECK(aclrtMemcpy(dev, sizeof probe, probe, sizeof probe, ACL_MEMCPY_HOST_TO_DEVICE));
+	CHECK(aclrtMemcpy(back, sizeof back, dev, sizeof probe, ACL_MEMCPY_DEVICE_TO_HOST));
+	CHECK(aclrtFree(dev));
+	CHECK(aclrtResetDevice(0));
+	CHECK(aclFinalize());
 	if (std::memcmp(probe, back, sizeof probe) != 0) {
-		std::fprintf(stderr, "npukb-host: device memory does not read back\n");
+		std::fprintf(stderr, "%s: device memory does not read back\n", kProgram);
 		return 4;
 	}
 	return 0;
+}
+
+const size_t kParams = 5;
+const char kRoles[] = "iiowt"; // i input, o output, t tiling, w workspace
+
+struct Arg {
+	char role = 0;
+	std::string path;
+	std::vector<unsigned char> host;
+	size_t bytes = 0;
+	void *dev = nullptr;
+};
+
+void launch(unsigned blocks, aclrtStream stream, std::vector<Arg> &a)
+{
+	uint8_t *ptrs[kParams];
+	for (size_t i = 0; i < kParams; i++)
+		ptrs[i] = static_cast<uint8_t *>(a[i].dev);
+	npukb_launch(blocks, stream, ptrs);
 }
 
 } // namespace
@@ -173,18 +216,18 @@ int main(int argc, char **argv)
 	if (runs > 0 && !stats)
 		usage("--runs needs --stats");
 
-	ACL_CHECK(aclInit(nullptr));
-	ACL_CHECK(aclrtSetDevice(0));
+	CHECK(aclInit(nullptr));
+	CHECK(aclrtSetDevice(0));
 	aclrtStream stream = nullptr;
-	ACL_CHECK(aclrtCreateStream(&stream));
+	CHECK(aclrtCreateStream(&stream));
 	for (Arg &a : args) {
 		if (a.role != 'w')
 			read_file(a);
 		// A zero-byte workspace still gets a valid address.
 		size_t n = a.bytes ? a.bytes : 32;
-		ACL_CHECK(aclrtMalloc(&a.dev, n, ACL_MEM_MALLOC_HUGE_FIRST));
+		CHECK(aclrtMalloc(&a.dev, n, ACL_MEM_MALLOC_HUGE_FIRST));
 		if (a.role != 'w' && a.bytes)
-			ACL_CHECK(aclrtMemcpy(a.dev, a.bytes, a.host.data(), a.bytes,
+			CHECK(aclrtMemcpy(a.dev, a.bytes, a.host.data(), a.bytes,
 					     ACL_MEMCPY_HOST_TO_DEVICE));
 	}
 
@@ -192,48 +235,28 @@ int main(int argc, char **argv)
 	// batch of launches is checked there.
 	if (runs == 0) {
 		launch(blocks, stream, args);
-		ACL_CHECK(aclrtSynchronizeStream(stream));
+		CHECK(aclrtSynchronizeStream(stream));
 	} else {
-		aclrtEvent start = nullptr, stop = nullptr;
-		std::vector<float> ms;
-		ACL_CHECK(aclrtCreateEvent(&start));
-		ACL_CHECK(aclrtCreateEvent(&stop));
-		for (unsigned w = 0; w < warmup; w++)
+		auto timed = [&](aclrtEvent start, aclrtEvent stop) {
+			if (start)
+				CHECK(aclrtRecordEvent(start, stream));
 			launch(blocks, stream, args);
-		ACL_CHECK(aclrtSynchronizeStream(stream));
-		for (unsigned r = 0; r < runs; r++) {
-			float t = 0.0f;
-			ACL_CHECK(aclrtRecordEvent(start, stream));
-			launch(blocks, stream, args);
-			ACL_CHECK(aclrtRecordEvent(stop, stream));
-			ACL_CHECK(aclrtSynchronizeStream(stream));
-			ACL_CHECK(aclrtEventElapsedTime(&t, start, stop));
-			ms.push_back(t);
-		}
-		ACL_CHECK(aclrtDestroyEvent(start));
-		ACL_CHECK(aclrtDestroyEvent(stop));
-		std::sort(ms.begin(), ms.end());
-		size_t n = ms.size();
-		double median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2.0;
-		FILE *f = std::fopen(stats, "w");
-		if (!f)
-			usage("cannot write the stats file");
-		std::fprintf(f, "median_us %.3f\nmin_us %.3f\nmax_us %.3f\nruns %u\nwarmup %u\n",
-			     median * 1000.0, ms.front() * 1000.0, ms.back() * 1000.0, runs, warmup);
-		if (std::fclose(f) != 0)
-			usage("cannot write the stats file");
+			if (stop)
+				CHECK(aclrtRecordEvent(stop, stream));
+		};
+		write_stats(stats, time_launches(stream, warmup, runs, timed), runs, warmup);
 	}
 
 	for (Arg &a : args) {
 		if (a.role == 'o' && a.bytes) {
-			ACL_CHECK(aclrtMemcpy(a.host.data(), a.bytes, a.dev, a.bytes,
+			CHECK(aclrtMemcpy(a.host.data(), a.bytes, a.dev, a.bytes,
 					     ACL_MEMCPY_DEVICE_TO_HOST));
 			write_file(a);
 		}
-		ACL_CHECK(aclrtFree(a.dev));
+		CHECK(aclrtFree(a.dev));
 	}
-	ACL_CHECK(aclrtDestroyStream(stream));
-	ACL_CHECK(aclrtResetDevice(0));
-	ACL_CHECK(aclFinalize());
+	CHECK(aclrtDestroyStream(stream));
+	CHECK(aclrtResetDevice(0));
+	CHECK(aclFinalize());
 	return 0;
 }
