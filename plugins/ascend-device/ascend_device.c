@@ -295,6 +295,31 @@ out:
 	return rc;
 }
 
+/* "list=OFF[xD0xD1...],...@PATH": a tensor list's members (byte offset in
+ * the file, then dims), from which the launch program builds the
+ * ListTensorDesc the kernel reads (malloc'd; NULL when out of memory). */
+static char *list_arg(const struct npukb_case_tensor *t, const char *path)
+{
+	size_t esize = npukb_dtype_size(t->dtype), len = 0;
+	char *text = NULL;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	fputs("list=", f);
+	for (size_t m = 0; m < t->nmembers; m++) {
+		fprintf(f, "%s%zu", m ? "," : "", t->member_offsets[m] * esize);
+		for (int d = 0; d < t->members[m].rank; d++)
+			fprintf(f, "x%lld", (long long)t->members[m].dims[d]);
+	}
+	fprintf(f, "@%s", path);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 /* The launch program's command line (host_program.h) for this run, as a
  * NULL-terminated malloc'd array of malloc'd strings. */
 static char **launch_argv(const struct npukb_run_request *req, const char *work, char *err,
@@ -338,18 +363,10 @@ static char **launch_argv(const struct npukb_run_request *req, const char *work,
 		case NPUKB_PARAM_TILING: role = "tiling"; break;
 		case NPUKB_PARAM_WORKSPACE: role = "ws"; break;
 		}
-		if (a->tensor && a->tensor->nmembers > 0) {
-			snprintf(err, errlen, "kernel argument %zu is a tensor list, which this backend cannot pass yet",
-				 i);
-			npukb_cann_strv_free(v);
-			return NULL;
-		}
 		if (a->tensor && a->tensor->is_absent) {
-			snprintf(err, errlen,
-				 "kernel argument %zu is an absent optional input, which this backend cannot pass yet",
-				 i);
-			npukb_cann_strv_free(v);
-			return NULL;
+			/* An absent optional input: a null address. */
+			v[n++] = strdup("in=-");
+			continue;
 		}
 		if (!role || (a->role != NPUKB_PARAM_WORKSPACE && !a->path)) {
 			snprintf(err, errlen, "kernel argument %zu has no role or no file", i);
@@ -358,6 +375,8 @@ static char **launch_argv(const struct npukb_run_request *req, const char *work,
 		}
 		if (a->role == NPUKB_PARAM_WORKSPACE) {
 			v[n++] = npukb_cann_strf("ws=%zu", a->bytes);
+		} else if (a->tensor && a->tensor->nmembers > 0) {
+			v[n++] = list_arg(a->tensor, a->path);
 		} else {
 			/* The program runs in its own work directory. */
 			abs = a->path[0] == '/' ? NULL : realpath(a->path, NULL);

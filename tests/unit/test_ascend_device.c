@@ -418,3 +418,119 @@ Test(ascend_device, a_worker_sees_its_device_alone)
 	cr_assert_eq(l.wall_seconds, 7);
 	cr_assert_eq(l.max_processes, 9);
 }
+
+/* A tensor list reaches the kernel as a ListTensorDesc in device memory,
+ * an absent optional input as a null address. */
+Test(ascend_device, tensor_lists_and_absent_inputs)
+{
+	static struct npukb_param params[] = {
+		{ (char *)"xs", NPUKB_PARAM_INPUT, NULL },
+		{ (char *)"bias", NPUKB_PARAM_INPUT, NULL },
+		{ (char *)"z", NPUKB_PARAM_OUTPUT, NULL },
+		{ (char *)"workspace", NPUKB_PARAM_WORKSPACE, NULL },
+		{ (char *)"tiling", NPUKB_PARAM_TILING, NULL },
+	};
+	static const char *const files[] = { "list_add.cpp" };
+	/* Two members of 3 floats, the second at element 128 (512 bytes). */
+	static float members_data[128 + 3] = { 1, 2, 3 };
+	struct npukb_shape member = { 1, { 3 } };
+	struct npukb_shape members[2] = { member, member };
+	size_t offsets[2] = { 0, 128 };
+	struct npukb_case_tensor ts[3];
+	struct npukb_kernel_arg args[5];
+	struct npukb_case_data data;
+	struct npukb_task task;
+	struct npukb_sample s;
+	struct npukb_options opt;
+	struct npukb_build_request breq;
+	struct npukb_build_result b;
+	struct npukb_run_request rreq;
+	struct npukb_run_result r;
+	struct npukb_cann_info info;
+	float z[3] = { -1, -1, -1 };
+	uint32_t n = 3;
+	char paths[3][4096];
+	char *trace;
+	FILE *f;
+
+	members_data[128] = 10;
+	members_data[129] = 20;
+	members_data[130] = 30;
+	fx_fake_cann(0, &info);
+	cr_assert_eq(fx_shell("mkdir -p '%s' '%s' '%s' && cp '%s' '%s'", fx_at("sample"),
+			      fx_at("work"), fx_at("run"),
+			      fx_src("tests/data/ascend/list_add_kernel.cpp"),
+			      fx_at("sample/list_add.cpp")), 0);
+	memset(&task, 0, sizeof task);
+	task.kernel_name = (char *)"list_add";
+	task.params = params;
+	task.nparams = 5;
+	memset(&s, 0, sizeof s);
+	s.dir = fx_at("sample");
+	s.mode = NPUKB_MODE_KERNEL_ONLY;
+	s.files = files;
+	s.nfiles = 1;
+	memset(&opt, 0, sizeof opt);
+	opt.soc = "ascend910b2";
+	memset(&breq, 0, sizeof breq);
+	breq.task = &task;
+	breq.sample = &s;
+	breq.options = &opt;
+	breq.workdir = fx_at("work");
+	cr_assert_eq(npukb_ascend_device_plugin.backend->build(&breq, &b), 0);
+	cr_assert(b.ok, "%s\n%s", b.message, b.diagnostics ? b.diagnostics : "");
+
+	fx_write_bin("run/xs.bin", members_data, sizeof members_data);
+	fx_write_bin("run/z.bin", z, sizeof z);
+	fx_write_bin("run/tiling.bin", &n, sizeof n);
+	snprintf(paths[0], sizeof paths[0], "%s", fx_at("run/xs.bin"));
+	snprintf(paths[1], sizeof paths[1], "%s", fx_at("run/z.bin"));
+	snprintf(paths[2], sizeof paths[2], "%s", fx_at("run/tiling.bin"));
+	memset(ts, 0, sizeof ts);
+	ts[0].name = (char *)"xs";
+	ts[0].dtype = NPUKB_DT_FLOAT32;
+	ts[0].nmembers = 2;
+	ts[0].members = members;
+	ts[0].member_offsets = offsets;
+	ts[0].path = paths[0];
+	ts[1].name = (char *)"bias";
+	ts[1].dtype = NPUKB_DT_FLOAT32;
+	ts[1].is_absent = 1;
+	ts[2].name = (char *)"z";
+	ts[2].dtype = NPUKB_DT_FLOAT32;
+	ts[2].path = paths[1];
+	memset(args, 0, sizeof args);
+	args[0] = (struct npukb_kernel_arg){ NPUKB_PARAM_INPUT, paths[0], sizeof members_data, &ts[0] };
+	args[1] = (struct npukb_kernel_arg){ NPUKB_PARAM_INPUT, NULL, 0, &ts[1] };
+	args[2] = (struct npukb_kernel_arg){ NPUKB_PARAM_OUTPUT, paths[1], sizeof z, &ts[2] };
+	args[3] = (struct npukb_kernel_arg){ NPUKB_PARAM_WORKSPACE, NULL, 0, NULL };
+	args[4] = (struct npukb_kernel_arg){ NPUKB_PARAM_TILING, paths[2], sizeof n, NULL };
+	memset(&data, 0, sizeof data);
+	data.args = args;
+	data.nargs = 5;
+	memset(&rreq, 0, sizeof rreq);
+	rreq.task = &task;
+	rreq.options = &opt;
+	rreq.artifact = b.artifact;
+	rreq.workdir = fx_at("run");
+	rreq.data = &data;
+	info.has_device = 1;
+	setenv("FAKE_ACL_TRACE", fx_at("trace.log"), 1);
+	cr_assert_eq(launch_on_npu(&info, &rreq, &r), 0);
+	cr_assert(r.ok, "%s\n%s", r.message, r.diagnostics ? r.diagnostics : "");
+	f = fopen(fx_at("run/z.bin"), "rb");
+	cr_assert_not_null(f);
+	cr_assert_eq(fread(z, 1, sizeof z, f), sizeof z);
+	fclose(f);
+	cr_assert_float_eq(z[0], 11.0f, 1e-6);
+	cr_assert_float_eq(z[1], 22.0f, 1e-6);
+	cr_assert_float_eq(z[2], 33.0f, 1e-6);
+	trace = fx_slurp(fx_at("trace.log"));
+	/* data, then its descriptor: the kernel gets the descriptor */
+	cr_assert(strstr(trace, "aclrtMalloc d2 524 policy=0\naclrtMemcpy d2 host 524 H2D\n"
+				"aclrtMalloc d3 56 policy=0\naclrtMemcpy d3 host 56 H2D\n"), "%s", trace);
+	cr_assert(strstr(trace, "  arg d3\n  arg null:0\n"), "%s", trace);
+	free(trace);
+	npukb_run_result_clear(&r);
+	npukb_build_result_clear(&b);
+}

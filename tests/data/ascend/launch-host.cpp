@@ -152,17 +152,70 @@ const char kRoles[] = "iiowt"; // i input, o output, t tiling, w workspace
 
 struct Arg {
 	char role = 0;
-	std::string path;
+	std::string path;  // "-": an absent optional input (a null address)
 	std::vector<unsigned char> host;
 	size_t bytes = 0;
 	void *dev = nullptr;
+	// A tensor list: its members' byte offsets in the file and dims; the
+	// kernel gets the address of a descriptor (desc) instead of the data.
+	std::vector<uint64_t> offsets;
+	std::vector<std::vector<uint64_t>> dims;
+	void *desc = nullptr;
 };
+
+// "OFF[xD0xD1...],OFF[x...]...@PATH" (the cpusim harness's list syntax).
+void parse_list(Arg &a, const std::string &spec)
+{
+	size_t at = spec.find('@');
+	if (at == std::string::npos)
+		usage("a list is OFFxD0xD1,...@PATH");
+	a.path = spec.substr(at + 1);
+	std::string members = spec.substr(0, at);
+	for (size_t pos = 0; pos <= members.size();) {
+		size_t end = members.find(',', pos);
+		if (end == std::string::npos)
+			end = members.size();
+		std::string m = members.substr(pos, end - pos);
+		std::vector<uint64_t> nums;
+		for (size_t q = 0; q <= m.size();) {
+			size_t x = m.find('x', q);
+			if (x == std::string::npos)
+				x = m.size();
+			nums.push_back(std::strtoull(m.c_str() + q, nullptr, 10));
+			q = x + 1;
+		}
+		a.offsets.push_back(nums[0]);
+		a.dims.emplace_back(nums.begin() + 1, nums.end());
+		pos = end + 1;
+	}
+}
+
+// The layout ListTensorDesc reads (kernel_operator_list_tensor_intf.h): the
+// byte offset of the address table, each member's rank and dims, then the
+// table of the members' device addresses.
+void make_list_desc(Arg &a)
+{
+	std::vector<uint64_t> words(1, 0);
+	for (const auto &d : a.dims) {
+		words.push_back(d.size());
+		words.insert(words.end(), d.begin(), d.end());
+	}
+	words[0] = words.size() * sizeof(uint64_t);
+	for (uint64_t off : a.offsets) {
+		if (off > a.bytes)
+			usage(("a list member lies past the end of " + a.path).c_str());
+		words.push_back((uint64_t)(uintptr_t)(static_cast<unsigned char *>(a.dev) + off));
+	}
+	size_t n = words.size() * sizeof(uint64_t);
+	CHECK(aclrtMalloc(&a.desc, n, ACL_MEM_MALLOC_HUGE_FIRST));
+	CHECK(aclrtMemcpy(a.desc, n, words.data(), n, ACL_MEMCPY_HOST_TO_DEVICE));
+}
 
 void launch(unsigned blocks, aclrtStream stream, std::vector<Arg> &a)
 {
 	uint8_t *ptrs[kParams];
 	for (size_t i = 0; i < kParams; i++)
-		ptrs[i] = static_cast<uint8_t *>(a[i].dev);
+		ptrs[i] = static_cast<uint8_t *>(a[i].desc ? a[i].desc : a[i].dev);
 	npukb_launch(blocks, stream, ptrs);
 }
 
@@ -195,14 +248,20 @@ int main(int argc, char **argv)
 			std::string role = s.substr(0, eq);
 			if (eq == std::string::npos)
 				usage("kernel arguments are in=, out=, tiling= or ws=");
+			// A list goes in or out as its parameter does.
 			a.role = role == "in" ? 'i' : role == "out" ? 'o' : role == "tiling" ? 't'
-			       : role == "ws" ? 'w' : 0;
+			       : role == "ws" ? 'w' : role == "list" && args.size() < kParams
+			       ? kRoles[args.size()] : 0;
 			if (!a.role)
-				usage("kernel arguments are in=, out=, tiling= or ws=");
+				usage("kernel arguments are in=, out=, list=, tiling= or ws=");
 			if (a.role == 'w')
 				a.bytes = std::strtoull(s.c_str() + eq + 1, nullptr, 10);
+			else if (role == "list")
+				parse_list(a, s.substr(eq + 1));
 			else
 				a.path = s.substr(eq + 1);
+			if (a.path == "-" && a.role != 'i')
+				usage("only an input may be absent");
 			args.push_back(a);
 		}
 	}
@@ -221,6 +280,8 @@ int main(int argc, char **argv)
 	aclrtStream stream = nullptr;
 	CHECK(aclrtCreateStream(&stream));
 	for (Arg &a : args) {
+		if (a.path == "-")
+			continue;
 		if (a.role != 'w')
 			read_file(a);
 		// A zero-byte workspace still gets a valid address.
@@ -229,6 +290,8 @@ int main(int argc, char **argv)
 		if (a.role != 'w' && a.bytes)
 			CHECK(aclrtMemcpy(a.dev, a.bytes, a.host.data(), a.bytes,
 					     ACL_MEMCPY_HOST_TO_DEVICE));
+		if (!a.offsets.empty())
+			make_list_desc(a);
 	}
 
 	// A launch reports its failure at the next synchronisation: each
@@ -248,11 +311,15 @@ int main(int argc, char **argv)
 	}
 
 	for (Arg &a : args) {
+		if (!a.dev)
+			continue;
 		if (a.role == 'o' && a.bytes) {
 			CHECK(aclrtMemcpy(a.host.data(), a.bytes, a.dev, a.bytes,
 					     ACL_MEMCPY_DEVICE_TO_HOST));
 			write_file(a);
 		}
+		if (a.desc)
+			CHECK(aclrtFree(a.desc));
 		CHECK(aclrtFree(a.dev));
 	}
 	CHECK(aclrtDestroyStream(stream));
