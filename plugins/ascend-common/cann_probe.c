@@ -44,15 +44,35 @@ static void add_msg(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-static char *dup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *dup_printf(const char *fmt, ...)
+int npukb_cann_vset(char **msg, const char *fmt, va_list ap)
+{
+	char *s = NULL;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	free(*msg);
+	*msg = s;
+	return s ? 0 : -ENOMEM;
+}
+
+int npukb_cann_set(char **msg, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = npukb_cann_vset(msg, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+char *npukb_cann_strf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s = NULL;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
+	npukb_cann_vset(&s, fmt, ap);
 	va_end(ap);
 	return s;
 }
@@ -332,6 +352,7 @@ int npukb_cann_soc_lookup(const char *soc, struct npukb_cann_soc *out, char *err
 		out->npu_arch = 2201;
 		out->vec_arch = "dav-c220-vec";
 		out->cube_arch = "dav-c220-cube";
+		out->mix_arch = "dav-c220";
 	} else if (strncmp(low, "ascend310", 9) == 0) {
 		for (size_t i = 0; i < sizeof p310 / sizeof p310[0]; i++)
 			ok |= strcmp(low + 9, p310[i]) == 0;
@@ -340,6 +361,7 @@ int npukb_cann_soc_lookup(const char *soc, struct npukb_cann_soc *out, char *err
 		out->npu_arch = 2002;
 		out->vec_arch = "dav-m200";
 		out->cube_arch = "dav-m200";
+		out->mix_arch = "dav-m200";
 	}
 	if (!ok) {
 		set_msg(err, errlen,
@@ -469,8 +491,26 @@ static int need_toolkit(const struct npukb_cann_info *info, char *err, size_t er
 	return 0;
 }
 
+const char *npukb_cann_cores_arch(const struct npukb_cann_soc *s, enum npukb_cann_cores cores)
+{
+	switch (cores) {
+	case NPUKB_CANN_CORES_CUBE: return s->cube_arch;
+	case NPUKB_CANN_CORES_MIX: return s->mix_arch;
+	case NPUKB_CANN_CORES_VEC: break;
+	}
+	return s->vec_arch;
+}
+
+/* The directory holding the libascendcl.so the probe found. */
+static void runtime_libdir(const struct npukb_cann_info *info, char *out, size_t len)
+{
+	snprintf(out, len, "%s", info->runtime_lib);
+	if (strrchr(out, '/'))
+		*strrchr(out, '/') = '\0';
+}
+
 int npukb_cann_device_compile_cmd(const struct npukb_cann_info *info, const char *soc,
-				  int cube, const char *src, const char *obj,
+				  enum npukb_cann_cores cores, const char *src, const char *obj,
 				  struct npukb_cann_cmd *out, char *err, size_t errlen)
 {
 	struct npukb_cann_soc s;
@@ -486,84 +526,97 @@ int npukb_cann_device_compile_cmd(const struct npukb_cann_info *info, const char
 	if ((rc = need_toolkit(info, err, errlen)) < 0 ||
 	    (rc = npukb_cann_soc_lookup(soc, &s, err, errlen)) < 0)
 		return rc;
-	arch = cube ? s.cube_arch : s.vec_arch;
+	arch = npukb_cann_cores_arch(&s, cores);
 
 	push(&b, info->compiler);
 	push(&b, "-c");
-	push(&b, "-O3");
+	push(&b, "-O2");
 	push(&b, "-std=c++17");
 	if (info->compiler_kind == NPUKB_CANN_BISHENG) {
-		/* 8.5+: the driver picks the core type itself from the arch. */
+		/* 8.5+: -xasc is the AscendC language; the driver derives the
+		 * core types from the arch and the kernel's task type. */
 		push(&b, "-xasc");
 		pushf(&b, "--npu-arch=dav-%d", s.npu_arch);
-		pushf(&b, "-I%s/include", info->root);
 	} else {
+		/* 8.0.x: a heterogeneous compile (no --cce-aicore-only), so the
+		 * object carries the host side of the <<<>>> launch too. */
+		push(&b, "-xcce");
 		pushf(&b, "--cce-aicore-arch=%s", arch);
-		push(&b, "--cce-aicore-lang");
-		push(&b, "--cce-aicore-only");
 		push(&b, "--cce-auto-sync");
 		push(&b, "-mllvm");
 		push(&b, "-cce-aicore-stack-size=0x8000");
+		push(&b, "-mllvm");
+		push(&b, "-cce-aicore-function-stack-size=0x8000");
 		pushf(&b, "-I%s/compiler/tikcpp/tikcfw", info->root);
 		pushf(&b, "-I%s/compiler/tikcpp/tikcfw/impl", info->root);
 		pushf(&b, "-I%s/compiler/tikcpp/tikcfw/interface", info->root);
-		pushf(&b, "-I%s/include", info->root);
 	}
+	pushf(&b, "-I%s/include", info->root);
 	push(&b, src);
 	push(&b, "-o");
 	push(&b, obj);
 	return finish(&b, out,
 		      info->compiler_kind == NPUKB_CANN_BISHENG
-			      ? dup_printf("compile kernel for %s (dav-%d)", s.name, s.npu_arch)
-			      : dup_printf("compile kernel for %s (%s)", s.name, arch),
+			      ? npukb_cann_strf("compile kernel and launch for %s (dav-%d)", s.name, s.npu_arch)
+			      : npukb_cann_strf("compile kernel and launch for %s (%s)", s.name, arch),
 		      err, errlen);
 }
 
-int npukb_cann_device_host_cmd(const struct npukb_cann_info *info, const char *soc,
-			       int cube, const char *host_src, const char *kernel_obj,
-			       const char *exe, struct npukb_cann_cmd *out, char *err,
-			       size_t errlen)
+int npukb_cann_device_host_cmd(const struct npukb_cann_info *info, const char *cxx,
+			       const char *host_src, const char *host_obj,
+			       struct npukb_cann_cmd *out, char *err, size_t errlen)
 {
-	struct npukb_cann_soc s;
 	struct argv_builder b = { NULL, 0, 0, 0 };
-	const char *arch;
 	int rc;
 
-	if (!out || !host_src || !kernel_obj || !exe) {
-		set_msg(err, errlen, "missing host source, kernel object, program or result");
+	if (!out || !host_src || !host_obj) {
+		set_msg(err, errlen, "missing host source, object or result");
 		return -EINVAL;
 	}
 	memset(out, 0, sizeof *out);
-	if ((rc = need_toolkit(info, err, errlen)) < 0 ||
-	    (rc = npukb_cann_soc_lookup(soc, &s, err, errlen)) < 0)
+	if ((rc = need_toolkit(info, err, errlen)) < 0)
 		return rc;
-	arch = cube ? s.cube_arch : s.vec_arch;
-
-	push(&b, info->compiler);
+	push(&b, cxx && *cxx ? cxx : "g++");
+	push(&b, "-c");
 	push(&b, "-O2");
 	push(&b, "-std=c++17");
-	if (info->compiler_kind == NPUKB_CANN_BISHENG) {
-		push(&b, "-xasc");
-		pushf(&b, "--npu-arch=dav-%d", s.npu_arch);
-	} else {
-		push(&b, "-xcce");
-		pushf(&b, "--cce-aicore-arch=%s", arch);
-	}
 	pushf(&b, "-I%s/include", info->root);
-	pushf(&b, "-I%s/runtime/include", info->root);
 	push(&b, host_src);
-	/* The object is not to be read as a source of the language above. */
-	push(&b, "-x");
-	push(&b, "none");
+	push(&b, "-o");
+	push(&b, host_obj);
+	return finish(&b, out, strdup("compile the launch program (host C++)"), err, errlen);
+}
+
+int npukb_cann_device_link_cmd(const struct npukb_cann_info *info, const char *host_obj,
+			       const char *kernel_obj, const char *exe,
+			       struct npukb_cann_cmd *out, char *err, size_t errlen)
+{
+	struct argv_builder b = { NULL, 0, 0, 0 };
+	char libdir[PATH_MAX];
+	int rc;
+
+	if (!out || !host_obj || !kernel_obj || !exe) {
+		set_msg(err, errlen, "missing object, program or result");
+		return -EINVAL;
+	}
+	memset(out, 0, sizeof *out);
+	if ((rc = need_toolkit(info, err, errlen)) < 0)
+		return rc;
+	runtime_libdir(info, libdir, sizeof libdir);
+	push(&b, info->compiler);
+	/* 8.0.x: the fat object's device code is merged at this link. */
+	if (info->compiler_kind == NPUKB_CANN_CCEC)
+		push(&b, "--cce-fatobj-link");
+	push(&b, host_obj);
 	push(&b, kernel_obj);
-	pushf(&b, "-L%s/lib64", info->root);
-	pushf(&b, "-L%s/runtime/lib64", info->root);
-	pushf(&b, "-Wl,-rpath,%s/lib64", info->root);
-	pushf(&b, "-Wl,-rpath,%s/runtime/lib64", info->root);
+	pushf(&b, "-L%s", libdir);
+	pushf(&b, "-Wl,-rpath,%s", libdir);
 	push(&b, "-lascendcl");
+	push(&b, "-lruntime");
+	push(&b, "-lstdc++");
 	push(&b, "-o");
 	push(&b, exe);
-	return finish(&b, out, dup_printf("link launch program for %s", s.name), err, errlen);
+	return finish(&b, out, strdup("link the launch program"), err, errlen);
 }
 
 static int set_workdir(struct npukb_cann_cmd *c, const char *dir)
@@ -572,11 +625,28 @@ static int set_workdir(struct npukb_cann_cmd *c, const char *dir)
 	return c->workdir ? 0 : -ENOMEM;
 }
 
+/* One "cmake --build build_out --target <target> -j <jobs>" step. */
+static int build_target(struct npukb_cann_cmd *c, const char *target, int jobs,
+			const char *project, char *err, size_t errlen)
+{
+	struct argv_builder b = { NULL, 0, 0, 0 };
+	int rc;
+
+	push(&b, "cmake");
+	push(&b, "--build");
+	push(&b, "build_out");
+	push(&b, "--target");
+	push(&b, target);
+	push(&b, "-j");
+	pushf(&b, "%d", jobs);
+	rc = finish(&b, c, npukb_cann_strf("build target %s", target), err, errlen);
+	return rc < 0 ? rc : set_workdir(c, project);
+}
+
 int npukb_cann_hostdev_build_plan(const struct npukb_cann_info *info, const char *soc,
 				  const char *op_json, const char *project, int jobs,
 				  struct npukb_cann_plan *out, char *err, size_t errlen)
 {
-	static const char *const targets[] = { "binary", "package" };
 	struct npukb_cann_soc s;
 	struct argv_builder b = { NULL, 0, 0, 0 };
 	int rc;
@@ -591,7 +661,7 @@ int npukb_cann_hostdev_build_plan(const struct npukb_cann_info *info, const char
 		return rc;
 	if (jobs < 1)
 		jobs = 1;
-	out->steps = calloc(4, sizeof *out->steps);
+	out->steps = calloc(NPUKB_CANN_HOSTDEV_STEPS, sizeof *out->steps);
 	if (!out->steps) {
 		set_msg(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -609,38 +679,38 @@ int npukb_cann_hostdev_build_plan(const struct npukb_cann_info *info, const char
 	push(&b, "-out");
 	push(&b, project);
 	rc = finish(&b, &out->steps[out->n],
-		    dup_printf("generate the operator project for %s", s.soc_version), err, errlen);
+		    npukb_cann_strf("generate the operator project for %s", s.soc_version), err, errlen);
 	if (rc < 0)
 		goto fail;
 	out->n++;
 
 	push(&b, "cmake");
+	push(&b, "-S");
+	push(&b, ".");
+	push(&b, "-B");
+	push(&b, "build_out");
 	push(&b, "--preset=default");
 	pushf(&b, "-DASCEND_CANN_PACKAGE_PATH=%s", info->root);
 	pushf(&b, "-DASCEND_COMPUTE_UNIT=%s", s.unit);
-	rc = finish(&b, &out->steps[out->n], dup_printf("configure for %s", s.unit), err, errlen);
+	rc = finish(&b, &out->steps[out->n], npukb_cann_strf("configure for %s", s.unit), err, errlen);
 	if (rc < 0 || (rc = set_workdir(&out->steps[out->n], project)) < 0)
 		goto fail;
 	out->n++;
 
-	for (size_t t = 0; t < 2; t++) {
-		push(&b, "cmake");
-		push(&b, "--build");
-		push(&b, "build_out");
-		push(&b, "--target");
-		push(&b, targets[t]);
-		push(&b, "-j");
-		pushf(&b, "%d", jobs);
-		rc = finish(&b, &out->steps[out->n], dup_printf("build target %s", targets[t]),
-			    err, errlen);
-		if (rc < 0 || (rc = set_workdir(&out->steps[out->n], project)) < 0)
-			goto fail;
-		out->n++;
-	}
+	/* msopgen's build.sh order: package, (install), binary, package. */
+	if ((rc = build_target(&out->steps[out->n], "package", jobs, project, err, errlen)) < 0)
+		goto fail;
+	out->n++;
+	if ((rc = build_target(&out->steps[out->n], "binary", jobs, project, err, errlen)) < 0)
+		goto fail;
+	out->n++;
+	if ((rc = build_target(&out->steps[out->n], "package", jobs, project, err, errlen)) < 0)
+		goto fail;
+	out->n++;
 	return 0;
 fail:
-	/* Unused steps are zeroed (calloc), so clearing all four is safe. */
-	out->n = 4;
+	/* Unused steps are zeroed (calloc), so clearing all of them is safe. */
+	out->n = NPUKB_CANN_HOSTDEV_STEPS;
 	npukb_cann_plan_clear(out);
 	set_msg(err, errlen, "out of memory");
 	return -ENOMEM;
@@ -655,13 +725,51 @@ int npukb_cann_hostdev_stage_cmd(const char *run_package, const char *stage,
 		set_msg(err, errlen, "missing package, stage directory or result");
 		return -EINVAL;
 	}
+	if (stage[0] != '/') {
+		set_msg(err, errlen, "the staging folder must be absolute: %s", stage);
+		return -EINVAL;
+	}
 	memset(out, 0, sizeof *out);
 	push(&b, "bash");
 	push(&b, run_package);
 	push(&b, "--quiet");
 	pushf(&b, "--install-path=%s", stage);
-	return finish(&b, out, dup_printf("stage the operator package under %s", stage), err,
+	return finish(&b, out, npukb_cann_strf("stage the operator package under %s", stage), err,
 		      errlen);
+}
+
+int npukb_cann_hostdev_program_cmd(const struct npukb_cann_info *info, const char *cxx,
+				   const char *src, const char *stage, const char *exe,
+				   struct npukb_cann_cmd *out, char *err, size_t errlen)
+{
+	struct argv_builder b = { NULL, 0, 0, 0 };
+	char libdir[PATH_MAX];
+	int rc;
+
+	if (!out || !src || !stage || !exe) {
+		set_msg(err, errlen, "missing source, stage, program or result");
+		return -EINVAL;
+	}
+	memset(out, 0, sizeof *out);
+	if ((rc = need_toolkit(info, err, errlen)) < 0)
+		return rc;
+	runtime_libdir(info, libdir, sizeof libdir);
+	push(&b, cxx && *cxx ? cxx : "g++");
+	push(&b, "-O2");
+	push(&b, "-std=c++17");
+	pushf(&b, "-I%s/include", info->root);
+	pushf(&b, "-I%s/vendors/customize/op_api/include", stage);
+	push(&b, src);
+	pushf(&b, "-L%s/vendors/customize/op_api/lib", stage);
+	pushf(&b, "-L%s", libdir);
+	pushf(&b, "-Wl,-rpath,%s/vendors/customize/op_api/lib", stage);
+	pushf(&b, "-Wl,-rpath,%s", libdir);
+	push(&b, "-lcust_opapi");
+	push(&b, "-lnnopbase");
+	push(&b, "-lascendcl");
+	push(&b, "-o");
+	push(&b, exe);
+	return finish(&b, out, strdup("compile the aclnn program"), err, errlen);
 }
 
 char **npukb_cann_runtime_env(const struct npukb_cann_info *info, const char *stage)
@@ -672,10 +780,7 @@ char **npukb_cann_runtime_env(const struct npukb_cann_info *info, const char *st
 
 	if (!info || !info->found)
 		return NULL;
-	/* The directory holding the libascendcl.so the probe found. */
-	snprintf(libdir, sizeof libdir, "%s", info->runtime_lib);
-	if (strrchr(libdir, '/'))
-		*strrchr(libdir, '/') = '\0';
+	runtime_libdir(info, libdir, sizeof libdir);
 	old = getenv("LD_LIBRARY_PATH");
 
 	pushf(&b, "ASCEND_HOME_PATH=%s", info->root);

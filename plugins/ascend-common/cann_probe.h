@@ -12,6 +12,7 @@
 #define NPUKB_CANN_PROBE_H
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stddef.h>
 
 /* Where the probe looks things up. Tests fake a machine with it. */
@@ -84,7 +85,17 @@ struct npukb_cann_soc {
 	int npu_arch;           /* __NPU_ARCH__: 2201 (910B, A3), 2002 (310P) */
 	const char *vec_arch;   /* --cce-aicore-arch for vector kernels */
 	const char *cube_arch;  /* --cce-aicore-arch for cube kernels */
+	const char *mix_arch;   /* --cce-aicore-arch for mixed cube+vector kernels */
 };
+
+/* Which cores a kernel runs on, hence its --cce-aicore-arch (8.0.x). */
+enum npukb_cann_cores {
+	NPUKB_CANN_CORES_VEC = 0,
+	NPUKB_CANN_CORES_CUBE,
+	NPUKB_CANN_CORES_MIX
+};
+
+const char *npukb_cann_cores_arch(const struct npukb_cann_soc *s, enum npukb_cann_cores cores);
 
 /* Known: ascend910b1, b2, b2c, b3, b4, b4-1, ascend910_93NN (A3),
  * ascend310p1, p3, p5, p7; case-insensitive. Returns 0, or -EINVAL with
@@ -113,52 +124,71 @@ struct npukb_cann_plan {
 void npukb_cann_cmd_clear(struct npukb_cann_cmd *c);
 void npukb_cann_plan_clear(struct npukb_cann_plan *p);
 
-/* Device flow: compile one kernel source alone into an object file.
- * ccec (8.0.x): -c -O3 -std=c++17 --cce-aicore-arch=<vec|cube arch>
- *   --cce-aicore-lang --cce-aicore-only --cce-auto-sync
- *   -mllvm -cce-aicore-stack-size=0x8000 and the tikcfw include paths;
- * bisheng (8.5+): -c -O3 -std=c++17 -xasc --npu-arch=dav-<npu_arch>
- *   -I<root>/include [unconfirmed beyond ASCENDC.md §1's one-line example].
- * src and obj are used as given (relative to the command's work directory
- * or absolute). Returns 0, or a negative errno with a message in err (an
- * unknown SoC, no toolkit in info). */
+/* Device flow, three commands (as the kernel-launch samples build:
+ * kernel and launch in one heterogeneous object, plain host C++ apart, one
+ * link):
+ * 1. the wrapper (the kernel's translation unit with its <<<>>> launch):
+ *    ccec (8.0.x): -c -O2 -std=c++17 -xcce --cce-aicore-arch=<vec|cube|mix arch>
+ *      --cce-auto-sync -mllvm -cce-aicore-stack-size=0x8000
+ *      -mllvm -cce-aicore-function-stack-size=0x8000 -I<tikcfw dirs> -I<root>/include
+ *    bisheng (8.5+): -c -O2 -std=c++17 -xasc --npu-arch=dav-<npu_arch> -I<root>/include
+ * 2. the launch program: <cxx> -c -O2 -std=c++17 -I<root>/include host.cpp
+ * 3. the link: <compiler> [--cce-fatobj-link (ccec)] host.o kernel.o
+ *      -L<libdir> -Wl,-rpath,<libdir> -lascendcl -lruntime -lstdc++ -o <exe>
+ *    [unconfirmed for bisheng: its documentation links objects with the
+ *    driver but the runtime libraries it names vary by release.]
+ * Paths are used as given. Return 0, or a negative errno with a message in
+ * err (an unknown SoC, no toolkit in info). */
 int npukb_cann_device_compile_cmd(const struct npukb_cann_info *info, const char *soc,
-				  int cube, const char *src, const char *obj,
+				  enum npukb_cann_cores cores, const char *src, const char *obj,
 				  struct npukb_cann_cmd *out, char *err, size_t errlen);
+/* cxx NULL or "": g++. */
+int npukb_cann_device_host_cmd(const struct npukb_cann_info *info, const char *cxx,
+			       const char *host_src, const char *host_obj,
+			       struct npukb_cann_cmd *out, char *err, size_t errlen);
+int npukb_cann_device_link_cmd(const struct npukb_cann_info *info, const char *host_obj,
+			       const char *kernel_obj, const char *exe,
+			       struct npukb_cann_cmd *out, char *err, size_t errlen);
 
-/* Device flow, launch program: compile the generated host program (which
- * uses the <<<>>> launch, so it goes through the same heterogeneous
- * compiler driver) and link it with the kernel object and the ACL runtime:
- *   <compiler> -O2 -std=c++17 <-xasc --npu-arch=dav-N | -xcce
- *   --cce-aicore-arch=<arch>> -I<root>/include -I<root>/runtime/include
- *   <host_src> -x none <kernel_obj> -L<root>/lib64 -L<root>/runtime/lib64
- *   -Wl,-rpath,<root>/lib64 -lascendcl -o <exe>
- * [unconfirmed: ASCENDC.md §2 names the launch and the runtime calls, not
- * the driver's flags for a separately compiled kernel object.] */
-int npukb_cann_device_host_cmd(const struct npukb_cann_info *info, const char *soc,
-			       int cube, const char *host_src, const char *kernel_obj,
-			       const char *exe, struct npukb_cann_cmd *out, char *err,
-			       size_t errlen);
-
-/* Host+device flow, build part (ASCENDC.md §3), in order:
- *   msopgen gen -i <op_json> -c ai_core-<SocVersion> -lan cpp -out <project>
- *   cmake --preset=default -DASCEND_CANN_PACKAGE_PATH=<root>
- *         -DASCEND_COMPUTE_UNIT=<unit>              (in <project>)
- *   cmake --build build_out --target binary -j <jobs>   (in <project>)
- *   cmake --build build_out --target package -j <jobs>  (in <project>)
+/* Host+device flow, build part (ASCENDC.md section 3), in the order of the
+ * build.sh msopgen generates (package, install the .run, binary, package
+ * again; the installs are npukb_cann_hostdev_stage_cmd, run by the caller
+ * after steps 2 and 4):
+ *   0 msopgen gen -i <op_json> -c ai_core-<SocVersion> -lan cpp -out <project>
+ *   1 cmake -S . -B build_out --preset=default -DASCEND_CANN_PACKAGE_PATH=<root>
+ *         -DASCEND_COMPUTE_UNIT=<unit>                      (in <project>)
+ *   2 cmake --build build_out --target package -j <jobs>   (in <project>)
+ *   3 cmake --build build_out --target binary -j <jobs>    (in <project>)
+ *   4 cmake --build build_out --target package -j <jobs>   (in <project>)
  * The preset values are passed with -D rather than by editing
- * CMakePresets.json; -D wins over a preset's cacheVariables. */
+ * CMakePresets.json; -D wins over a preset's cacheVariables. Another
+ * generated build.sh seen in public builds both targets in one call
+ * (--target binary package) [which CANN release does which: unconfirmed]. */
+#define NPUKB_CANN_HOSTDEV_STEPS 5
 int npukb_cann_hostdev_build_plan(const struct npukb_cann_info *info, const char *soc,
 				  const char *op_json, const char *project, int jobs,
 				  struct npukb_cann_plan *out, char *err, size_t errlen);
 
-/* Host+device flow, staging: unpack the built custom_opp_<os>_<arch>.run
- * into <stage> instead of installing it into the toolkit (a global install
- * would serialise all evaluations):
+/* Host+device flow, staging: install the built custom_opp_<os>_<arch>.run
+ * into <stage> (absolute, private to the run) instead of the toolkit's opp
+ * folder (a global install would serialise all evaluations and outlive
+ * the run):
  *   bash <run_package> --quiet --install-path=<stage>
- * which leaves the operator under <stage>/vendors/customize. */
+ * which leaves the operator under <stage>/vendors/customize. Returns
+ * -EINVAL when stage is not absolute. */
 int npukb_cann_hostdev_stage_cmd(const char *run_package, const char *stage,
 				 struct npukb_cann_cmd *out, char *err, size_t errlen);
+
+/* Host+device flow, the program that calls the staged operator through
+ * its aclnn API (plain host C++; aclCreateTensor and friends live in
+ * libnnopbase, the operator's aclnn functions in the staged
+ * libcust_opapi.so):
+ *   <cxx> -O2 -std=c++17 -I<root>/include -I<stage>/vendors/customize/op_api/include
+ *     <src> -L<stage>/vendors/customize/op_api/lib -L<libdir> -Wl,-rpath,... 
+ *     -lcust_opapi -lnnopbase -lascendcl -o <exe> */
+int npukb_cann_hostdev_program_cmd(const struct npukb_cann_info *info, const char *cxx,
+				   const char *src, const char *stage, const char *exe,
+				   struct npukb_cann_cmd *out, char *err, size_t errlen);
 
 /* Environment for running against the toolkit (and, when stage is not
  * NULL, a staged custom operator): ASCEND_HOME_PATH, ASCEND_OPP_PATH,
@@ -173,5 +203,12 @@ char **npukb_cann_runtime_env(const struct npukb_cann_info *info, const char *st
 char **npukb_cann_merge_env(char *const *base, char *const *extra);
 
 void npukb_cann_strv_free(char **v);
+
+/* printf into a malloc'd string; NULL when out of memory. */
+char *npukb_cann_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* printf into *msg (its old text freed); 0, or -ENOMEM. */
+int npukb_cann_set(char **msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int npukb_cann_vset(char **msg, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 #endif

@@ -1,9 +1,10 @@
 /* ascend_device.c - the ascend-device backend: a kernel-only sample built
  * with the real CANN compiler for one SoC, launched on an NPU.
  *
- * build() compiles the kernel source alone, then generates the launch
- * program for the task's kernel (host_program.h: ACL runtime, device
- * events for timing) and links the two, each in the sandbox with the
+ * build() generates two files (host_program.h): the launch wrapper, which
+ * includes the sample's kernel source and is compiled by the kernel
+ * compiler, and the launch program (plain host C++, ACL runtime, device
+ * events for timing); then links them, each step in the sandbox with the
  * command lines cann_probe spells out; a machine with CANN but without an
  * NPU can judge compilation. run() starts the launch program with the
  * case's argument files, which it updates in place with the outputs; when
@@ -14,6 +15,9 @@
 
 /* Relative, so the plugin builds without an extra -I. */
 #include "../ascend-common/cann_probe.h"
+#include "../ascend-common/build_step.h"
+#include "../ascend-common/npu_device.h"
+#include "../ascend-common/npu_run.h"
 #include "host_program.h"
 
 #include <errno.h>
@@ -29,28 +33,14 @@
 #define LOG_NAME "compile.log"
 #define OBJ_NAME "kernel.o"
 #define HOST_SRC_NAME "npukb_host.cpp"
+#define HOST_OBJ_NAME "npukb_host.o"
 #define HOST_EXE_NAME "npukb_host"
+#define HOST_LOG_NAME "host.log"
 #define LINK_LOG_NAME "link.log"
-#define RUN_OUT "run.out"
-#define RUN_ERR "run.err"
-#define STATS_NAME "timing.stats"
 #define DEFAULT_WARMUP 5u
 #define DEFAULT_RUNS 20u
 /* Compiler output kept in the verdict; the rest is cut off. */
 #define MAX_DIAGNOSTICS (256 * 1024)
-
-static char *dup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *dup_printf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
 
 static int device_probe(char *reason, size_t len)
 {
@@ -100,66 +90,9 @@ static const char *kernel_source(const struct npukb_sample *s)
 	return pick;
 }
 
-static int copy_file(const char *from, const char *to)
-{
-	char buf[65536];
-	int in = open(from, O_RDONLY | O_CLOEXEC);
-	int out, rc = 0;
-	ssize_t n;
-
-	if (in < 0)
-		return -errno;
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0) {
-		rc = -errno;
-		close(in);
-		return rc;
-	}
-	while ((n = read(in, buf, sizeof buf)) > 0) {
-		for (ssize_t off = 0; off < n;) {
-			ssize_t w = write(out, buf + off, (size_t)(n - off));
-
-			if (w < 0) {
-				rc = -errno;
-				goto done;
-			}
-			off += w;
-		}
-	}
-	if (n < 0)
-		rc = -errno;
-done:
-	if (close(out) < 0 && rc == 0)
-		rc = -errno;
-	close(in);
-	return rc;
-}
-
-/* The file's text (at most MAX_DIAGNOSTICS bytes, then a note), or NULL. */
 static char *read_log(const char *path)
 {
-	static const char cut[] = "\n[... compiler output truncated by npukb]\n";
-	FILE *f = fopen(path, "re");
-	char *text;
-	size_t n;
-
-	if (!f)
-		return NULL;
-	text = malloc(MAX_DIAGNOSTICS + sizeof cut);
-	if (text) {
-		n = fread(text, 1, MAX_DIAGNOSTICS, f);
-		if (n == MAX_DIAGNOSTICS && fgetc(f) != EOF) {
-			memcpy(text + n, cut, sizeof cut);
-		} else {
-			text[n] = '\0';
-		}
-		if (n == 0) {
-			free(text);
-			text = NULL;
-		}
-	}
-	fclose(f);
-	return text;
+	return npukb_npu_read_text(path, MAX_DIAGNOSTICS);
 }
 
 static int skip(struct npukb_build_result *res, const char *fmt, ...)
@@ -167,90 +100,55 @@ static int skip(struct npukb_build_result *res, const char *fmt, ...)
 static int skip(struct npukb_build_result *res, const char *fmt, ...)
 {
 	va_list ap;
-	char *s = NULL;
+	int rc;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
+	rc = npukb_cann_vset(&res->message, fmt, ap);
 	va_end(ap);
 	res->skipped = 1;
-	res->message = s;
-	return s ? 0 : -ENOMEM;
-}
-
-/* Writes text to path (created or truncated). */
-static int write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "we");
-	int rc = 0;
-
-	if (!f)
-		return -errno;
-	if (fputs(text, f) == EOF)
-		rc = -EIO;
-	if (fclose(f) != 0 && rc == 0)
-		rc = -errno;
 	return rc;
 }
 
-/* a, then b (either may be NULL), as one malloc'd text; frees both. */
-static char *join_logs(char *a, char *b)
+/* Which cores the kernel needs, from its source text: an explicit task
+ * type wins; cube instructions or the high-level Matmul mean cube and
+ * vector together (the public mix samples build those with the plain
+ * dav-c220 arch); the rest is vector-only, what kernel-only tasks use. */
+static enum npukb_cann_cores kernel_cores(const char *path)
 {
-	char *s;
+	char *text = read_log(path);
+	enum npukb_cann_cores c = NPUKB_CANN_CORES_VEC;
 
-	if (!a)
-		return b;
-	if (!b)
-		return a;
-	s = dup_printf("%s%s%s", a, a[0] && a[strlen(a) - 1] != '\n' ? "\n" : "", b);
-	if (s) {
-		free(a);
-		free(b);
-		return s;
-	}
-	free(b);
-	return a;
+	if (!text)
+		return c;
+	if (strstr(text, "KERNEL_TYPE_AIC_ONLY"))
+		c = NPUKB_CANN_CORES_CUBE;
+	else if (strstr(text, "KERNEL_TYPE_MIX") || strstr(text, "Mmad") ||
+		 strstr(text, "Matmul<") || strstr(text, "REGIST_MATMUL_OBJ"))
+		c = NPUKB_CANN_CORES_MIX;
+	free(text);
+	return c;
 }
 
-/* Runs one toolchain command in the work directory, output into log. */
-static int run_tool(const struct npukb_build_request *req, const struct npukb_cann_cmd *cmd,
-		    char **envp, const char *log, struct npukb_sandbox_result *proc, char *err,
-		    size_t errlen)
-{
-	struct npukb_sandbox_spec spec;
-
-	memset(&spec, 0, sizeof spec);
-	spec.argv = (const char *const *)cmd->argv;
-	spec.envp = (const char *const *)envp;
-	spec.workdir = req->workdir;
-	spec.stdout_path = log;
-	spec.stderr_path = log;
-	if (req->options)
-		spec.limits = req->options->build_limits;
-	spec.isolate_network = 1;
-	return npukb_sandbox_run(&spec, proc, err, errlen);
-}
-
-static int tool_ok(const struct npukb_sandbox_result *p, const char *out)
-{
-	return p->kind == NPUKB_EXIT_NORMAL && p->exit_code == 0 && access(out, F_OK) == 0;
-}
+/* One build step of the device flow. */
+struct step {
+	struct npukb_cann_cmd cmd;
+	const char *log;    /* in the work directory */
+	const char *output; /* must exist afterwards */
+};
 
 static int device_build(const struct npukb_build_request *req, struct npukb_build_result *res)
 {
 	struct npukb_cann_info info;
-	struct npukb_cann_cmd cmd, link;
+	struct step steps[3];
 	char reason[1024], err[512], desc[256];
-	char *src_path = NULL, *dst_path = NULL, *log_path = NULL, *obj_path = NULL;
-	char *host_path = NULL, *exe_path = NULL, *link_log = NULL, *host_text = NULL;
-	char *work = NULL;
+	char *src_path = NULL, *dst_path = NULL, *path = NULL, *text = NULL, *work = NULL;
 	char **extra = NULL, **envp = NULL;
 	const char *src, *base, *soc;
+	size_t i;
 	int rc;
 
 	memset(res, 0, sizeof *res);
-	memset(&cmd, 0, sizeof cmd);
-	memset(&link, 0, sizeof link);
+	memset(steps, 0, sizeof steps);
 	if (!req || !req->sample || !req->workdir)
 		return -EINVAL;
 	rc = npukb_cann_probe(&info, reason, sizeof reason);
@@ -267,6 +165,10 @@ static int device_build(const struct npukb_build_request *req, struct npukb_buil
 		res->message = strdup("the sample has no kernel source (.cpp, .cc or .asc)");
 		return res->message ? 0 : -ENOMEM;
 	}
+	if (!req->task) {
+		res->message = strdup("ascend-device: build needs the task (kernel name, parameters)");
+		return res->message ? -EINVAL : -ENOMEM;
+	}
 	soc = req->options && req->options->soc ? req->options->soc : DEFAULT_SOC;
 	base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
 
@@ -275,59 +177,71 @@ static int device_build(const struct npukb_build_request *req, struct npukb_buil
 	work = realpath(req->workdir, NULL);
 	if (!work) {
 		rc = -errno;
-		res->message = dup_printf("cannot resolve work directory %s: %s", req->workdir,
+		res->message = npukb_cann_strf("cannot resolve work directory %s: %s", req->workdir,
 					  strerror(-rc));
 		return res->message ? 0 : -ENOMEM;
 	}
-	src_path = dup_printf("%s/%s", req->sample->dir, src);
-	dst_path = dup_printf("%s/%s", work, base);
-	log_path = dup_printf("%s/%s", work, LOG_NAME);
-	obj_path = dup_printf("%s/%s", work, OBJ_NAME);
-	host_path = dup_printf("%s/%s", work, HOST_SRC_NAME);
-	exe_path = dup_printf("%s/%s", work, HOST_EXE_NAME);
-	link_log = dup_printf("%s/%s", work, LINK_LOG_NAME);
-	if (!src_path || !dst_path || !log_path || !obj_path || !host_path || !exe_path ||
-	    !link_log) {
+	src_path = npukb_cann_strf("%s/%s", req->sample->dir, src);
+	dst_path = npukb_cann_strf("%s/%s", work, base);
+	if (!src_path || !dst_path) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	if ((rc = copy_file(src_path, dst_path)) < 0) {
-		res->message = dup_printf("cannot copy %s into the work directory: %s", src,
+	if ((rc = npukb_step_copy_file(src_path, dst_path)) < 0) {
+		res->message = npukb_cann_strf("cannot copy %s into the work directory: %s", src,
 					  strerror(-rc));
 		goto out;
 	}
-	/* Vector cores: what kernel-only tasks use. Mixed cube+vector kernels
-	 * need the ascendc CMake module flow, which comes with the launch. */
-	rc = npukb_cann_device_compile_cmd(&info, soc, 0, base, OBJ_NAME, &cmd, err, sizeof err);
+
+	/* The two generated files. */
+	for (i = 0; i < 2; i++) {
+		const char *name = i ? HOST_SRC_NAME : NPUKB_ASCEND_WRAPPER_NAME;
+
+		text = i ? npukb_ascend_host_source(req->task->kernel_name, req->task->params,
+						    req->task->nparams, err, sizeof err)
+			 : npukb_ascend_wrapper_source(req->task->kernel_name, base,
+						       req->task->params, req->task->nparams, err,
+						       sizeof err);
+		if (!text) {
+			res->message = npukb_cann_strf("cannot generate %s: %s", name, err);
+			rc = res->message ? 0 : -ENOMEM;
+			goto out;
+		}
+		free(path);
+		path = npukb_cann_strf("%s/%s", work, name);
+		if (!path) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		if ((rc = npukb_step_write_text(path, text)) < 0) {
+			res->message = npukb_cann_strf("cannot write %s: %s", path, strerror(-rc));
+			goto out;
+		}
+		free(text);
+		text = NULL;
+	}
+
+	rc = npukb_cann_device_compile_cmd(&info, soc, kernel_cores(dst_path),
+					   NPUKB_ASCEND_WRAPPER_NAME, OBJ_NAME, &steps[0].cmd, err,
+					   sizeof err);
 	if (rc == -EINVAL) {
 		rc = skip(res, "%s", err);
 		goto out;
 	}
-	if (rc < 0) {
+	if (rc < 0 ||
+	    (rc = npukb_cann_device_host_cmd(&info, getenv("NPUKB_CXX"), HOST_SRC_NAME,
+					     HOST_OBJ_NAME, &steps[1].cmd, err, sizeof err)) < 0 ||
+	    (rc = npukb_cann_device_link_cmd(&info, HOST_OBJ_NAME, OBJ_NAME, HOST_EXE_NAME,
+					     &steps[2].cmd, err, sizeof err)) < 0) {
 		res->message = strdup(err);
 		goto out;
 	}
-	if (!req->task) {
-		rc = -EINVAL;
-		res->message = strdup("ascend-device: build needs the task (kernel name, parameters)");
-		goto out;
-	}
-	host_text = npukb_ascend_host_source(req->task->kernel_name, req->task->params,
-					     req->task->nparams, err, sizeof err);
-	if (!host_text) {
-		res->message = dup_printf("cannot generate the launch program: %s", err);
-		rc = res->message ? 0 : -ENOMEM;
-		goto out;
-	}
-	if ((rc = write_text(host_path, host_text)) < 0) {
-		res->message = dup_printf("cannot write %s: %s", host_path, strerror(-rc));
-		goto out;
-	}
-	if ((rc = npukb_cann_device_host_cmd(&info, soc, 0, HOST_SRC_NAME, OBJ_NAME,
-					     HOST_EXE_NAME, &link, err, sizeof err)) < 0) {
-		res->message = strdup(err);
-		goto out;
-	}
+	steps[0].log = LOG_NAME;
+	steps[0].output = OBJ_NAME;
+	steps[1].log = HOST_LOG_NAME;
+	steps[1].output = HOST_OBJ_NAME;
+	steps[2].log = LINK_LOG_NAME;
+	steps[2].output = HOST_EXE_NAME;
 	extra = npukb_cann_runtime_env(&info, NULL);
 	envp = extra ? npukb_cann_merge_env(NULL, extra) : NULL;
 	if (!envp) {
@@ -335,51 +249,75 @@ static int device_build(const struct npukb_build_request *req, struct npukb_buil
 		goto out;
 	}
 
-	rc = run_tool(req, &cmd, envp, LOG_NAME, &res->proc, err, sizeof err);
-	if (rc < 0) {
-		res->message = strdup(err);
-		goto out;
+	/* Each step's proc is the one reported: the first that fails ends
+	 * the build, with its output after the earlier steps'. */
+	for (i = 0; i < 3; i++) {
+		rc = npukb_step_run(&steps[i].cmd, envp, req->workdir, steps[i].log,
+				    req->options ? &req->options->build_limits : NULL, &res->proc, err,
+				    sizeof err);
+		if (rc < 0) {
+			res->message = strdup(err);
+			goto out;
+		}
+		free(path);
+		path = npukb_cann_strf("%s/%s", work, steps[i].log);
+		res->diagnostics = npukb_step_join(res->diagnostics, path ? read_log(path) : NULL);
+		free(path);
+		path = npukb_cann_strf("%s/%s", work, steps[i].output);
+		if (!path) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		if (!npukb_step_ok(&res->proc, path)) {
+			npukb_sandbox_describe(&res->proc, desc, sizeof desc);
+			res->message = npukb_cann_strf("%s: %s %s", steps[i].cmd.what,
+						  i == 2 ? "linker" : "compiler", desc);
+			rc = res->message ? 0 : -ENOMEM;
+			goto out;
+		}
 	}
-	res->diagnostics = read_log(log_path);
-	if (!tool_ok(&res->proc, obj_path)) {
-		npukb_sandbox_describe(&res->proc, desc, sizeof desc);
-		res->message = dup_printf("%s: compiler %s", cmd.what, desc);
-		rc = res->message ? 0 : -ENOMEM;
-		goto out;
-	}
-	/* The kernel compiled: a failing link is still a failed build, and
-	 * its proc is the one reported. */
-	rc = run_tool(req, &link, envp, LINK_LOG_NAME, &res->proc, err, sizeof err);
-	if (rc < 0) {
-		res->message = strdup(err);
-		goto out;
-	}
-	res->diagnostics = join_logs(res->diagnostics, read_log(link_log));
-	if (tool_ok(&res->proc, exe_path)) {
-		res->ok = 1;
-		res->artifact = exe_path;
-		exe_path = NULL;
-		res->message = dup_printf("%s; %s", cmd.what, link.what);
-	} else {
-		npukb_sandbox_describe(&res->proc, desc, sizeof desc);
-		res->message = dup_printf("%s: linker %s", link.what, desc);
-	}
+	res->ok = 1;
+	res->artifact = path;
+	path = NULL;
+	res->message = npukb_cann_strf("%s; %s; %s", steps[0].cmd.what, steps[1].cmd.what,
+				  steps[2].cmd.what);
 	rc = res->message ? 0 : -ENOMEM;
 out:
-	npukb_cann_cmd_clear(&cmd);
-	npukb_cann_cmd_clear(&link);
+	for (i = 0; i < 3; i++)
+		npukb_cann_cmd_clear(&steps[i].cmd);
 	npukb_cann_strv_free(extra);
 	npukb_cann_strv_free(envp);
 	free(work);
 	free(src_path);
 	free(dst_path);
-	free(log_path);
-	free(obj_path);
-	free(host_path);
-	free(exe_path);
-	free(link_log);
-	free(host_text);
+	free(path);
+	free(text);
 	return rc;
+}
+
+/* "list=OFF[xD0xD1...],...@PATH": a tensor list's members (byte offset in
+ * the file, then dims), from which the launch program builds the
+ * ListTensorDesc the kernel reads (malloc'd; NULL when out of memory). */
+static char *list_arg(const struct npukb_case_tensor *t, const char *path)
+{
+	size_t esize = npukb_dtype_size(t->dtype), len = 0;
+	char *text = NULL;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	fputs("list=", f);
+	for (size_t m = 0; m < t->nmembers; m++) {
+		fprintf(f, "%s%zu", m ? "," : "", t->member_offsets[m] * esize);
+		for (int d = 0; d < t->members[m].rank; d++)
+			fprintf(f, "x%lld", (long long)t->members[m].dims[d]);
+	}
+	fprintf(f, "@%s", path);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 /* The launch program's command line (host_program.h) for this run, as a
@@ -402,14 +340,14 @@ static char **launch_argv(const struct npukb_run_request *req, const char *work,
 	}
 	v[n++] = strdup(req->artifact);
 	v[n++] = strdup("--blocks");
-	v[n++] = dup_printf("%d", blocks);
+	v[n++] = npukb_cann_strf("%d", blocks);
 	if (req->want_timing) {
 		v[n++] = strdup("--stats");
-		v[n++] = dup_printf("%s/%s", work, STATS_NAME);
+		v[n++] = npukb_cann_strf("%s/%s", work, NPUKB_NPU_STATS_NAME);
 		v[n++] = strdup("--warmup");
-		v[n++] = dup_printf("%u", warmup);
+		v[n++] = npukb_cann_strf("%u", warmup);
 		v[n++] = strdup("--runs");
-		v[n++] = dup_printf("%u", runs);
+		v[n++] = npukb_cann_strf("%u", runs);
 	}
 	for (size_t i = 0; i < d->nargs; i++) {
 		const struct npukb_kernel_arg *a = &d->args[i];
@@ -425,18 +363,10 @@ static char **launch_argv(const struct npukb_run_request *req, const char *work,
 		case NPUKB_PARAM_TILING: role = "tiling"; break;
 		case NPUKB_PARAM_WORKSPACE: role = "ws"; break;
 		}
-		if (a->tensor && a->tensor->nmembers > 0) {
-			snprintf(err, errlen, "kernel argument %zu is a tensor list, which this backend cannot pass yet",
-				 i);
-			npukb_cann_strv_free(v);
-			return NULL;
-		}
 		if (a->tensor && a->tensor->is_absent) {
-			snprintf(err, errlen,
-				 "kernel argument %zu is an absent optional input, which this backend cannot pass yet",
-				 i);
-			npukb_cann_strv_free(v);
-			return NULL;
+			/* An absent optional input: a null address. */
+			v[n++] = strdup("in=-");
+			continue;
 		}
 		if (!role || (a->role != NPUKB_PARAM_WORKSPACE && !a->path)) {
 			snprintf(err, errlen, "kernel argument %zu has no role or no file", i);
@@ -444,11 +374,13 @@ static char **launch_argv(const struct npukb_run_request *req, const char *work,
 			return NULL;
 		}
 		if (a->role == NPUKB_PARAM_WORKSPACE) {
-			v[n++] = dup_printf("ws=%zu", a->bytes);
+			v[n++] = npukb_cann_strf("ws=%zu", a->bytes);
+		} else if (a->tensor && a->tensor->nmembers > 0) {
+			v[n++] = list_arg(a->tensor, a->path);
 		} else {
 			/* The program runs in its own work directory. */
 			abs = a->path[0] == '/' ? NULL : realpath(a->path, NULL);
-			v[n++] = dup_printf("%s=%s", role, abs ? abs : a->path);
+			v[n++] = npukb_cann_strf("%s=%s", role, abs ? abs : a->path);
 			free(abs);
 		}
 	}
@@ -461,41 +393,21 @@ static char **launch_argv(const struct npukb_run_request *req, const char *work,
 	return v;
 }
 
-/* The last non-empty line of text (malloc'd), or NULL. */
-static char *last_line(const char *text)
-{
-	const char *end = text + strlen(text), *start;
 
-	while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
-		end--;
-	if (end == text)
-		return NULL;
-	start = end;
-	while (start > text && start[-1] != '\n')
-		start--;
-	return strndup(start, (size_t)(end - start));
-}
+/* The device this backend's programs use, and its health between samples
+ * (npu_device.h). Plugins run one sample at a time per process. */
+static struct npukb_npu_health health;
 
-static int device_run(const struct npukb_run_request *req, struct npukb_run_result *res)
+/* Runs the launch program on the NPU described by info (the part of run()
+ * after the probe; tests call it with a faked info). */
+static int launch_on_npu(const struct npukb_cann_info *info, const struct npukb_run_request *req,
+			 struct npukb_run_result *res)
 {
-	struct npukb_cann_info info;
-	struct npukb_sandbox_spec spec;
-	struct npukb_ascend_stats st;
-	char reason[1024], err[512], desc[256];
-	char **argv = NULL, **extra = NULL, **envp = NULL;
-	char *work = NULL, *errpath = NULL, *stats = NULL, *line = NULL;
+	char err[512];
+	char **argv = NULL, **envp = NULL;
+	char *work = NULL;
 	int rc;
 
-	memset(res, 0, sizeof *res);
-	rc = npukb_cann_probe(&info, reason, sizeof reason);
-	if (rc != NPUKB_CANN_OK) {
-		res->skipped = 1;
-		if (rc < 0)
-			res->message = dup_printf("CANN probe failed: %s", strerror(-rc));
-		else
-			res->message = strdup(reason);
-		return res->message ? 0 : -ENOMEM;
-	}
 	if (!req || !req->data || !req->workdir || !req->artifact || req->artifact[0] != '/') {
 		res->message = strdup("ascend-device: run needs the case data, a work directory "
 				      "and the absolute launch program path from build");
@@ -504,76 +416,42 @@ static int device_run(const struct npukb_run_request *req, struct npukb_run_resu
 	work = realpath(req->workdir, NULL);
 	if (!work) {
 		rc = -errno;
-		res->message = dup_printf("cannot resolve work directory %s", req->workdir);
+		res->message = npukb_cann_strf("cannot resolve work directory %s", req->workdir);
 		return rc;
 	}
 	argv = launch_argv(req, work, err, sizeof err);
-	extra = npukb_cann_runtime_env(&info, NULL);
-	envp = extra ? npukb_cann_merge_env(NULL, extra) : NULL;
-	errpath = dup_printf("%s/%s", work, RUN_ERR);
-	stats = dup_printf("%s/%s", work, STATS_NAME);
-	if (!argv || !envp || !errpath || !stats) {
-		rc = -ENOMEM;
+	envp = npukb_npu_device_envp(info, NULL, npukb_npu_device_id());
+	if (!argv || !envp) {
 		res->message = strdup(argv ? "out of memory" : err);
-		goto out;
+		rc = argv ? -ENOMEM : 0;
+	} else {
+		rc = npukb_npu_run("launch program", argv, envp, work,
+				   req->options ? &req->options->run_limits : NULL,
+				   req->want_timing, &health, res);
 	}
-	unlink(stats);
-
-	memset(&spec, 0, sizeof spec);
-	spec.argv = (const char *const *)argv;
-	spec.envp = (const char *const *)envp;
-	spec.workdir = work;
-	spec.stdout_path = RUN_OUT;
-	spec.stderr_path = RUN_ERR;
-	if (req->options)
-		spec.limits = req->options->run_limits;
-	spec.isolate_network = 1;
-	rc = npukb_sandbox_run(&spec, &res->proc, err, sizeof err);
-	if (rc < 0) {
-		res->message = dup_printf("cannot start the launch program: %s", err);
-		goto out;
-	}
-	res->diagnostics = read_log(errpath);
-	npukb_sandbox_describe(&res->proc, desc, sizeof desc);
-	if (res->proc.kind != NPUKB_EXIT_NORMAL || res->proc.exit_code != 0) {
-		line = res->diagnostics ? last_line(res->diagnostics) : NULL;
-		res->message = dup_printf("launch program %s%s%s", desc, line ? ": " : "",
-					  line ? line : "");
-		rc = res->message ? 0 : -ENOMEM;
-		goto out;
-	}
-	if (!req->want_timing) {
-		res->ok = 1;
-		res->message = strdup("ran on the NPU");
-		rc = res->message ? 0 : -ENOMEM;
-		goto out;
-	}
-	rc = npukb_ascend_read_stats(stats, &st);
-	if (rc < 0) {
-		res->message = dup_printf("launch program wrote no usable timing (%s)",
-					  strerror(-rc));
-		rc = res->message ? 0 : -ENOMEM;
-		goto out;
-	}
-	res->ok = 1;
-	res->time_us = st.median_us;
-	res->has_spread = 1;
-	res->time_min_us = st.min_us;
-	res->time_max_us = st.max_us;
-	res->timed_runs = st.runs;
-	res->message = dup_printf("median %.3f us (min %.3f, max %.3f) over %u timed launches "
-				  "after %u warm-ups",
-				  st.median_us, st.min_us, st.max_us, st.runs, st.warmup);
-	rc = res->message ? 0 : -ENOMEM;
-out:
 	npukb_cann_strv_free(argv);
-	npukb_cann_strv_free(extra);
 	npukb_cann_strv_free(envp);
 	free(work);
-	free(errpath);
-	free(stats);
-	free(line);
 	return rc;
+}
+
+static int device_run(const struct npukb_run_request *req, struct npukb_run_result *res)
+{
+	struct npukb_cann_info info;
+	char reason[1024];
+	int rc;
+
+	memset(res, 0, sizeof *res);
+	rc = npukb_cann_probe(&info, reason, sizeof reason);
+	if (rc != NPUKB_CANN_OK) {
+		res->skipped = 1;
+		if (rc < 0)
+			res->message = npukb_cann_strf("CANN probe failed: %s", strerror(-rc));
+		else
+			res->message = strdup(reason);
+		return res->message ? 0 : -ENOMEM;
+	}
+	return launch_on_npu(&info, req, res);
 }
 
 static const struct npukb_backend_ops device_ops = {

@@ -1,0 +1,57 @@
+/* npu_device.h - which NPU a backend's programs use, and whether it is
+ * still healthy between samples (shared by ascend-device and
+ * ascend-hostdev, compiled into each).
+ *
+ * One worker per NPU: a worker is given its device as NPUKB_ASCEND_DEVICE
+ * (a physical device id; unset means the runtime's default), and every
+ * program the backend starts then sees that device alone, as logical
+ * device 0, through ASCEND_RT_VISIBLE_DEVICES. The worker pool that sets
+ * NPUKB_ASCEND_DEVICE per worker is not written yet: today one process
+ * drives one device.
+ *
+ * Health: after a launch program fails (crash, timeout, an ACL error), the
+ * backend runs the same program with --health (init, set device, query
+ * its status, a memory round trip). A device that fails stays marked, and
+ * every later run is re-checked first and skipped with the reason while
+ * the check fails, so one sample that wedges the NPU does not turn the
+ * following samples' verdicts into failures. */
+#ifndef NPUKB_NPU_DEVICE_H
+#define NPUKB_NPU_DEVICE_H
+
+#include <stddef.h>
+
+#include <npukb/sandbox.h>
+
+#include "cann_probe.h"
+
+/* NPUKB_ASCEND_DEVICE as a device id, or -1 when unset or not a number
+ * in 0..1023. */
+int npukb_npu_device_id(void);
+
+/* npukb_cann_runtime_env(info, stage) plus, for device >= 0,
+ * ASCEND_RT_VISIBLE_DEVICES=<device>; merged over the process environment
+ * into a full envp. Same ownership as npukb_cann_merge_env. */
+char **npukb_npu_device_envp(const struct npukb_cann_info *info, const char *stage, int device);
+
+/* The run limits for a program on the NPU: the caller's, without the
+ * address-space limit. The ACL runtime maps device memory and its own
+ * arenas into the process's address space [unconfirmed how much; far more
+ * than the host memory it uses], so an RLIMIT_AS sized for host memory
+ * makes aclInit or aclrtMalloc fail; time, CPU, file and process limits
+ * stay. */
+struct npukb_limits npukb_npu_run_limits(const struct npukb_limits *base);
+
+/* Health of the device the backend uses. */
+struct npukb_npu_health {
+	int wedged;          /* the last check failed */
+	char why[512];       /* its account */
+};
+
+/* Runs `program --health` in workdir with envp (60 s wall clock), output in
+ * workdir/health.log. Returns 1 healthy, 0 not (h->why says why), or a
+ * negative errno when the program could not be started; h->wedged
+ * follows the answer. */
+int npukb_npu_health_check(struct npukb_npu_health *h, const char *program,
+			   char *const *envp, const char *workdir);
+
+#endif
