@@ -1,0 +1,31 @@
+#!/bin/sh
+# test_integrity.sh - issue 15: what a sample prints stays out of the
+# reports unless it failed, and bad input gets a clear error with the exit
+# status the README gives, losing nothing. Prints "N passed, N failed".
+set -u
+npukb="${NPUKB_BUILDDIR:-.}/npukb"
+src="${NPUKB_SRCDIR:-.}"
+tmp=$(mktemp -d /tmp/npukb-integrity-XXXXXX)
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$src/tests/cli/checks.sh"
+add=level1/Math/AddCustom
+hy="$src/tests/samples/hygiene"
+
+# ---- reports never carry what a passing sample printed ----------------------
+check "printing samples run" 1 "$npukb" run --task $add --no-answer --case 0 --seeds 1 -q \
+	--sample "$hy/prints_and_passes" --sample "$hy/prints_and_crashes" -o "$tmp/h"
+grep_out "the printing sample passes" "prints_and_passes	case 0	pass" "$tmp/h/summary.txt"
+grep_out "the crashing sample fails" "prints_and_crashes	case 0	fail	crash" "$tmp/h/summary.txt"
+no_grep "a passing sample's output is in no report" "NPUKB-SECRET" \
+	"$tmp/h/journal.jsonl" "$tmp/h/junit.xml" "$tmp/h/results.xml" "$tmp/h/summary.txt" \
+	"$tmp/h/report"
+grep_out "a failing sample keeps its last words" "NPUKB-LAST-WORDS-42002" "$tmp/h/journal.jsonl"
+grep_out "the excerpt says it was cut" "bytes of output left out" "$tmp/h/journal.jsonl"
+# 2000 noise lines were printed; the excerpt keeps at most 4 KiB of them
+noise=$(grep -o 'noise line [0-9]*' "$tmp/h/journal.jsonl" | wc -l)
+if [ "$noise" -gt 0 ] && [ "$noise" -lt 100 ]; then pass=$((pass + 1)); else
+	fail=$((fail + 1)); echo "FAIL: capped excerpt: $noise noise lines in the journal"; fi
+[ -d "$tmp/h/work" ] && { fail=$((fail + 1)); echo "FAIL: work folder left without --keep-work"; }
+
+echo "integrity: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
