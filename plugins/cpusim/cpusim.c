@@ -17,6 +17,7 @@
 #include "hostdev_case.h"
 #include "cmake_sources.h"
 #include "chevron.h"
+#include "srcloc_hide.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -742,6 +743,13 @@ static int compile_one(const struct npukb_build_request *req, const char *work, 
 	if (log)
 		res->diagnostics = read_text(log, DIAG_MAX, 0);
 	free(log);
+	{
+		char *plain = NULL;
+		if (cpusim_srcloc_hide(res->diagnostics, &plain) == 0 && plain) {
+			free(res->diagnostics);
+			res->diagnostics = plain;
+		}
+	}
 	if (res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == 0 && access(exe, X_OK) == 0) {
 		res->ok = 1;
 		return 0;

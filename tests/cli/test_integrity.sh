@@ -27,5 +27,14 @@ if [ "$noise" -gt 0 ] && [ "$noise" -lt 100 ]; then pass=$((pass + 1)); else
 	fail=$((fail + 1)); echo "FAIL: capped excerpt: $noise noise lines in the journal"; fi
 [ -d "$tmp/h/work" ] && { fail=$((fail + 1)); echo "FAIL: work folder left without --keep-work"; }
 
+# a call with one argument too many reads as that, not as the emulation's
+# hidden source-location parameter
+check "extra argument to AllocTensor" 1 "$npukb" run --task $add --no-answer --case 0 -q \
+	--seeds 1 --sample "$hy/alloc_extra_argument" -o "$tmp/loc"
+grep_out "too many arguments" "alloc_extra_argument.*api-signature.*too many arguments" \
+	"$tmp/loc/summary.txt"
+no_grep "no SrcLoc in any report" "SrcLoc\|NoLoc\|NPUKB_LOC" "$tmp/loc/journal.jsonl" \
+	"$tmp/loc/junit.xml" "$tmp/loc/results.xml" "$tmp/loc/summary.txt" "$tmp/loc/report"
+
 echo "integrity: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
