@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,6 +36,10 @@ struct run_state {
 	struct npukb_backend backend;
 	const struct npukb_plugin *stage[NPUKB_STAGE_CLASSIFY + 1];
 	char *workroot;
+	/* The first I/O error of npukb itself (a full disk, a journal that
+	 * cannot be written): the run stops, and no sample is blamed. */
+	int io_rc;
+	char io_err[1024];
 };
 
 static double now_seconds(void)
@@ -71,12 +76,39 @@ static void judge(struct run_state *st, enum npukb_stage_id id, struct npukb_sta
 	v->wall_seconds = now_seconds() - t0;
 }
 
+/* Below this much free space in the output folder a failed build or run
+ * is taken for the disk's fault, not the sample's. */
+#define FULL_DISK_BYTES (64u * 1024u)
+
+static void io_failure(struct run_state *st, int rc, const char *path, const char *what)
+{
+	if (st->io_rc)
+		return;
+	st->io_rc = rc;
+	snprintf(st->io_err, sizeof(st->io_err), "%s: %s: %s", path, what, strerror(-rc));
+}
+
+static int disk_full(const char *dir)
+{
+	struct statvfs fs;
+	return statvfs(dir, &fs) == 0 &&
+	       (unsigned long long)fs.f_bavail * fs.f_frsize < FULL_DISK_BYTES;
+}
+
 static void journal(struct run_state *st, const char *task, const char *sample,
 		    const char *case_id, const struct npukb_verdict *v)
 {
-	if (npukb_journal_append(&st->journal, task, sample, case_id, v) != 0)
-		npukb_progress_note(st->cfg->progress, "npukb: warning: could not append to %s",
-				    st->journal.path);
+	int rc;
+	if (st->io_rc)
+		return;
+	rc = npukb_journal_append(&st->journal, task, sample, case_id, v);
+	if (rc != 0)
+		io_failure(st, rc, st->journal.path, "cannot append to the journal");
+	else if (v->outcome == NPUKB_FAIL && disk_full(st->cfg->output_dir))
+		/* journaled, but the next reader must know the verdict is suspect */
+		io_failure(st, -ENOSPC, st->cfg->output_dir,
+			   "the output folder's disk is full, so failures cannot be trusted "
+			   "to be the samples'");
 }
 
 static void classify(struct run_state *st, struct npukb_stage_ctx *base,
@@ -102,7 +134,7 @@ static int measure(struct run_state *st, const struct npukb_task *t,
 	ctx.artifact_out = NULL;
 	ctx.previous = history;
 	ctx.nprevious = nhist;
-	for (i = 0; i < t->ncases; i++) {
+	for (i = 0; i < t->ncases && !st->io_rc; i++) {
 		struct npukb_case_result *cr = &r->cases[i];
 		char *pdir;
 		if (asprintf(&pdir, "%s/perf-%zu", sdir, i) < 0)
@@ -235,7 +267,7 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 	if (r->compile.outcome == NPUKB_FAIL)
 		classify(st, &ctx, &r->compile, &r->compile_classify, t->id, s->id, NULL);
 
-	for (i = 0; i < t->ncases; i++) {
+	for (i = 0; i < t->ncases && !st->io_rc; i++) {
 		struct npukb_case_result *cr = &r->cases[i];
 		const struct npukb_case *c = &t->cases[i];
 		char *cdir, *cid = strdup(c->id);
@@ -280,13 +312,16 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 	}
 	/* Performance only for a sample correct on every case (issue 5): a
 	 * speedup of a wrong kernel means nothing. Then the re-check. */
-	if (rc == 0 && r->compile.outcome == NPUKB_PASS && t->ncases && passed == t->ncases) {
+	if (rc == 0 && !st->io_rc && r->compile.outcome == NPUKB_PASS && t->ncases &&
+	    passed == t->ncases) {
 		rc = measure(st, t, r, &ctx, sdir, history, nhist);
 		if (rc == 0)
 			rc = recheck(st, t, r, &ctx, sdir, history, &nhist);
 	}
 	if (rc == 0 && t->ncases)
 		report_unit(st, r, 0);
+	if (rc == 0)
+		rc = st->io_rc;
 
 out:
 	if (ctx.artifact_out && st->backend.desc->backend->cleanup)
@@ -468,13 +503,10 @@ static int find_plugins(struct run_state *st, char *err, size_t errlen)
 	return 0;
 }
 
-static int write_summary(const struct npukb_results *r, const char *path)
+static int write_summary(const struct npukb_results *r, FILE *f)
 {
-	FILE *f = fopen(path, "we");
 	struct npukb_tally t;
 	size_t i, j;
-	if (!f)
-		return -errno;
 	npukb_results_tally(r, &t);
 	fprintf(f, "npukb run %s on %s (%s), SoC %s\n", r->run_id, r->backend,
 		r->backend_identity ? r->backend_identity : "?", r->soc);
@@ -496,7 +528,102 @@ static int write_summary(const struct npukb_results *r, const char *path)
 		}
 	}
 	fprintf(f, "%zu passed, %zu failed, %zu skipped\n", t.passed, t.failed, t.skipped);
-	return fclose(f) == 0 ? 0 : -EIO;
+	return ferror(f) ? -EIO : 0;
+}
+
+/* summary.txt through a temporary file: an old summary stays whole until
+ * the new one is. */
+static int write_summary_file(const struct npukb_results *r, const char *path, char *err,
+			      size_t errlen)
+{
+	char *tmp = NULL;
+	FILE *f;
+	int rc;
+	if (asprintf(&tmp, "%s.tmp", path) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	f = fopen(tmp, "we");
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(-rc));
+		free(tmp);
+		return rc;
+	}
+	rc = write_summary(r, f);
+	errno = 0;
+	if (fclose(f) != 0 && rc == 0)
+		rc = errno ? -errno : -EIO;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -errno;
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
+		unlink(tmp);
+	}
+	free(tmp);
+	return rc;
+}
+
+/* report/ is rendered beside the old one and swapped in whole. */
+static int write_report_dir(const struct npukb_run_config *cfg, const char *results_xml,
+			    char *err, size_t errlen)
+{
+	char *fresh = NULL, *dir = NULL, *old = NULL;
+	int rc;
+	if (asprintf(&fresh, "%s/.report.new", cfg->output_dir) < 0 ||
+	    asprintf(&dir, "%s/report", cfg->output_dir) < 0 ||
+	    asprintf(&old, "%s/.report.old", cfg->output_dir) < 0) {
+		free(fresh);
+		free(dir);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	npukb_rm_rf(fresh);
+	npukb_rm_rf(old);
+	rc = npukb_report_html_render_page(results_xml, cfg->reports_dir, "run.xsl", fresh, err,
+					   errlen);
+	if (rc == 0 && npukb_is_dir(dir) && rename(dir, old) != 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot replace: %s", dir, strerror(-rc));
+	}
+	if (rc == 0 && rename(fresh, dir) != 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot write: %s", dir, strerror(-rc));
+		rename(old, dir); /* the old report back, if it was there */
+	}
+	npukb_rm_rf(fresh);
+	npukb_rm_rf(old);
+	free(fresh);
+	free(dir);
+	free(old);
+	return rc;
+}
+
+/* junit.xml, results.xml, report/ and summary.txt, each replaced only
+ * once its new version is whole on disk. */
+static int write_reports(const struct npukb_run_config *cfg, const struct npukb_results *results,
+			 const struct npukb_run_info *info, char *err, size_t errlen)
+{
+	char *junit = NULL, *xml = NULL, *summary = NULL;
+	int rc = 0;
+	if (asprintf(&junit, "%s/junit.xml", cfg->output_dir) < 0 ||
+	    asprintf(&xml, "%s/results.xml", cfg->output_dir) < 0 ||
+	    asprintf(&summary, "%s/summary.txt", cfg->output_dir) < 0) {
+		snprintf(err, errlen, "out of memory");
+		rc = -ENOMEM;
+	}
+	if (rc == 0)
+		rc = npukb_junit_write(results, junit, err, errlen);
+	if (rc == 0)
+		rc = npukb_results_xml_write(results, info, xml, err, errlen);
+	if (rc == 0 && cfg->reports_dir)
+		rc = write_report_dir(cfg, xml, err, errlen);
+	if (rc == 0)
+		rc = write_summary_file(results, summary, err, errlen);
+	free(junit);
+	free(xml);
+	free(summary);
+	return rc;
 }
 
 int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *results,
@@ -566,9 +693,13 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	rc = npukb_journal_open(&st.journal, path, results->run_id, err, errlen);
 	if (rc)
 		goto out;
-	npukb_journal_begin(&st.journal, cfg->backend, results->backend_identity,
-			    cfg->options.soc, cfg->options.nseeds,
-			    (unsigned long long)cfg->options.base_seed, host);
+	rc = npukb_journal_begin(&st.journal, cfg->backend, results->backend_identity,
+				 cfg->options.soc, cfg->options.nseeds,
+				 (unsigned long long)cfg->options.base_seed, host);
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot write the journal: %s", path, strerror(-rc));
+		goto out;
+	}
 
 	/* every task's samples first: bad sample folders are reported before
 	 * any work, and the progress display knows the total */
@@ -595,44 +726,30 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 		for (j = 0; j < lists[i].n && rc == 0; j++)
 			rc = judge_sample(&st, cat.tasks[i], &lists[i].items[j]);
 		cat.tasks[i]->ncases = all_cases; /* the catalog frees them all */
-		if (rc == -ENOMEM)
+		if (st.io_rc)
+			snprintf(err, errlen, "%s", st.io_err);
+		else if (rc == -ENOMEM)
 			snprintf(err, errlen, "out of memory");
 		else if (rc)
 			snprintf(err, errlen, "%s: %s", cat.tasks[i]->id, strerror(-rc));
 	}
 	npukb_progress_finish(cfg->progress);
+	if (rc == 0 && (rc = npukb_journal_end(&st.journal)) != 0)
+		snprintf(err, errlen, "%s: cannot write the end-of-run record: %s", path,
+			 strerror(-rc));
 	results->seconds = now_seconds() - t0;
 	memset(&info, 0, sizeof(info));
 	info.nseeds = cfg->options.nseeds;
 	info.base_seed = (unsigned long long)cfg->options.base_seed;
 	info.level = cfg->level;
 	info.journal = st.journal.path;
-	if (rc == 0) {
-		free(path);
-		if (asprintf(&path, "%s/junit.xml", cfg->output_dir) < 0)
-			path = NULL, rc = -ENOMEM;
-		else
-			rc = npukb_junit_write(results, path, err, errlen);
-	}
-	if (rc == 0) {
-		free(path);
-		if (asprintf(&path, "%s/results.xml", cfg->output_dir) < 0)
-			path = NULL, rc = -ENOMEM;
-		else
-			rc = npukb_results_xml_write(results, &info, path, err, errlen);
-	}
-	if (rc == 0 && cfg->reports_dir)
-		rc = npukb_report_html_render(path, cfg->reports_dir, cfg->output_dir, err, errlen);
-	if (rc == 0) {
-		free(path);
-		if (asprintf(&path, "%s/summary.txt", cfg->output_dir) < 0)
-			path = NULL, rc = -ENOMEM;
-		else if ((rc = write_summary(results, path)) != 0)
-			snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
-	}
+	if (rc == 0)
+		rc = write_reports(cfg, results, &info, err, errlen);
+out:
+	/* a failed run frees its disk too: the work folders are only worth
+	 * keeping when asked for */
 	if (!cfg->options.keep_workdirs && st.workroot)
 		npukb_rm_rf(st.workroot);
-out:
 	npukb_journal_close(&st.journal);
 	for (i = 0; lists && i < cat.ntasks; i++)
 		free_samples(&lists[i]);

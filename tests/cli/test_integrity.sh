@@ -36,5 +36,18 @@ grep_out "too many arguments" "alloc_extra_argument.*api-signature.*too many arg
 no_grep "no SrcLoc in any report" "SrcLoc\|NoLoc\|NPUKB_LOC" "$tmp/loc/journal.jsonl" \
 	"$tmp/loc/junit.xml" "$tmp/loc/results.xml" "$tmp/loc/summary.txt" "$tmp/loc/report"
 
+# ---- the journal ends with an end-of-run record; report and leaderboard
+# say when a run has none (killed, or still running) --------------------------
+grep_out "end-of-run record" '^{"type":"end","run":"[^"]*","finished":"[^"]*","verdicts":[1-9]' \
+	"$tmp/h/journal.jsonl"
+check "report on a complete run" 0 "$npukb" report "$tmp/h/journal.jsonl"
+no_grep "a complete run is not called incomplete" "incomplete" "$tmp/err"
+grep -v '"type":"end"' "$tmp/h/journal.jsonl" >"$tmp/killed.jsonl"
+check "report on a killed run" 0 "$npukb" report "$tmp/killed.jsonl"
+grep_out "report says incomplete" "killed.jsonl: run .* is incomplete" "$tmp/err"
+check "leaderboard of a killed run" 0 "$npukb" leaderboard "$tmp/killed.jsonl" -o "$tmp/lb"
+grep_out "leaderboard says incomplete" "killed.jsonl: run .* is incomplete" "$tmp/err"
+grep_out "leaderboard page marks it" 'complete="no"' "$tmp/lb/leaderboard.xml"
+
 echo "integrity: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
