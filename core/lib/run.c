@@ -107,8 +107,7 @@ static void journal(struct run_state *st, const char *task, const char *sample,
 	else if (v->outcome == NPUKB_FAIL && disk_full(st->cfg->output_dir))
 		/* journaled, but the next reader must know the verdict is suspect */
 		io_failure(st, -ENOSPC, st->cfg->output_dir,
-			   "the output folder's disk is full, so failures cannot be trusted "
-			   "to be the samples'");
+			   "the disk is full; the run stops rather than blame the samples");
 }
 
 static void classify(struct run_state *st, struct npukb_stage_ctx *base,

@@ -6,7 +6,12 @@ set -u
 npukb="${NPUKB_BUILDDIR:-.}/npukb"
 src="${NPUKB_SRCDIR:-.}"
 tmp=$(mktemp -d /tmp/npukb-integrity-XXXXXX)
-trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+cleanup() {
+	[ -n "${full:-}" ] && umount "$full" 2>/dev/null
+	chmod -R u+w "$tmp" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
 . "$src/tests/cli/checks.sh"
 add=level1/Math/AddCustom
 hy="$src/tests/samples/hygiene"
@@ -48,6 +53,30 @@ grep_out "report says incomplete" "killed.jsonl: run .* is incomplete" "$tmp/err
 check "leaderboard of a killed run" 0 "$npukb" leaderboard "$tmp/killed.jsonl" -o "$tmp/lb"
 grep_out "leaderboard says incomplete" "killed.jsonl: run .* is incomplete" "$tmp/err"
 grep_out "leaderboard page marks it" 'complete="no"' "$tmp/lb/leaderboard.xml"
+
+# ---- a full disk: npukb's I/O error with its path, exit 4, the old reports
+# kept whole (needs root for a small tmpfs; skipped otherwise) -----------------
+mkdir -p "$tmp/full"
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=32m tmpfs "$tmp/full" 2>/dev/null; then
+	full="$tmp/full"
+	check "run on a roomy disk" 0 "$npukb" run --task $add --case 0 --seeds 1 -q -o "$full/out"
+	cp "$full/out/junit.xml" "$full/out/summary.txt" "$full/out/results.xml" "$tmp/"
+	dd if=/dev/zero of="$full/filler" bs=64k 2>/dev/null
+	check "run on a full disk" 4 "$npukb" run --task $add --case 0 --seeds 1 -q -o "$full/out"
+	grep_out "the error names the path" "$full/out.*No space left on device" "$tmp/err"
+	for f in junit.xml summary.txt results.xml; do
+		if cmp -s "$full/out/$f" "$tmp/$f"; then pass=$((pass + 1)); else
+			fail=$((fail + 1)); echo "FAIL: full disk: the old $f was replaced"; fi
+	done
+	grep_out "the old HTML report stays" "AddCustom" "$full/out/report/index.html"
+	no_grep "no sample blamed in the reports" "internal-error\|\blink\b" \
+		"$full/out/junit.xml" "$full/out/summary.txt"
+	check "report: the stopped run is incomplete" 0 "$npukb" report "$full/out/journal.jsonl"
+	grep_out "the stopped run is incomplete" "is incomplete" "$tmp/err"
+	umount "$full" && full=
+else
+	echo "SKIP: full-disk checks need root and tmpfs"
+fi
 
 echo "integrity: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
