@@ -10,6 +10,7 @@
 #include "fsutil.h"
 #include "journal.h"
 #include "junit.h"
+#include "outlock.h"
 #include "report_html.h"
 #include "results_xml.h"
 #include "samples.h"
@@ -635,7 +636,7 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	char *path = NULL, host[256] = "localhost", ident[256] = "";
 	size_t i, j, units = 0;
 	double t0 = now_seconds();
-	int rc;
+	int rc, lock = -1;
 
 	memset(&st, 0, sizeof(st));
 	memset(results, 0, sizeof(*results));
@@ -682,6 +683,11 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	if ((rc = npukb_mkdir_p(cfg->output_dir, 0755)) != 0) {
 		snprintf(err, errlen, "%s: cannot create the output folder: %s", cfg->output_dir,
 			 strerror(-rc));
+		goto out;
+	}
+	if ((rc = npukb_outlock_take(cfg->output_dir, &lock, err, errlen)) != 0) {
+		if (rc == -EBUSY)
+			rc = NPUKB_RUN_EBADINPUT;
 		goto out;
 	}
 	if (asprintf(&st.workroot, "%s/work", cfg->output_dir) < 0 ||
@@ -750,6 +756,7 @@ out:
 	if (!cfg->options.keep_workdirs && st.workroot)
 		npukb_rm_rf(st.workroot);
 	npukb_journal_close(&st.journal);
+	npukb_outlock_release(lock);
 	for (i = 0; lists && i < cat.ntasks; i++)
 		free_samples(&lists[i]);
 	free(lists);

@@ -54,6 +54,19 @@ check "leaderboard of a killed run" 0 "$npukb" leaderboard "$tmp/killed.jsonl" -
 grep_out "leaderboard says incomplete" "killed.jsonl: run .* is incomplete" "$tmp/err"
 grep_out "leaderboard page marks it" 'complete="no"' "$tmp/lb/leaderboard.xml"
 
+# ---- one run at a time per output folder ------------------------------------
+"$npukb" run --task $add --case 0 --seeds 1 --no-answer -q --run-timeout 3 \
+	--sample "$src/tests/samples/AddCustom/hang" -o "$tmp/lk" >/dev/null 2>&1 &
+holder=$!
+i=0
+while [ ! -s "$tmp/lk/.npukb.lock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "a second run into a busy folder" 3 "$npukb" run --task $add --case 0 --seeds 1 -q \
+	-o "$tmp/lk"
+grep_out "the second run names the holder's pid" "another npukb run (pid $holder)" "$tmp/err"
+wait $holder
+check "the folder is free once the first run ended" 0 "$npukb" run --task $add --case 0 \
+	--seeds 1 -q -o "$tmp/lk"
+
 # ---- a full disk: npukb's I/O error with its path, exit 4, the old reports
 # kept whole (needs root for a small tmpfs; skipped otherwise) -----------------
 mkdir -p "$tmp/full"
