@@ -29,6 +29,9 @@
 #define NPUKB_PKGDATADIR "/usr/local/share/npukb"
 #endif
 
+/* A day: longer than any build or kernel run has a reason to take. */
+#define MAX_TIMEOUT 86400.0
+
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_BADINPUT = 3, EXIT_INTERNAL = 4 };
 
 static const char usage_text[] =
@@ -124,13 +127,21 @@ static int load_plugins(struct npukb_plugin_set *set, const char *cli_dir)
 	return rc;
 }
 
-static int parse_double(const char *s, double min, double *out)
+/* Plain decimals only: strtod alone would take "nan", "inf", "0x10",
+ * " 5" and "1e9", and a NaN limit compares false with everything, which
+ * switched both limits off. */
+static int parse_double(const char *s, double min, double max, double *out)
 {
+	size_t digits = strspn(s, "0123456789");
 	char *end;
 	double v;
+	if (s[digits] == '.')
+		digits += 1 + strspn(s + digits + 1, "0123456789");
+	if (digits == 0 || s[digits] != '\0' || strspn(s, ".") == digits)
+		return -1;
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || *end || v < min)
+	if (errno || *end || !(v >= min && v <= max))
 		return -1;
 	*out = v;
 	return 0;
@@ -140,7 +151,8 @@ static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsi
 {
 	char *end;
 	unsigned long v;
-	if (*s == '-')
+	/* digits only: strtoul would take " 5", "+5" and "-1" (as ULONG_MAX) */
+	if (!*s || s[strspn(s, "0123456789")] != '\0')
 		return -1;
 	errno = 0;
 	v = strtoul(s, &end, 10);
@@ -271,14 +283,14 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 			cfg.options.perf_runs = (unsigned)ul;
 			break;
 		case 'B':
-			if (parse_double(optarg, 0.1, &d))
-				{ rc = bad_value("--build-timeout", optarg, "seconds >= 0.1"); goto out_noplugins; }
+			if (parse_double(optarg, 0.1, MAX_TIMEOUT, &d))
+				{ rc = bad_value("--build-timeout", optarg, "seconds, 0.1 to 86400"); goto out_noplugins; }
 			cfg.options.build_limits.wall_seconds = d;
 			cfg.options.build_limits.cpu_seconds = d;
 			break;
 		case 'R':
-			if (parse_double(optarg, 0.1, &d))
-				{ rc = bad_value("--run-timeout", optarg, "seconds >= 0.1"); goto out_noplugins; }
+			if (parse_double(optarg, 0.1, MAX_TIMEOUT, &d))
+				{ rc = bad_value("--run-timeout", optarg, "seconds, 0.1 to 86400"); goto out_noplugins; }
 			cfg.options.run_limits.wall_seconds = d;
 			cfg.options.run_limits.cpu_seconds = d;
 			break;

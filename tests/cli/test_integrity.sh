@@ -54,6 +54,22 @@ check "leaderboard of a killed run" 0 "$npukb" leaderboard "$tmp/killed.jsonl" -
 grep_out "leaderboard says incomplete" "killed.jsonl: run .* is incomplete" "$tmp/err"
 grep_out "leaderboard page marks it" 'complete="no"' "$tmp/lb/leaderboard.xml"
 
+# ---- numbers are parsed strictly and bounded ---------------------------------
+for v in nan inf 0x10 -1 1e3 " 5" "" . 0.05 90000; do
+	check "--run-timeout '$v' rejected" 2 "$npukb" run --run-timeout "$v" -o "$tmp/n"
+	grep_out "--run-timeout '$v' named" "run-timeout: invalid value '$v'" "$tmp/err"
+	check "--build-timeout '$v' rejected" 2 "$npukb" run --build-timeout "$v" -o "$tmp/n"
+done
+for v in -1 +5 " 5" 0 1001 18446744073709551617; do
+	check "--seeds '$v' rejected" 2 "$npukb" run --seeds "$v" -o "$tmp/n"
+done
+check "--memory-limit -1 rejected" 2 "$npukb" run --memory-limit -1 -o "$tmp/n"
+[ -e "$tmp/n" ] && { fail=$((fail + 1)); echo "FAIL: a rejected option still created the output folder"; }
+# accepted forms reach the backend (an unknown one: exit 4, nothing judged)
+for v in 2.5 .5 7 86400; do
+	check "--run-timeout '$v' accepted" 4 "$npukb" run --run-timeout "$v" --backend nope -o "$tmp/n"
+done
+
 # ---- one run at a time per output folder ------------------------------------
 "$npukb" run --task $add --case 0 --seeds 1 --no-answer -q --run-timeout 3 \
 	--sample "$src/tests/samples/AddCustom/hang" -o "$tmp/lk" >/dev/null 2>&1 &
