@@ -371,6 +371,71 @@ static void free_samples(struct sample_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* The last n path components of dir (n >= 1), or NULL when dir has fewer. */
+static const char *path_suffix(const char *dir, unsigned n)
+{
+	const char *p = dir + strlen(dir);
+	while (p > dir) {
+		p--;
+		if (*p == '/' && --n == 0)
+			return p + 1;
+	}
+	return NULL;
+}
+
+static unsigned components(const char *id)
+{
+	unsigned n = 1;
+	for (; *id; id++)
+		n += *id == '/';
+	return n;
+}
+
+/* Two folders with the same base name (a/k, b/k), or a sample folder named
+ * like the expert answer, must not merge into one sample: each such id
+ * grows by its folder's parent components until the ids differ. The same
+ * folder given twice is refused. */
+static int unique_ids(struct sample_list *l, char *err, size_t errlen)
+{
+	size_t i, j;
+	int again = 1;
+	while (again) {
+		again = 0;
+		for (i = 0; i < l->n && !again; i++)
+			for (j = i + 1; j < l->n && !again; j++) {
+				struct npukb_sample_entry *a = &l->items[i], *b = &l->items[j];
+				size_t k;
+				if (strcmp(a->id, b->id) != 0)
+					continue;
+				if (strcmp(a->dir, b->dir) == 0) {
+					snprintf(err, errlen, "%s: the same sample folder is given twice",
+						 a->dir);
+					return NPUKB_RUN_EBADINPUT;
+				}
+				for (k = 0; k < 2; k++) {
+					struct npukb_sample_entry *e = k ? b : a;
+					const char *longer;
+					char *id;
+					if (e->is_answer)
+						continue;
+					longer = path_suffix(e->dir, components(e->id) + 1);
+					if (!longer || !(id = strdup(longer)))
+						continue;
+					free(e->id);
+					e->id = id;
+					e->pub.id = id;
+					again = 1;
+				}
+				if (!again) {
+					snprintf(err, errlen, "%s and %s: cannot tell the samples apart",
+						 a->dir, b->dir);
+					return NPUKB_RUN_EBADINPUT;
+				}
+			}
+	}
+	return 0;
+}
+
 /* The samples to judge for task t, in order: the expert answer, the
  * explicit sample folders, then each folder of <samples_root>/<task id>/. */
 static int collect_samples(const struct npukb_run_config *cfg, const struct npukb_task *t,
@@ -409,6 +474,8 @@ static int collect_samples(const struct npukb_run_config *cfg, const struct npuk
 		npukb_free_names(subs, ns);
 		free(path);
 	}
+	if (rc == 0)
+		rc = unique_ids(l, err, errlen);
 	if (rc)
 		free_samples(l);
 	return rc;
@@ -658,9 +725,51 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 		return NPUKB_RUN_EBADINPUT;
 	}
 	if (cat.ntasks == 0) {
-		snprintf(err, errlen, "no task matches the selection under %s", cfg->levels_dir);
+		snprintf(err, errlen, "nothing selected: no task %s%s under %s (see `npukb list`)",
+			 cfg->task_ids ? "named " : "of the selected level",
+			 cfg->task_ids ? cfg->task_ids[0] : "", cfg->levels_dir);
 		npukb_catalog_free(&cat);
 		return NPUKB_RUN_EBADINPUT;
+	}
+	if ((rc = npukb_catalog_check_cases(&cat, cfg->case_ids, err, errlen)) != 0 ||
+	    (rc = npukb_catalog_check_samples_root(&cat, cfg->samples_root, err, errlen)) != 0) {
+		npukb_catalog_free(&cat);
+		return rc == -ENOMEM ? rc : NPUKB_RUN_EBADINPUT;
+	}
+
+	/* every task's samples first: bad sample folders are reported before
+	 * any work, and the progress display knows the total */
+	lists = calloc(cat.ntasks, sizeof(*lists));
+	if (!lists) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < cat.ntasks && rc == 0; i++) {
+		rc = collect_samples(cfg, cat.tasks[i], &lists[i], err, errlen);
+		if (rc == -ENOMEM)
+			snprintf(err, errlen, "out of memory");
+		else if (rc)
+			rc = NPUKB_RUN_EBADINPUT;
+		else
+			units += lists[i].n * count_selected(cfg, cat.tasks[i]);
+	}
+	if (rc)
+		goto out;
+	if (units == 0) {
+		size_t nsamples = 0;
+		for (i = 0; i < cat.ntasks; i++)
+			nsamples += lists[i].n;
+		if (nsamples == 0)
+			snprintf(err, errlen, "nothing selected: no sample to judge on the %zu selected "
+				 "task%s (%s)", cat.ntasks, cat.ntasks == 1 ? "" : "s",
+				 cfg->include_answer ? "no expert answer, no --sample, no --samples match"
+						     : "--no-answer, and no --sample or --samples match");
+		else
+			snprintf(err, errlen, "nothing selected: the tasks with samples have none of "
+				 "the selected cases (--case, --cases)");
+		rc = NPUKB_RUN_EBADINPUT;
+		goto out;
 	}
 
 	gethostname(host, sizeof(host) - 1);
@@ -706,25 +815,6 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 		goto out;
 	}
 
-	/* every task's samples first: bad sample folders are reported before
-	 * any work, and the progress display knows the total */
-	lists = calloc(cat.ntasks, sizeof(*lists));
-	if (!lists) {
-		rc = -ENOMEM;
-		snprintf(err, errlen, "out of memory");
-		goto out;
-	}
-	for (i = 0; i < cat.ntasks && rc == 0; i++) {
-		rc = collect_samples(cfg, cat.tasks[i], &lists[i], err, errlen);
-		if (rc == -ENOMEM)
-			snprintf(err, errlen, "out of memory");
-		else if (rc)
-			rc = NPUKB_RUN_EBADINPUT;
-		else
-			units += lists[i].n * count_selected(cfg, cat.tasks[i]);
-	}
-	if (rc)
-		goto out;
 	npukb_progress_start(cfg->progress, units);
 	for (i = 0; i < cat.ntasks && rc == 0; i++) {
 		size_t all_cases = select_cases(cfg, cat.tasks[i]);

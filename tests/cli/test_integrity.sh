@@ -70,6 +70,46 @@ for v in 2.5 .5 7 86400; do
 	check "--run-timeout '$v' accepted" 4 "$npukb" run --run-timeout "$v" --backend nope -o "$tmp/n"
 done
 
+# ---- nothing selected: exit 3 saying what was looked for, no output folder --
+check "--case 999" 3 "$npukb" run --task $add --case 999 -o "$tmp/sel"
+grep_out "--case 999 named" "nothing selected: no case '999' .*has cases 0, 1" "$tmp/err"
+mkdir -p "$tmp/root/level1/Math/AddCustm/s1"
+cp "$src/tests/samples/AddCustom/compile_error/add_custom.cpp" "$tmp/root/level1/Math/AddCustm/s1/"
+check "--samples root matching nothing" 3 "$npukb" run --task $add --samples "$tmp/root" -o "$tmp/sel"
+grep_out "--samples says what it looked for and found" \
+	"nothing selected: .*root holds no folder .*level1/Math/AddCustom/.*it holds level1/Math/AddCustm" \
+	"$tmp/err"
+check "misspelled task" 3 "$npukb" run --task level1/Math/AddCustm -o "$tmp/sel"
+grep_out "misspelled task named" "nothing selected: no task named level1/Math/AddCustm" "$tmp/err"
+check "no sample at all" 3 "$npukb" run --task $add --no-answer -o "$tmp/sel"
+grep_out "no sample named" "nothing selected: no sample to judge" "$tmp/err"
+[ -e "$tmp/sel" ] && { fail=$((fail + 1)); echo "FAIL: nothing selected, yet an output folder"; }
+
+# ---- sample folders: what is wrong with the path, and distinct ids ----------
+: >"$tmp/a-file"
+ln -s "$tmp/loop" "$tmp/loop"
+check "--sample missing" 3 "$npukb" run --task $add --no-answer --sample "$tmp/nope" -o "$tmp/s"
+grep_out "missing: not found" "nope: sample folder not found" "$tmp/err"
+check "--sample a file" 3 "$npukb" run --task $add --no-answer --sample "$tmp/a-file" -o "$tmp/s"
+grep_out "a file: not a folder" "a-file: not a folder" "$tmp/err"
+check "--sample a symlink loop" 3 "$npukb" run --task $add --no-answer --sample "$tmp/loop" -o "$tmp/s"
+grep_out "a loop: says so" "loop: sample folder is a symbolic link loop" "$tmp/err"
+check "--samples a file" 3 "$npukb" run --task $add --samples "$tmp/a-file" -o "$tmp/s"
+grep_out "--samples a file: not a folder" "a-file: not a folder" "$tmp/err"
+mkdir -p "$tmp/m1/k" "$tmp/m2/k" "$tmp/m3/answer"
+for d in m1/k m2/k m3/answer; do
+	cp "$src/tests/samples/AddCustom/compile_error/add_custom.cpp" "$tmp/$d/"
+done
+check "same base names" 1 "$npukb" run --task $add --case 0 --seeds 1 -q \
+	--sample "$tmp/m1/k" --sample "$tmp/m2/k" --sample "$tmp/m3/answer" -o "$tmp/ids"
+grep_out "first k kept apart" "	m1/k	case 0	fail" "$tmp/ids/summary.txt"
+grep_out "second k kept apart" "	m2/k	case 0	fail" "$tmp/ids/summary.txt"
+grep_out "a sample named answer is not the answer" "	m3/answer	case 0	fail" "$tmp/ids/summary.txt"
+grep_out "the answer stays the answer" "	answer	case 0	pass" "$tmp/ids/summary.txt"
+check "the same folder twice" 3 "$npukb" run --task $add --no-answer \
+	--sample "$tmp/m1/k" --sample "$tmp/m1/k/" -o "$tmp/s"
+grep_out "the same folder twice named" "the same sample folder is given twice" "$tmp/err"
+
 # ---- one run at a time per output folder ------------------------------------
 "$npukb" run --task $add --case 0 --seeds 1 --no-answer -q --run-timeout 3 \
 	--sample "$src/tests/samples/AddCustom/hang" -o "$tmp/lk" >/dev/null 2>&1 &
