@@ -557,6 +557,14 @@ static int find_plugins(struct run_state *st, char *err, size_t errlen)
 		return -ENOENT;
 	}
 	npukb_backend_open(&st->backend, lp->desc);
+	if (lp->desc->backend->check_soc) {
+		char known[512] = "";
+		if (lp->desc->backend->check_soc(cfg->options.soc, known, sizeof(known)) != 0) {
+			snprintf(err, errlen, "--soc %s: the %s backend knows no such SoC; it knows %s",
+				 cfg->options.soc, cfg->backend, known[0] ? known : "none");
+			return NPUKB_RUN_EBADINPUT;
+		}
+	}
 	for (id = NPUKB_STAGE_COMPILE; id <= NPUKB_STAGE_CLASSIFY; id++) {
 		lp = npukb_plugins_find_stage(cfg->plugins, (enum npukb_stage_id)id);
 		if (!lp) {

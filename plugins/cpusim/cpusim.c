@@ -18,6 +18,7 @@
 #include "cmake_sources.h"
 #include "chevron.h"
 #include "srcloc_hide.h"
+#include "socs.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -1626,12 +1627,22 @@ out:
 	return rc;
 }
 
+static int cpusim_check_soc(const char *soc, char *known, size_t len)
+{
+	char err[256], *dir = data_dir(err, sizeof err), *socdir = dir ? format("%s/soc", dir) : NULL;
+	int rc = socdir ? cpusim_soc_check(socdir, soc, known, len) : 0;
+	free(socdir);
+	free(dir);
+	return rc;
+}
+
 static const struct npukb_backend_ops cpusim_ops = {
 	.probe = cpusim_probe,
 	.identity = cpusim_identity,
 	.build = cpusim_build,
 	.run = cpusim_run,
 	.cleanup = NULL,
+	.check_soc = cpusim_check_soc,
 };
 
 NPUKB_PLUGIN_EXPORT const struct npukb_plugin npukb_cpusim_plugin = {

@@ -85,6 +85,11 @@ check "no sample at all" 3 "$npukb" run --task $add --no-answer -o "$tmp/sel"
 grep_out "no sample named" "nothing selected: no sample to judge" "$tmp/err"
 [ -e "$tmp/sel" ] && { fail=$((fail + 1)); echo "FAIL: nothing selected, yet an output folder"; }
 
+# ---- an unknown SoC is refused before any work, with the SoCs known ---------
+check "--soc nosuchsoc" 3 "$npukb" run --task $add --soc nosuchsoc -o "$tmp/soc"
+grep_out "--soc lists the known SoCs" "soc nosuchsoc: the cpusim backend knows no such SoC; it knows .*ascend910b\*" "$tmp/err"
+[ -e "$tmp/soc" ] && { fail=$((fail + 1)); echo "FAIL: unknown SoC, yet an output folder"; }
+
 # ---- sample folders: what is wrong with the path, and distinct ids ----------
 : >"$tmp/a-file"
 ln -s "$tmp/loop" "$tmp/loop"
