@@ -115,6 +115,18 @@ check "the same folder twice" 3 "$npukb" run --task $add --no-answer \
 	--sample "$tmp/m1/k" --sample "$tmp/m1/k/" -o "$tmp/s"
 grep_out "the same folder twice named" "the same sample folder is given twice" "$tmp/err"
 
+# ---- validate: unreadable files are bad input; references and sizes checked -
+m="$src/tests/data/manifests"
+check "validate a missing file" 3 "$npukb" validate "$tmp/no-such-task.xml"
+grep_out "validate names the missing file" "no-such-task.xml: cannot read: No such file" "$tmp/err"
+check "validate an unknown reference" 1 "$npukb" validate "$m/unknown_reference.xml"
+grep_out "unknown reference named" "reference function 'no_such_reference' does not exist" "$tmp/err"
+check "validate a tensor above the ceiling" 1 "$npukb" validate "$m/huge_tensor.xml"
+grep_out "the ceiling named" "case 4: tensor x has 2621440000 elements, above the ceiling of 2147483648" "$tmp/err"
+check "the ceiling is configurable" 0 "$npukb" validate --max-elements 4000000000 "$m/huge_tensor.xml"
+check "validate --max-elements 0" 2 "$npukb" validate --max-elements 0 "$m/huge_tensor.xml"
+check "every level manifest passes the default ceiling" 0 "$npukb" validate
+
 # ---- one run at a time per output folder ------------------------------------
 "$npukb" run --task $add --case 0 --seeds 1 --no-answer -q --run-timeout 3 \
 	--sample "$src/tests/samples/AddCustom/hang" -o "$tmp/lk" >/dev/null 2>&1 &
