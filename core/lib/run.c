@@ -597,6 +597,10 @@ static int write_summary(const struct npukb_results *r, FILE *f)
 				fprintf(f, "\t%s", cat);
 			if (s->cases[j].performance.has_timing)
 				fprintf(f, "\t%.0f cycles", s->cases[j].performance.cycles);
+			if (s->cases[j].correctness.flags)
+				fprintf(f, "\t[%s]", s->cases[j].correctness.flags);
+			if (s->cases[j].performance.flags)
+				fprintf(f, "\t[%s]", s->cases[j].performance.flags);
 			if (v->outcome != NPUKB_PASS && v->message)
 				fprintf(f, "\t%s", v->message);
 			fputc('\n', f);

@@ -15,7 +15,7 @@ static const char *const known_categories[] = {
 	"template", "compile-timeout", "other-compile",
 	/* run */
 	"crash", "timeout", "ub-overflow", "misaligned", "out-of-bounds",
-	"queue-misuse", "sync-race", "resource-limit", "sandbox-violation",
+	"queue-misuse", "sync-race", "resource-limit", "sandbox-violation", "early-exit",
 	/* correctness */
 	"mismatch", "nan-inf", "unwritten-output", "input-mutated", "shape",
 	/* npukb itself could not judge */

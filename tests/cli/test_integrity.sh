@@ -41,6 +41,14 @@ grep_out "too many arguments" "alloc_extra_argument.*api-signature.*too many arg
 no_grep "no SrcLoc in any report" "SrcLoc\|NoLoc\|NPUKB_LOC" "$tmp/loc/journal.jsonl" \
 	"$tmp/loc/junit.xml" "$tmp/loc/results.xml" "$tmp/loc/summary.txt" "$tmp/loc/report"
 
+# ---- a kernel that reports no work is a suspect speedup ----------------------
+check "zero-cycle sample" 0 "$npukb" run --task $add --case 0 --seeds 1 -q \
+	--sample "$hy/zero_cycles" -o "$tmp/zc"
+grep_out "0 cycles flagged" "zero_cycles	case 0	pass	0 cycles	\[suspect-speedup\]" "$tmp/zc/summary.txt"
+grep_out "the journal carries the flag" '"sample":"zero_cycles","case":"0","stage":"performance".*"flags":"suspect-speedup"' \
+	"$tmp/zc/journal.jsonl"
+no_grep "the answer is not flagged" "answer	case 0	pass.*suspect" "$tmp/zc/summary.txt"
+
 # ---- the journal ends with an end-of-run record; report and leaderboard
 # say when a run has none (killed, or still running) --------------------------
 grep_out "end-of-run record" '^{"type":"end","run":"[^"]*","finished":"[^"]*","verdicts":[1-9]' \
