@@ -49,6 +49,24 @@ grep_out "the journal carries the flag" '"sample":"zero_cycles","case":"0","stag
 	"$tmp/zc/journal.jsonl"
 no_grep "the answer is not flagged" "answer	case 0	pass.*suspect" "$tmp/zc/summary.txt"
 
+# ---- verdict paths no other test reaches (issue 15's surviving mutants) -----
+# the default seed count is 5: every other CLI run passes --seeds
+check "default seeds" 1 "$npukb" run --task $add --case 0 -q \
+	--sample "$hy/writes_input" -o "$tmp/mut"
+grep_out "the run header says 5 seeds" '"type":"run".*"seeds":5,' "$tmp/mut/journal.jsonl"
+grep_out "the answer was checked on 5 seeds" \
+	'"sample":"answer","case":"0","stage":"correctness","outcome":"pass",.*"message":"5 seeds' \
+	"$tmp/mut/journal.jsonl"
+# a kernel writing into its input is caught, whatever else it gets right
+grep_out "input mutation caught" "writes_input	case 0	fail	input-mutated	input x was modified" \
+	"$tmp/mut/summary.txt"
+# Eye's reference is the same on every seed while its inputs change: a
+# correct answer is not a suspect constant output
+check "Eye's answer" 0 "$npukb" run --task level1/TensorCreation/Eye --cases smallest-per-dtype \
+	--seeds 2 -q -o "$tmp/eye"
+no_grep "a constant reference is not a suspect constant output" "suspect-constant-output" \
+	"$tmp/eye/summary.txt" "$tmp/eye/journal.jsonl"
+
 # ---- the journal ends with an end-of-run record; report and leaderboard
 # say when a run has none (killed, or still running) --------------------------
 grep_out "end-of-run record" '^{"type":"end","run":"[^"]*","finished":"[^"]*","verdicts":[1-9]' \
