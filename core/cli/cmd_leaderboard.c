@@ -174,6 +174,11 @@ int npukb_cmd_leaderboard(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (npukb_jset_warn_incomplete(&set) != 0) {
+		fputs("npukb leaderboard: out of memory\n", stderr);
+		rc = EXIT_INTERNAL;
+		goto out;
+	}
 	for (i = 0; i < set.nwarnings; i++)
 		fprintf(stderr, "npukb leaderboard: warning: %s\n", set.warnings[i]);
 	if (set.nruns == 0) {
@@ -206,6 +211,7 @@ int npukb_cmd_leaderboard(int argc, char **argv)
 			rc = EXIT_INTERNAL;
 			goto out;
 		}
+		entries[i].incomplete = !npukb_jrun_complete(&set.runs[i]);
 		if (set.runs[i].nsources)
 			hrefs[i] = report_of(set.runs[i].sources[0], absout);
 		entries[i].metrics = &runs[i];

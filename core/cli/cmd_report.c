@@ -299,6 +299,11 @@ int npukb_cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (npukb_jset_warn_incomplete(&set) != 0) {
+		fputs("npukb report: out of memory\n", stderr);
+		rc = EXIT_INTERNAL;
+		goto out;
+	}
 	for (i = 0; i < set.nwarnings; i++)
 		fprintf(stderr, "npukb report: warning: %s\n", set.warnings[i]);
 	if (set.nruns == 0) {

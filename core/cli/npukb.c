@@ -19,9 +19,11 @@
 #include "manifest.h"
 #include "plugin_loader.h"
 #include "run.h"
+#include "task_check.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,9 @@
 #ifndef NPUKB_PKGDATADIR
 #define NPUKB_PKGDATADIR "/usr/local/share/npukb"
 #endif
+
+/* A day: longer than any build or kernel run has a reason to take. */
+#define MAX_TIMEOUT 86400.0
 
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_BADINPUT = 3, EXIT_INTERNAL = 4 };
 
@@ -128,13 +133,21 @@ static int load_plugins(struct npukb_plugin_set *set, const char *cli_dir)
 	return rc;
 }
 
-static int parse_double(const char *s, double min, double *out)
+/* Plain decimals only: strtod alone would take "nan", "inf", "0x10",
+ * " 5" and "1e9", and a NaN limit compares false with everything, which
+ * switched both limits off. */
+static int parse_double(const char *s, double min, double max, double *out)
 {
+	size_t digits = strspn(s, "0123456789");
 	char *end;
 	double v;
+	if (s[digits] == '.')
+		digits += 1 + strspn(s + digits + 1, "0123456789");
+	if (digits == 0 || s[digits] != '\0' || strspn(s, ".") == digits)
+		return -1;
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || *end || v < min)
+	if (errno || *end || !(v >= min && v <= max))
 		return -1;
 	*out = v;
 	return 0;
@@ -144,7 +157,8 @@ static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsi
 {
 	char *end;
 	unsigned long v;
-	if (*s == '-')
+	/* digits only: strtoul would take " 5", "+5" and "-1" (as ULONG_MAX) */
+	if (!*s || s[strspn(s, "0123456789")] != '\0')
 		return -1;
 	errno = 0;
 	v = strtoul(s, &end, 10);
@@ -276,14 +290,14 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 			cfg.options.perf_runs = (unsigned)ul;
 			break;
 		case 'B':
-			if (parse_double(optarg, 0.1, &d))
-				{ rc = bad_value("--build-timeout", optarg, "seconds >= 0.1"); goto out_noplugins; }
+			if (parse_double(optarg, 0.1, MAX_TIMEOUT, &d))
+				{ rc = bad_value("--build-timeout", optarg, "seconds, 0.1 to 86400"); goto out_noplugins; }
 			cfg.options.build_limits.wall_seconds = d;
 			cfg.options.build_limits.cpu_seconds = d;
 			break;
 		case 'R':
-			if (parse_double(optarg, 0.1, &d))
-				{ rc = bad_value("--run-timeout", optarg, "seconds >= 0.1"); goto out_noplugins; }
+			if (parse_double(optarg, 0.1, MAX_TIMEOUT, &d))
+				{ rc = bad_value("--run-timeout", optarg, "seconds, 0.1 to 86400"); goto out_noplugins; }
 			cfg.options.run_limits.wall_seconds = d;
 			cfg.options.run_limits.cpu_seconds = d;
 			break;
@@ -463,16 +477,53 @@ static int cmd_list(int argc, char **argv, struct common_opts *co)
 	return rc;
 }
 
+/* One loaded manifest through the checks beyond the schema; prints the
+ * verdict. Returns 1 when it is invalid. */
+static int check_task(const struct npukb_task *t, const char *path, uint64_t max_elements)
+{
+	char err[8192] = "";
+	if (npukb_task_check(t, max_elements, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	printf("%s: valid (%s, %zu cases)\n", path, t->id, t->ncases);
+	return 0;
+}
+
 static int cmd_validate(int argc, char **argv, struct common_opts *co)
 {
 	static const char usage[] =
-		"Usage: npukb validate [--levels DIR] [FILE...]\n"
-		"Check task manifests against levels/schema/task.rng and npukb's own rules.\n"
-		"Without FILEs, every manifest under the levels folder. Errors are printed\n"
-		"as FILE:LINE: message; exit status 1 when any manifest is invalid.\n";
-	int rc = parse_common_only(argc, argv, co, NULL, usage), bad = 0, i;
-	if (rc)
-		return rc < 0 ? EXIT_OK : rc;
+		"Usage: npukb validate [--levels DIR] [--max-elements N] [FILE...]\n"
+		"Check task manifests against levels/schema/task.rng and npukb's own rules:\n"
+		"the reference function exists, and no case needs a tensor of more than\n"
+		"N elements (default 2^31). Without FILEs, every manifest under the levels\n"
+		"folder. Errors are printed as FILE:LINE: message; exit status 1 when any\n"
+		"manifest is invalid, 3 when a FILE cannot be read.\n";
+	static const struct option longopts[] = {
+		{ "levels", required_argument, NULL, 'D' },
+		{ "plugin-dir", required_argument, NULL, 'P' },
+		{ "max-elements", required_argument, NULL, 'E' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	uint64_t max_elements = NPUKB_DEFAULT_MAX_ELEMENTS;
+	int c, bad = 0, unreadable = 0, i;
+	unsigned long ul;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'D': co->levels = optarg; break;
+		case 'P': co->plugin_dir = optarg; break;
+		case 'E':
+			if (parse_ulong(optarg, 1, ULONG_MAX, &ul))
+				return bad_value("--max-elements", optarg, "a positive integer");
+			max_elements = ul;
+			break;
+		case 'h': fputs(usage, stdout); return EXIT_OK;
+		default: fprintf(stderr, "%s", usage); return EXIT_USAGE;
+		}
+	}
 	if (optind < argc) {
 		char *schema = co->levels ? NULL : data_path("levels/schema/task.rng");
 		if (co->levels && asprintf(&schema, "%s/schema/task.rng", co->levels) < 0)
@@ -482,11 +533,20 @@ static int cmd_validate(int argc, char **argv, struct common_opts *co)
 		for (i = optind; i < argc; i++) {
 			struct npukb_task *t = NULL;
 			char err[8192] = "";
-			if (npukb_manifest_load(argv[i], schema, &t, err, sizeof(err)) != 0) {
+			int rc = npukb_manifest_load(argv[i], schema, &t, err, sizeof(err));
+			if (rc == -ENOMEM) {
+				fprintf(stderr, "npukb validate: out of memory\n");
+				free(schema);
+				return EXIT_INTERNAL;
+			} else if (rc != 0 && rc != -EINVAL) {
+				/* not a manifest at all: bad input, not an invalid one */
+				fprintf(stderr, "%s: cannot read: %s\n", argv[i], strerror(-rc));
+				unreadable++;
+			} else if (rc != 0) {
 				fprintf(stderr, "%s\n", err);
 				bad++;
 			} else {
-				printf("%s: valid (%s, %zu cases)\n", argv[i], t->id, t->ncases);
+				bad += check_task(t, argv[i], max_elements);
 				npukb_task_free(t);
 			}
 		}
@@ -494,17 +554,17 @@ static int cmd_validate(int argc, char **argv, struct common_opts *co)
 	} else {
 		struct npukb_catalog cat;
 		size_t k;
+		int rc;
 		if ((rc = open_catalog(co, 0, &cat, NULL)) != 0)
 			return rc;
 		for (k = 0; k < cat.ntasks; k++)
-			printf("%s: valid (%s, %zu cases)\n", cat.tasks[k]->manifest_path,
-			       cat.tasks[k]->id, cat.tasks[k]->ncases);
+			bad += check_task(cat.tasks[k], cat.tasks[k]->manifest_path, max_elements);
 		for (k = 0; k < cat.nerrors; k++)
 			fprintf(stderr, "%s\n", cat.errors[k].message);
-		bad = (int)cat.nerrors;
+		bad += (int)cat.nerrors;
 		npukb_catalog_free(&cat);
 	}
-	return bad ? EXIT_FAILED : EXIT_OK;
+	return unreadable ? EXIT_BADINPUT : bad ? EXIT_FAILED : EXIT_OK;
 }
 
 static int cmd_plugins(int argc, char **argv, struct common_opts *co)

@@ -117,3 +117,96 @@ void npukb_catalog_free(struct npukb_catalog *cat)
 	free(cat->errors);
 	memset(cat, 0, sizeof(*cat));
 }
+
+int npukb_catalog_check_cases(const struct npukb_catalog *cat, const char *const *case_ids,
+			      char *err, size_t errlen)
+{
+	size_t k, i, c, off;
+	for (k = 0; case_ids && case_ids[k]; k++) {
+		int found = 0;
+		for (i = 0; i < cat->ntasks && !found; i++)
+			for (c = 0; c < cat->tasks[i]->ncases && !found; c++)
+				found = strcmp(cat->tasks[i]->cases[c].id, case_ids[k]) == 0;
+		if (found)
+			continue;
+		off = (size_t)snprintf(err, errlen,
+				       "nothing selected: no case '%s' in the %zu selected task%s",
+				       case_ids[k], cat->ntasks, cat->ntasks == 1 ? "" : "s");
+		if (cat->ntasks && off < errlen) {
+			const struct npukb_task *t = cat->tasks[0];
+			off += (size_t)snprintf(err + off, errlen - off, " (%s has case%s", t->id,
+						t->ncases == 1 ? "" : "s");
+			for (c = 0; c < t->ncases && c < 12 && off < errlen; c++)
+				off += (size_t)snprintf(err + off, errlen - off, "%s %s",
+							c ? "," : "", t->cases[c].id);
+			if (off < errlen)
+				snprintf(err + off, errlen - off, "%s)", t->ncases > 12 ? ", ..." : "");
+		}
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Up to max <level>/<family>/<task> folders under root, as "a/b/c, ..."
+ * into out; returns how many. */
+static size_t task_like_folders(const char *root, char *out, size_t len, size_t max)
+{
+	char **l1 = NULL, **l2 = NULL, **l3 = NULL, *p1 = NULL, *p2 = NULL;
+	size_t n1 = 0, n2 = 0, n3 = 0, a, b, c, found = 0, off = 0;
+
+	out[0] = '\0';
+	if (npukb_list_subdirs(root, &l1, &n1) != 0)
+		return 0;
+	for (a = 0; a < n1 && found < max; a++) {
+		if (asprintf(&p1, "%s/%s", root, l1[a]) < 0 || npukb_list_subdirs(p1, &l2, &n2) != 0)
+			n2 = 0;
+		for (b = 0; b < n2 && found < max; b++) {
+			if (asprintf(&p2, "%s/%s", p1, l2[b]) < 0 ||
+			    npukb_list_subdirs(p2, &l3, &n3) != 0)
+				n3 = 0;
+			for (c = 0; c < n3 && found < max; c++, found++)
+				if (off < len)
+					off += (size_t)snprintf(out + off, len - off, "%s%s/%s/%s",
+								found ? ", " : "", l1[a], l2[b], l3[c]);
+			npukb_free_names(l3, n3);
+			l3 = NULL;
+			free(p2);
+			p2 = NULL;
+		}
+		npukb_free_names(l2, n2);
+		l2 = NULL;
+		free(p1);
+		p1 = NULL;
+	}
+	npukb_free_names(l1, n1);
+	return found;
+}
+
+int npukb_catalog_check_samples_root(const struct npukb_catalog *cat, const char *root,
+				     char *err, size_t errlen)
+{
+	char holds[512];
+	size_t i;
+	int rc;
+	if (!root)
+		return 0;
+	if ((rc = npukb_check_dir(root, "samples root", err, errlen)) != 0)
+		return -EINVAL;
+	for (i = 0; i < cat->ntasks; i++) {
+		char *p;
+		int is;
+		if (asprintf(&p, "%s/%s", root, cat->tasks[i]->id) < 0)
+			return -ENOMEM;
+		is = npukb_is_dir(p);
+		free(p);
+		if (is)
+			return 0;
+	}
+	snprintf(err, errlen,
+		 "nothing selected: %s holds no folder <task id>/ for any of the %zu selected "
+		 "task%s (e.g. %s/%s/<sample>/); it holds %s",
+		 root, cat->ntasks, cat->ntasks == 1 ? "" : "s", root,
+		 cat->ntasks ? cat->tasks[0]->id : "level1/Math/AddCustom",
+		 task_like_folders(root, holds, sizeof holds, 5) ? holds : "no level/family/task folder");
+	return -EINVAL;
+}

@@ -30,4 +30,14 @@ int npukb_catalog_load(struct npukb_catalog *cat, const char *levels_dir,
 		       char *err, size_t errlen);
 void npukb_catalog_free(struct npukb_catalog *cat);
 
+/* "Nothing selected" checks, before any work: 0, or -EINVAL with err
+ * saying what was looked for and what there is. Every --case id must name
+ * a case of some task of cat; */
+int npukb_catalog_check_cases(const struct npukb_catalog *cat, const char *const *case_ids,
+			      char *err, size_t errlen);
+/* and a --samples root must be a folder holding <task id>/ for some task
+ * of cat (err lists what it holds instead). */
+int npukb_catalog_check_samples_root(const struct npukb_catalog *cat, const char *root,
+				     char *err, size_t errlen);
+
 #endif

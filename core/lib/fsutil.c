@@ -125,6 +125,27 @@ int npukb_is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+int npukb_check_dir(const char *path, const char *what, char *err, size_t errlen)
+{
+	struct stat st;
+	int rc;
+	if (stat(path, &st) != 0) {
+		rc = -errno;
+		if (rc == -ENOENT)
+			snprintf(err, errlen, "%s: %s not found", path, what);
+		else if (rc == -ELOOP)
+			snprintf(err, errlen, "%s: %s is a symbolic link loop", path, what);
+		else
+			snprintf(err, errlen, "%s: %s: %s", path, what, strerror(-rc));
+		return rc;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a folder (%s expected)", path, what);
+		return -ENOTDIR;
+	}
+	return 0;
+}
+
 int npukb_is_file(const char *path)
 {
 	struct stat st;

@@ -15,6 +15,10 @@ int npukb_write_file(const char *path, const void *data, size_t len);
 /* Absolute, malloc'd version of path (realpath when it exists). */
 char *npukb_abspath(const char *path);
 int npukb_is_dir(const char *path);
+/* 0 when path is a folder; else a negative errno with err saying which of
+ * "not found", "a symbolic link loop", "not a folder" it is, with what
+ * ("sample folder") and the path. */
+int npukb_check_dir(const char *path, const char *what, char *err, size_t errlen);
 int npukb_is_file(const char *path);
 
 /* Sorted names of the non-hidden subfolders of dir (malloc'd array of

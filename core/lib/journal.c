@@ -1,23 +1,28 @@
-/* journal.c - JSON Lines journal. Each record ends with a newline, is
- * flushed and synced before the next stage starts; a torn last line is the
- * most a crash can leave, and readers skip it. */
+/* journal.c - JSON Lines journal. Each record is one write() of a line
+ * ending with its newline, synced before the next stage starts; a torn
+ * last line is the most a crash can leave, and readers skip it. */
 #include "config.h"
 #include "journal.h"
 
 #include "text.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+/* A message is one line; anything longer is not a message. */
+#define MESSAGE_MAX 1024u
+
 int npukb_journal_open(struct npukb_journal *j, const char *path, const char *run_id,
 		       char *err, size_t errlen)
 {
 	memset(j, 0, sizeof(*j));
-	j->f = fopen(path, "ae");
-	if (!j->f) {
+	j->fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (j->fd < 0) {
 		int e = errno;
 		snprintf(err, errlen, "%s: cannot open the journal: %s", path, strerror(e));
 		return -e;
@@ -25,6 +30,9 @@ int npukb_journal_open(struct npukb_journal *j, const char *path, const char *ru
 	j->path = strdup(path);
 	j->run_id = strdup(run_id);
 	if (!j->path || !j->run_id) {
+		close(j->fd);
+		free(j->path);
+		j->path = NULL;
 		npukb_journal_close(j);
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -32,15 +40,51 @@ int npukb_journal_open(struct npukb_journal *j, const char *path, const char *ru
 	return 0;
 }
 
-static int finish_record(struct npukb_journal *j)
+/* One record in memory. */
+struct rec {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+static int rec_open(struct rec *r)
 {
-	fputs("}\n", j->f);
-	if (fflush(j->f) != 0 || ferror(j->f))
-		return -EIO;
+	r->buf = NULL;
+	r->len = 0;
+	r->f = open_memstream(&r->buf, &r->len);
+	return r->f ? 0 : -ENOMEM;
+}
+
+static void rec_drop(struct rec *r)
+{
+	if (r->f)
+		fclose(r->f);
+	free(r->buf);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Ends the record and writes it with one write(), then syncs. */
+static int rec_write(struct npukb_journal *j, struct rec *r)
+{
+	ssize_t n;
+	int rc = 0;
+	fputs("}\n", r->f);
+	if (fclose(r->f) != 0) {
+		r->f = NULL;
+		rec_drop(r);
+		return -ENOMEM;
+	}
+	r->f = NULL;
+	n = write(j->fd, r->buf, r->len);
+	if (n < 0)
+		rc = -errno;
+	else if ((size_t)n != r->len)
+		rc = -ENOSPC; /* a short write on a regular file: the disk is full */
 	/* fdatasync: the verdict survives a machine crash, not just ours */
-	if (fdatasync(fileno(j->f)) != 0 && errno != EINVAL)
-		return -errno;
-	return 0;
+	else if (fdatasync(j->fd) != 0 && errno != EINVAL)
+		rc = -errno;
+	rec_drop(r);
+	return rc;
 }
 
 static void field_str(FILE *f, const char *key, const char *value)
@@ -50,6 +94,25 @@ static void field_str(FILE *f, const char *key, const char *value)
 		npukb_json_string(f, value);
 	else
 		fputs("null", f);
+}
+
+/* A string field cut to max bytes (at a UTF-8 boundary), with a note. */
+static int field_capped(FILE *f, const char *key, const char *value, size_t max,
+			const char *why)
+{
+	size_t len = value ? strlen(value) : 0, keep = max;
+	char *s;
+	if (len <= max) {
+		field_str(f, key, value);
+		return 0;
+	}
+	while (keep > 0 && ((unsigned char)value[keep] & 0xc0) == 0x80)
+		keep--;
+	if (asprintf(&s, "%.*s\n[... %zu bytes cut: %s]", (int)keep, value, len - keep, why) < 0)
+		return -ENOMEM;
+	field_str(f, key, s);
+	free(s);
+	return 0;
 }
 
 static void field_num(FILE *f, const char *key, double v)
@@ -63,64 +126,132 @@ static void field_num(FILE *f, const char *key, double v)
 		fprintf(f, ",\"%s\":%s", key, buf);
 }
 
+static void utc_stamp(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
 int npukb_journal_begin(struct npukb_journal *j, const char *backend,
 			const char *identity, const char *soc, unsigned nseeds,
 			unsigned long long base_seed, const char *hostname)
 {
+	struct rec r;
 	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	fputs("{\"type\":\"run\",\"run\":", j->f);
-	npukb_json_string(j->f, j->run_id);
-	field_str(j->f, "started", stamp);
-	field_str(j->f, "backend", backend);
-	field_str(j->f, "toolchain", identity);
-	field_str(j->f, "soc", soc);
-	fprintf(j->f, ",\"seeds\":%u,\"base_seed\":%llu", nseeds, base_seed);
-	field_str(j->f, "host", hostname);
-	field_str(j->f, "npukb", PACKAGE_VERSION);
-	return finish_record(j);
+	if (rec_open(&r) != 0)
+		return -ENOMEM;
+	utc_stamp(stamp, sizeof(stamp));
+	fputs("{\"type\":\"run\",\"run\":", r.f);
+	npukb_json_string(r.f, j->run_id);
+	field_str(r.f, "started", stamp);
+	field_capped(r.f, "backend", backend, MESSAGE_MAX, "too long");
+	field_capped(r.f, "toolchain", identity, MESSAGE_MAX, "too long");
+	field_capped(r.f, "soc", soc, MESSAGE_MAX, "too long");
+	fprintf(r.f, ",\"seeds\":%u,\"base_seed\":%llu", nseeds, base_seed);
+	field_capped(r.f, "host", hostname, MESSAGE_MAX, "too long");
+	field_str(r.f, "npukb", PACKAGE_VERSION);
+	return rec_write(j, &r);
+}
+
+/* Everything of a verdict record but its details, which come last. */
+static void verdict_fields(FILE *f, const struct npukb_journal *j, const char *task,
+			   const char *sample, const char *case_id, const struct npukb_verdict *v)
+{
+	fputs("{\"type\":\"verdict\",\"run\":", f);
+	npukb_json_string(f, j->run_id);
+	field_capped(f, "task", task, MESSAGE_MAX, "too long");
+	field_capped(f, "sample", sample, MESSAGE_MAX, "too long");
+	field_capped(f, "case", case_id, MESSAGE_MAX, "too long");
+	field_str(f, "stage", npukb_stage_name(v->stage));
+	field_str(f, "outcome", npukb_outcome_name(v->outcome));
+	field_capped(f, "category", v->category, MESSAGE_MAX, "too long");
+	field_capped(f, "rule", v->rule, MESSAGE_MAX, "too long");
+	field_capped(f, "message", v->message, MESSAGE_MAX, "a message is one line");
+	if (v->flags && *v->flags)
+		field_capped(f, "flags", v->flags, MESSAGE_MAX, "too long");
+	if (v->has_error_stats) {
+		field_num(f, "max_abs_err", v->max_abs_err);
+		field_num(f, "max_rel_err", v->max_rel_err);
+		fprintf(f, ",\"bad_count\":%lld,\"first_bad_index\":%lld", v->bad_count,
+			v->first_bad_index);
+		field_num(f, "expected_at_first", v->expected_at_first);
+		field_num(f, "actual_at_first", v->actual_at_first);
+	}
+	if (v->has_timing) {
+		field_num(f, "cycles", v->cycles);
+		field_num(f, "time_us", v->time_us);
+	}
+	field_num(f, "wall_seconds", v->wall_seconds);
 }
 
 int npukb_journal_append(struct npukb_journal *j, const char *task, const char *sample,
 			 const char *case_id, const struct npukb_verdict *v)
 {
-	fputs("{\"type\":\"verdict\",\"run\":", j->f);
-	npukb_json_string(j->f, j->run_id);
-	field_str(j->f, "task", task);
-	field_str(j->f, "sample", sample);
-	field_str(j->f, "case", case_id);
-	field_str(j->f, "stage", npukb_stage_name(v->stage));
-	field_str(j->f, "outcome", npukb_outcome_name(v->outcome));
-	field_str(j->f, "category", v->category);
-	field_str(j->f, "rule", v->rule);
-	field_str(j->f, "message", v->message);
-	if (v->flags && *v->flags)
-		field_str(j->f, "flags", v->flags);
-	if (v->has_error_stats) {
-		field_num(j->f, "max_abs_err", v->max_abs_err);
-		field_num(j->f, "max_rel_err", v->max_rel_err);
-		fprintf(j->f, ",\"bad_count\":%lld,\"first_bad_index\":%lld", v->bad_count,
-			v->first_bad_index);
-		field_num(j->f, "expected_at_first", v->expected_at_first);
-		field_num(j->f, "actual_at_first", v->actual_at_first);
+	struct rec r;
+	size_t head, budget;
+	int rc;
+
+	/* the record without its details tells how much room they have */
+	if (rec_open(&r) != 0)
+		return -ENOMEM;
+	verdict_fields(r.f, j, task, sample, case_id, v);
+	if (fflush(r.f) != 0) {
+		rec_drop(&r);
+		return -ENOMEM;
 	}
-	if (v->has_timing) {
-		field_num(j->f, "cycles", v->cycles);
-		field_num(j->f, "time_us", v->time_us);
+	head = r.len;
+	budget = v->details ? strlen(v->details) : 0;
+	if (budget) {
+		/* escaped, the details may not fit: then keep what fits even
+		 * if every byte were escaped as \u00XX (6 bytes), with room
+		 * for the key, the note of the cut and the closing brace */
+		struct rec probe;
+		if (rec_open(&probe) != 0) {
+			rec_drop(&r);
+			return -ENOMEM;
+		}
+		field_str(probe.f, "details", v->details);
+		fflush(probe.f);
+		if (head + probe.len + 2 > NPUKB_JOURNAL_RECORD_MAX)
+			budget = head + 160 < NPUKB_JOURNAL_RECORD_MAX
+					 ? (NPUKB_JOURNAL_RECORD_MAX - head - 160) / 6
+					 : 0;
+		rec_drop(&probe);
 	}
-	field_num(j->f, "wall_seconds", v->wall_seconds);
-	field_str(j->f, "details", v->details);
-	return finish_record(j);
+	rc = field_capped(r.f, "details", v->details, budget,
+			  "the journal keeps at most 64 KiB of a record");
+	if (rc) {
+		rec_drop(&r);
+		return rc;
+	}
+	rc = rec_write(j, &r);
+	if (rc == 0)
+		j->nverdicts++;
+	return rc;
+}
+
+int npukb_journal_end(struct npukb_journal *j)
+{
+	struct rec r;
+	char stamp[32];
+	if (rec_open(&r) != 0)
+		return -ENOMEM;
+	utc_stamp(stamp, sizeof(stamp));
+	fputs("{\"type\":\"end\",\"run\":", r.f);
+	npukb_json_string(r.f, j->run_id);
+	field_str(r.f, "finished", stamp);
+	fprintf(r.f, ",\"verdicts\":%zu", j->nverdicts);
+	return rec_write(j, &r);
 }
 
 void npukb_journal_close(struct npukb_journal *j)
 {
-	if (j->f)
-		fclose(j->f);
+	if (j->path && j->fd >= 0)
+		close(j->fd);
 	free(j->path);
 	free(j->run_id);
 	memset(j, 0, sizeof(*j));
+	j->fd = -1;
 }

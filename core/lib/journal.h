@@ -1,17 +1,26 @@
 /* journal.h - the run journal: one JSON line per verdict, appended and
- * flushed as each verdict is produced, so a killed run loses nothing it
- * had finished (private). */
+ * synced as each verdict is produced, so a killed run loses nothing it
+ * had finished (private).
+ *
+ * Each record is rendered in memory and written with one write() on an
+ * O_APPEND descriptor, capped at NPUKB_JOURNAL_RECORD_MAX bytes (long
+ * details and messages are cut, saying so), so a record cannot tear in
+ * the middle or interleave with another writer's. A run that judged
+ * everything ends its journal with an end-of-run record; a journal
+ * without one is of a run that was killed or is still running. */
 #ifndef NPUKB_JOURNAL_H
 #define NPUKB_JOURNAL_H
 
 #include <stddef.h>
-#include <stdio.h>
 #include <npukb/verdict.h>
 
+#define NPUKB_JOURNAL_RECORD_MAX (64u * 1024u)
+
 struct npukb_journal {
-	FILE *f;
+	int fd;
 	char *path;
 	char *run_id;
+	size_t nverdicts; /* verdict records appended */
 };
 
 int npukb_journal_open(struct npukb_journal *j, const char *path, const char *run_id,
@@ -22,6 +31,9 @@ int npukb_journal_begin(struct npukb_journal *j, const char *backend,
 			unsigned long long base_seed, const char *hostname);
 int npukb_journal_append(struct npukb_journal *j, const char *task, const char *sample,
 			 const char *case_id, const struct npukb_verdict *v);
+/* The end-of-run record: every selected (sample, case) was judged, and
+ * nverdicts verdict records precede it. */
+int npukb_journal_end(struct npukb_journal *j);
 void npukb_journal_close(struct npukb_journal *j);
 
 #endif

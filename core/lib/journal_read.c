@@ -411,7 +411,8 @@ static int warn(struct ctx *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (asprintf(&line, "%s:%lu: %s", c->path, c->line, msg) < 0)
+	if ((c->line ? asprintf(&line, "%s:%lu: %s", c->path, c->line, msg)
+		     : asprintf(&line, "%s: %s", c->path, msg)) < 0)
 		return -ENOMEM;
 	grown = realloc(s->warnings, (s->nwarnings + 1) * sizeof(*grown));
 	if (!grown) {
@@ -449,10 +450,16 @@ source:
 		for (i = 0; i < r->nsources; i++)
 			if (strcmp(r->sources[i], c->path) == 0)
 				return r;
+		unsigned char *ended;
 		src = realloc(r->sources, (r->nsources + 1) * sizeof(*src));
 		if (!src)
 			goto oom;
 		r->sources = src;
+		ended = realloc(r->ended, r->nsources + 1);
+		if (!ended)
+			goto oom;
+		r->ended = ended;
+		r->ended[r->nsources] = 0;
 		if (!(r->sources[r->nsources] = strdup(c->path)))
 			goto oom;
 		r->nsources++;
@@ -565,9 +572,70 @@ static char *dup_or_null(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
+/* A recorded figure: a number, or the string journal.c writes for NaN and
+ * infinities. 1 = present (in *out), 0 = absent, -1 = wrong type. */
+static int figure(const struct jobj *o, const char *key, double *out)
+{
+	const struct jfield *f = get(o, key);
+	if (!f || f->kind == J_NULL)
+		return 0;
+	if (f->kind == J_NUM) {
+		*out = f->num;
+		return 1;
+	}
+	if (f->kind == J_STR && (strcmp(f->str, "nan") == 0 || strcmp(f->str, "-nan") == 0)) {
+		*out = NAN;
+		return 1;
+	}
+	if (f->kind == J_STR && (strcmp(f->str, "inf") == 0 || strcmp(f->str, "-inf") == 0)) {
+		*out = f->str[0] == '-' ? -INFINITY : INFINITY;
+		return 1;
+	}
+	return -1;
+}
+
+/* The mismatch figures, all or none. */
+static int error_stats(struct ctx *c, const struct jobj *o, struct npukb_jverdict *v)
+{
+	double bad_count = 0, first = 0;
+	int n = 0, r;
+	r = figure(o, "max_abs_err", &v->max_abs_err);
+	n += r == 1;
+	if (r >= 0 && (r = figure(o, "max_rel_err", &v->max_rel_err)) >= 0)
+		n += r == 1;
+	if (r >= 0 && (r = figure(o, "bad_count", &bad_count)) >= 0)
+		n += r == 1;
+	if (r >= 0 && (r = figure(o, "first_bad_index", &first)) >= 0)
+		n += r == 1;
+	if (r >= 0 && (r = figure(o, "expected_at_first", &v->expected_at_first)) >= 0)
+		n += r == 1;
+	if (r >= 0 && (r = figure(o, "actual_at_first", &v->actual_at_first)) >= 0)
+		n += r == 1;
+	if (r < 0 || (n != 0 && n != 6))
+		return bad(c, "the mismatch figures (max_abs_err ... actual_at_first) must be "
+			      "numbers, all six or none");
+	v->has_error_stats = n == 6;
+	v->bad_count = (long long)bad_count;
+	v->first_bad_index = (long long)first;
+	return 0;
+}
+
+static void jverdict_free(struct npukb_jverdict *v)
+{
+	free(v->task);
+	free(v->sample);
+	free(v->case_id);
+	free(v->category);
+	free(v->rule);
+	free(v->message);
+	free(v->flags);
+	free(v->details);
+}
+
 static int take_verdict(struct ctx *c, const struct jobj *o)
 {
 	const char *id, *task, *sample, *case_id, *stage, *outcome, *cat, *rule;
+	const char *message, *flags, *details;
 	struct npukb_jverdict v;
 	struct npukb_jrun *r;
 	int rc, tc, tt;
@@ -594,6 +662,13 @@ static int take_verdict(struct ctx *c, const struct jobj *o)
 		return bad(c, "\"category\" must be a string or null");
 	if (opt_str(o, "rule", &rule) != 0)
 		return bad(c, "\"rule\" must be a string or null");
+	if (opt_str(o, "message", &message) != 0 || opt_str(o, "flags", &flags) != 0 ||
+	    opt_str(o, "details", &details) != 0)
+		return bad(c, "\"message\", \"flags\" and \"details\" must be strings or null");
+	if (figure(o, "wall_seconds", &v.wall_seconds) < 0)
+		return bad(c, "\"wall_seconds\" must be a number");
+	if ((rc = error_stats(c, o, &v)) != 0)
+		return rc;
 	tc = timing(o, "cycles", &v.cycles);
 	tt = timing(o, "time_us", &v.time_us);
 	if (tc < 0 || tt < 0)
@@ -617,16 +692,36 @@ static int take_verdict(struct ctx *c, const struct jobj *o)
 	v.case_id = dup_or_null(case_id);
 	v.category = dup_or_null(cat);
 	v.rule = dup_or_null(rule);
+	v.message = dup_or_null(message);
+	v.flags = dup_or_null(flags);
+	v.details = dup_or_null(details);
 	if (!v.task || !v.sample || (case_id && !v.case_id) || (cat && !v.category) ||
-	    (rule && !v.rule)) {
-		free(v.task);
-		free(v.sample);
-		free(v.case_id);
-		free(v.category);
-		free(v.rule);
+	    (rule && !v.rule) || (message && !v.message) || (flags && !v.flags) ||
+	    (details && !v.details)) {
+		jverdict_free(&v);
 		return -ENOMEM;
 	}
 	r->v[r->n++] = v;
+	return 0;
+}
+
+/* The end-of-run record: the file's run judged everything it selected. */
+static int take_end(struct ctx *c, const struct jobj *o)
+{
+	const char *id;
+	struct npukb_jrun *r;
+	double n = 0;
+	size_t i;
+	int rc;
+	if (opt_str(o, "run", &id) != 0 || !id || !*id)
+		return bad(c, "an end-of-run record needs a \"run\" string");
+	if (figure(o, "verdicts", &n) != 1 || !(n >= 0))
+		return bad(c, "an end-of-run record needs a \"verdicts\" count");
+	if (!(r = find_run(c, id, &rc)))
+		return rc;
+	for (i = 0; i < r->nsources; i++)
+		if (strcmp(r->sources[i], c->path) == 0)
+			r->ended[i] = 1;
 	return 0;
 }
 
@@ -639,6 +734,8 @@ static int take_record(struct ctx *c, const struct jobj *o)
 		return take_run(c, o);
 	if (strcmp(type, "verdict") == 0)
 		return take_verdict(c, o);
+	if (strcmp(type, "end") == 0)
+		return take_end(c, o);
 	return bad(c, "unknown record type \"%s\"", type);
 }
 
@@ -754,21 +851,50 @@ int npukb_journal_read(struct npukb_jset *set, const char *path, char *err,
 	return rc;
 }
 
+int npukb_jrun_complete(const struct npukb_jrun *r)
+{
+	size_t i;
+	for (i = 0; i < r->nsources; i++)
+		if (!r->ended[i])
+			return 0;
+	return r->nsources > 0;
+}
+
+int npukb_jset_warn_incomplete(struct npukb_jset *set)
+{
+	size_t i, k;
+	for (i = 0; i < set->nruns; i++) {
+		const struct npukb_jrun *r = &set->runs[i];
+		for (k = 0; k < r->nsources; k++) {
+			struct ctx c;
+			int rc;
+			if (r->ended[k])
+				continue;
+			memset(&c, 0, sizeof(c));
+			c.set = set;
+			c.path = r->sources[k];
+			c.line = 0;
+			rc = warn(&c, "run %s is incomplete (no end-of-run record: killed, or "
+				      "still running): its figures cover only what it judged",
+				  r->run_id);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
 void npukb_jset_free(struct npukb_jset *set)
 {
 	size_t i, j;
 	for (i = 0; i < set->nruns; i++) {
 		struct npukb_jrun *r = &set->runs[i];
-		for (j = 0; j < r->n; j++) {
-			free(r->v[j].task);
-			free(r->v[j].sample);
-			free(r->v[j].case_id);
-			free(r->v[j].category);
-			free(r->v[j].rule);
-		}
+		for (j = 0; j < r->n; j++)
+			jverdict_free(&r->v[j]);
 		for (j = 0; j < r->nsources; j++)
 			free(r->sources[j]);
 		free(r->sources);
+		free(r->ended);
 		free(r->v);
 		free(r->run_id);
 		free(r->backend);

@@ -23,6 +23,14 @@ struct npukb_jverdict {
 	int has_timing; /* cycles and time_us both present and finite */
 	double cycles;
 	double time_us;
+	char *message;  /* NULL when none */
+	char *flags;    /* comma-separated suspicion flags, NULL when none */
+	char *details;  /* NULL when none */
+	double wall_seconds;
+	int has_error_stats; /* the mismatch figures below were recorded */
+	double max_abs_err, max_rel_err;
+	long long bad_count, first_bad_index;
+	double expected_at_first, actual_at_first;
 };
 
 struct npukb_jrun {
@@ -34,6 +42,9 @@ struct npukb_jrun {
 	char *started;
 	size_t nsources;
 	char **sources; /* the files that held this run, in reading order */
+	/* Per source: 1 when it holds the run's end-of-run record. A run
+	 * is complete when every source has one. */
+	unsigned char *ended;
 	size_t n, cap;
 	struct npukb_jverdict *v; /* in file order: later records win */
 };
@@ -52,6 +63,11 @@ struct npukb_jset {
  * freed. */
 int npukb_journal_read(struct npukb_jset *set, const char *path, char *err,
 		       size_t errlen);
+/* 1 when every file of run r ends it with an end-of-run record. */
+int npukb_jrun_complete(const struct npukb_jrun *r);
+/* Adds a warning for every run of set that is not complete (killed, or
+ * still running): its figures cover only what it judged. */
+int npukb_jset_warn_incomplete(struct npukb_jset *set);
 void npukb_jset_free(struct npukb_jset *set);
 
 #endif

@@ -43,7 +43,8 @@ static int write_doc(xmlTextWriterPtr w, const struct npukb_lb_entry *e, size_t 
 		const struct npukb_run_metrics *m = e[i].metrics;
 		if (xmlTextWriterStartElement(w, BAD_CAST "entry") < 0 || attr(w, "run", m->run_id) ||
 		    attr(w, "backend", m->backend) || attr(w, "soc", m->soc) ||
-		    attr(w, "started", m->started) || attr(w, "report", e[i].report_href))
+		    attr(w, "started", m->started) || attr(w, "report", e[i].report_href) ||
+		    attr(w, "complete", e[i].incomplete ? "no" : NULL))
 			return -1;
 		for (j = 0; j < m->nsources; j++)
 			if (xmlTextWriterWriteElement(w, BAD_CAST "journal", BAD_CAST m->sources[j]) < 0)

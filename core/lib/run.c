@@ -10,6 +10,7 @@
 #include "fsutil.h"
 #include "journal.h"
 #include "junit.h"
+#include "outlock.h"
 #include "report_html.h"
 #include "results_xml.h"
 #include "samples.h"
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,6 +37,10 @@ struct run_state {
 	struct npukb_backend backend;
 	const struct npukb_plugin *stage[NPUKB_STAGE_CLASSIFY + 1];
 	char *workroot;
+	/* The first I/O error of npukb itself (a full disk, a journal that
+	 * cannot be written): the run stops, and no sample is blamed. */
+	int io_rc;
+	char io_err[1024];
 };
 
 static double now_seconds(void)
@@ -71,12 +77,38 @@ static void judge(struct run_state *st, enum npukb_stage_id id, struct npukb_sta
 	v->wall_seconds = now_seconds() - t0;
 }
 
+/* Below this much free space in the output folder a failed build or run
+ * is taken for the disk's fault, not the sample's. */
+#define FULL_DISK_BYTES (64u * 1024u)
+
+static void io_failure(struct run_state *st, int rc, const char *path, const char *what)
+{
+	if (st->io_rc)
+		return;
+	st->io_rc = rc;
+	snprintf(st->io_err, sizeof(st->io_err), "%s: %s: %s", path, what, strerror(-rc));
+}
+
+static int disk_full(const char *dir)
+{
+	struct statvfs fs;
+	return statvfs(dir, &fs) == 0 &&
+	       (unsigned long long)fs.f_bavail * fs.f_frsize < FULL_DISK_BYTES;
+}
+
 static void journal(struct run_state *st, const char *task, const char *sample,
 		    const char *case_id, const struct npukb_verdict *v)
 {
-	if (npukb_journal_append(&st->journal, task, sample, case_id, v) != 0)
-		npukb_progress_note(st->cfg->progress, "npukb: warning: could not append to %s",
-				    st->journal.path);
+	int rc;
+	if (st->io_rc)
+		return;
+	rc = npukb_journal_append(&st->journal, task, sample, case_id, v);
+	if (rc != 0)
+		io_failure(st, rc, st->journal.path, "cannot append to the journal");
+	else if (v->outcome == NPUKB_FAIL && disk_full(st->cfg->output_dir))
+		/* journaled, but the next reader must know the verdict is suspect */
+		io_failure(st, -ENOSPC, st->cfg->output_dir,
+			   "the disk is full; the run stops rather than blame the samples");
 }
 
 static void classify(struct run_state *st, struct npukb_stage_ctx *base,
@@ -102,7 +134,7 @@ static int measure(struct run_state *st, const struct npukb_task *t,
 	ctx.artifact_out = NULL;
 	ctx.previous = history;
 	ctx.nprevious = nhist;
-	for (i = 0; i < t->ncases; i++) {
+	for (i = 0; i < t->ncases && !st->io_rc; i++) {
 		struct npukb_case_result *cr = &r->cases[i];
 		char *pdir;
 		if (asprintf(&pdir, "%s/perf-%zu", sdir, i) < 0)
@@ -235,7 +267,7 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 	if (r->compile.outcome == NPUKB_FAIL)
 		classify(st, &ctx, &r->compile, &r->compile_classify, t->id, s->id, NULL);
 
-	for (i = 0; i < t->ncases; i++) {
+	for (i = 0; i < t->ncases && !st->io_rc; i++) {
 		struct npukb_case_result *cr = &r->cases[i];
 		const struct npukb_case *c = &t->cases[i];
 		char *cdir, *cid = strdup(c->id);
@@ -280,13 +312,16 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 	}
 	/* Performance only for a sample correct on every case (issue 5): a
 	 * speedup of a wrong kernel means nothing. Then the re-check. */
-	if (rc == 0 && r->compile.outcome == NPUKB_PASS && t->ncases && passed == t->ncases) {
+	if (rc == 0 && !st->io_rc && r->compile.outcome == NPUKB_PASS && t->ncases &&
+	    passed == t->ncases) {
 		rc = measure(st, t, r, &ctx, sdir, history, nhist);
 		if (rc == 0)
 			rc = recheck(st, t, r, &ctx, sdir, history, &nhist);
 	}
 	if (rc == 0 && t->ncases)
 		report_unit(st, r, 0);
+	if (rc == 0)
+		rc = st->io_rc;
 
 out:
 	if (ctx.artifact_out && st->backend.desc->backend->cleanup)
@@ -336,6 +371,71 @@ static void free_samples(struct sample_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* The last n path components of dir (n >= 1), or NULL when dir has fewer. */
+static const char *path_suffix(const char *dir, unsigned n)
+{
+	const char *p = dir + strlen(dir);
+	while (p > dir) {
+		p--;
+		if (*p == '/' && --n == 0)
+			return p + 1;
+	}
+	return NULL;
+}
+
+static unsigned components(const char *id)
+{
+	unsigned n = 1;
+	for (; *id; id++)
+		n += *id == '/';
+	return n;
+}
+
+/* Two folders with the same base name (a/k, b/k), or a sample folder named
+ * like the expert answer, must not merge into one sample: each such id
+ * grows by its folder's parent components until the ids differ. The same
+ * folder given twice is refused. */
+static int unique_ids(struct sample_list *l, char *err, size_t errlen)
+{
+	size_t i, j;
+	int again = 1;
+	while (again) {
+		again = 0;
+		for (i = 0; i < l->n && !again; i++)
+			for (j = i + 1; j < l->n && !again; j++) {
+				struct npukb_sample_entry *a = &l->items[i], *b = &l->items[j];
+				size_t k;
+				if (strcmp(a->id, b->id) != 0)
+					continue;
+				if (strcmp(a->dir, b->dir) == 0) {
+					snprintf(err, errlen, "%s: the same sample folder is given twice",
+						 a->dir);
+					return NPUKB_RUN_EBADINPUT;
+				}
+				for (k = 0; k < 2; k++) {
+					struct npukb_sample_entry *e = k ? b : a;
+					const char *longer;
+					char *id;
+					if (e->is_answer)
+						continue;
+					longer = path_suffix(e->dir, components(e->id) + 1);
+					if (!longer || !(id = strdup(longer)))
+						continue;
+					free(e->id);
+					e->id = id;
+					e->pub.id = id;
+					again = 1;
+				}
+				if (!again) {
+					snprintf(err, errlen, "%s and %s: cannot tell the samples apart",
+						 a->dir, b->dir);
+					return NPUKB_RUN_EBADINPUT;
+				}
+			}
+	}
+	return 0;
+}
+
 /* The samples to judge for task t, in order: the expert answer, the
  * explicit sample folders, then each folder of <samples_root>/<task id>/. */
 static int collect_samples(const struct npukb_run_config *cfg, const struct npukb_task *t,
@@ -374,6 +474,8 @@ static int collect_samples(const struct npukb_run_config *cfg, const struct npuk
 		npukb_free_names(subs, ns);
 		free(path);
 	}
+	if (rc == 0)
+		rc = unique_ids(l, err, errlen);
 	if (rc)
 		free_samples(l);
 	return rc;
@@ -455,6 +557,14 @@ static int find_plugins(struct run_state *st, char *err, size_t errlen)
 		return -ENOENT;
 	}
 	npukb_backend_open(&st->backend, lp->desc);
+	if (lp->desc->backend->check_soc) {
+		char known[512] = "";
+		if (lp->desc->backend->check_soc(cfg->options.soc, known, sizeof(known)) != 0) {
+			snprintf(err, errlen, "--soc %s: the %s backend knows no such SoC; it knows %s",
+				 cfg->options.soc, cfg->backend, known[0] ? known : "none");
+			return NPUKB_RUN_EBADINPUT;
+		}
+	}
 	for (id = NPUKB_STAGE_COMPILE; id <= NPUKB_STAGE_CLASSIFY; id++) {
 		lp = npukb_plugins_find_stage(cfg->plugins, (enum npukb_stage_id)id);
 		if (!lp) {
@@ -468,13 +578,10 @@ static int find_plugins(struct run_state *st, char *err, size_t errlen)
 	return 0;
 }
 
-static int write_summary(const struct npukb_results *r, const char *path)
+static int write_summary(const struct npukb_results *r, FILE *f)
 {
-	FILE *f = fopen(path, "we");
 	struct npukb_tally t;
 	size_t i, j;
-	if (!f)
-		return -errno;
 	npukb_results_tally(r, &t);
 	fprintf(f, "npukb run %s on %s (%s), SoC %s\n", r->run_id, r->backend,
 		r->backend_identity ? r->backend_identity : "?", r->soc);
@@ -490,13 +597,112 @@ static int write_summary(const struct npukb_results *r, const char *path)
 				fprintf(f, "\t%s", cat);
 			if (s->cases[j].performance.has_timing)
 				fprintf(f, "\t%.0f cycles", s->cases[j].performance.cycles);
+			if (s->cases[j].correctness.flags)
+				fprintf(f, "\t[%s]", s->cases[j].correctness.flags);
+			if (s->cases[j].performance.flags)
+				fprintf(f, "\t[%s]", s->cases[j].performance.flags);
 			if (v->outcome != NPUKB_PASS && v->message)
 				fprintf(f, "\t%s", v->message);
 			fputc('\n', f);
 		}
 	}
 	fprintf(f, "%zu passed, %zu failed, %zu skipped\n", t.passed, t.failed, t.skipped);
-	return fclose(f) == 0 ? 0 : -EIO;
+	return ferror(f) ? -EIO : 0;
+}
+
+/* summary.txt through a temporary file: an old summary stays whole until
+ * the new one is. */
+static int write_summary_file(const struct npukb_results *r, const char *path, char *err,
+			      size_t errlen)
+{
+	char *tmp = NULL;
+	FILE *f;
+	int rc;
+	if (asprintf(&tmp, "%s.tmp", path) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	f = fopen(tmp, "we");
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(-rc));
+		free(tmp);
+		return rc;
+	}
+	rc = write_summary(r, f);
+	errno = 0;
+	if (fclose(f) != 0 && rc == 0)
+		rc = errno ? -errno : -EIO;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -errno;
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
+		unlink(tmp);
+	}
+	free(tmp);
+	return rc;
+}
+
+/* report/ is rendered beside the old one and swapped in whole. */
+static int write_report_dir(const struct npukb_run_config *cfg, const char *results_xml,
+			    char *err, size_t errlen)
+{
+	char *fresh = NULL, *dir = NULL, *old = NULL;
+	int rc;
+	if (asprintf(&fresh, "%s/.report.new", cfg->output_dir) < 0 ||
+	    asprintf(&dir, "%s/report", cfg->output_dir) < 0 ||
+	    asprintf(&old, "%s/.report.old", cfg->output_dir) < 0) {
+		free(fresh);
+		free(dir);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	npukb_rm_rf(fresh);
+	npukb_rm_rf(old);
+	rc = npukb_report_html_render_page(results_xml, cfg->reports_dir, "run.xsl", fresh, err,
+					   errlen);
+	if (rc == 0 && npukb_is_dir(dir) && rename(dir, old) != 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot replace: %s", dir, strerror(-rc));
+	}
+	if (rc == 0 && rename(fresh, dir) != 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot write: %s", dir, strerror(-rc));
+		rename(old, dir); /* the old report back, if it was there */
+	}
+	npukb_rm_rf(fresh);
+	npukb_rm_rf(old);
+	free(fresh);
+	free(dir);
+	free(old);
+	return rc;
+}
+
+/* junit.xml, results.xml, report/ and summary.txt, each replaced only
+ * once its new version is whole on disk. */
+static int write_reports(const struct npukb_run_config *cfg, const struct npukb_results *results,
+			 const struct npukb_run_info *info, char *err, size_t errlen)
+{
+	char *junit = NULL, *xml = NULL, *summary = NULL;
+	int rc = 0;
+	if (asprintf(&junit, "%s/junit.xml", cfg->output_dir) < 0 ||
+	    asprintf(&xml, "%s/results.xml", cfg->output_dir) < 0 ||
+	    asprintf(&summary, "%s/summary.txt", cfg->output_dir) < 0) {
+		snprintf(err, errlen, "out of memory");
+		rc = -ENOMEM;
+	}
+	if (rc == 0)
+		rc = npukb_junit_write(results, junit, err, errlen);
+	if (rc == 0)
+		rc = npukb_results_xml_write(results, info, xml, err, errlen);
+	if (rc == 0 && cfg->reports_dir)
+		rc = write_report_dir(cfg, xml, err, errlen);
+	if (rc == 0)
+		rc = write_summary_file(results, summary, err, errlen);
+	free(junit);
+	free(xml);
+	free(summary);
+	return rc;
 }
 
 int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *results,
@@ -509,7 +715,7 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	char *path = NULL, host[256] = "localhost", ident[256] = "";
 	size_t i, j, units = 0;
 	double t0 = now_seconds();
-	int rc;
+	int rc, lock = -1;
 
 	memset(&st, 0, sizeof(st));
 	memset(results, 0, sizeof(*results));
@@ -531,9 +737,51 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 		return NPUKB_RUN_EBADINPUT;
 	}
 	if (cat.ntasks == 0) {
-		snprintf(err, errlen, "no task matches the selection under %s", cfg->levels_dir);
+		snprintf(err, errlen, "nothing selected: no task %s%s under %s (see `npukb list`)",
+			 cfg->task_ids ? "named " : "of the selected level",
+			 cfg->task_ids ? cfg->task_ids[0] : "", cfg->levels_dir);
 		npukb_catalog_free(&cat);
 		return NPUKB_RUN_EBADINPUT;
+	}
+	if ((rc = npukb_catalog_check_cases(&cat, cfg->case_ids, err, errlen)) != 0 ||
+	    (rc = npukb_catalog_check_samples_root(&cat, cfg->samples_root, err, errlen)) != 0) {
+		npukb_catalog_free(&cat);
+		return rc == -ENOMEM ? rc : NPUKB_RUN_EBADINPUT;
+	}
+
+	/* every task's samples first: bad sample folders are reported before
+	 * any work, and the progress display knows the total */
+	lists = calloc(cat.ntasks, sizeof(*lists));
+	if (!lists) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < cat.ntasks && rc == 0; i++) {
+		rc = collect_samples(cfg, cat.tasks[i], &lists[i], err, errlen);
+		if (rc == -ENOMEM)
+			snprintf(err, errlen, "out of memory");
+		else if (rc)
+			rc = NPUKB_RUN_EBADINPUT;
+		else
+			units += lists[i].n * count_selected(cfg, cat.tasks[i]);
+	}
+	if (rc)
+		goto out;
+	if (units == 0) {
+		size_t nsamples = 0;
+		for (i = 0; i < cat.ntasks; i++)
+			nsamples += lists[i].n;
+		if (nsamples == 0)
+			snprintf(err, errlen, "nothing selected: no sample to judge on the %zu selected "
+				 "task%s (%s)", cat.ntasks, cat.ntasks == 1 ? "" : "s",
+				 cfg->include_answer ? "no expert answer, no --sample, no --samples match"
+						     : "--no-answer, and no --sample or --samples match");
+		else
+			snprintf(err, errlen, "nothing selected: the tasks with samples have none of "
+				 "the selected cases (--case, --cases)");
+		rc = NPUKB_RUN_EBADINPUT;
+		goto out;
 	}
 
 	gethostname(host, sizeof(host) - 1);
@@ -558,6 +806,11 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 			 strerror(-rc));
 		goto out;
 	}
+	if ((rc = npukb_outlock_take(cfg->output_dir, &lock, err, errlen)) != 0) {
+		if (rc == -EBUSY)
+			rc = NPUKB_RUN_EBADINPUT;
+		goto out;
+	}
 	if (asprintf(&st.workroot, "%s/work", cfg->output_dir) < 0 ||
 	    asprintf(&path, "%s/journal.jsonl", cfg->output_dir) < 0) {
 		rc = -ENOMEM;
@@ -566,74 +819,46 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	rc = npukb_journal_open(&st.journal, path, results->run_id, err, errlen);
 	if (rc)
 		goto out;
-	npukb_journal_begin(&st.journal, cfg->backend, results->backend_identity,
-			    cfg->options.soc, cfg->options.nseeds,
-			    (unsigned long long)cfg->options.base_seed, host);
+	rc = npukb_journal_begin(&st.journal, cfg->backend, results->backend_identity,
+				 cfg->options.soc, cfg->options.nseeds,
+				 (unsigned long long)cfg->options.base_seed, host);
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot write the journal: %s", path, strerror(-rc));
+		goto out;
+	}
 
-	/* every task's samples first: bad sample folders are reported before
-	 * any work, and the progress display knows the total */
-	lists = calloc(cat.ntasks, sizeof(*lists));
-	if (!lists) {
-		rc = -ENOMEM;
-		snprintf(err, errlen, "out of memory");
-		goto out;
-	}
-	for (i = 0; i < cat.ntasks && rc == 0; i++) {
-		rc = collect_samples(cfg, cat.tasks[i], &lists[i], err, errlen);
-		if (rc == -ENOMEM)
-			snprintf(err, errlen, "out of memory");
-		else if (rc)
-			rc = NPUKB_RUN_EBADINPUT;
-		else
-			units += lists[i].n * count_selected(cfg, cat.tasks[i]);
-	}
-	if (rc)
-		goto out;
 	npukb_progress_start(cfg->progress, units);
 	for (i = 0; i < cat.ntasks && rc == 0; i++) {
 		size_t all_cases = select_cases(cfg, cat.tasks[i]);
 		for (j = 0; j < lists[i].n && rc == 0; j++)
 			rc = judge_sample(&st, cat.tasks[i], &lists[i].items[j]);
 		cat.tasks[i]->ncases = all_cases; /* the catalog frees them all */
-		if (rc == -ENOMEM)
+		if (st.io_rc)
+			snprintf(err, errlen, "%s", st.io_err);
+		else if (rc == -ENOMEM)
 			snprintf(err, errlen, "out of memory");
 		else if (rc)
 			snprintf(err, errlen, "%s: %s", cat.tasks[i]->id, strerror(-rc));
 	}
 	npukb_progress_finish(cfg->progress);
+	if (rc == 0 && (rc = npukb_journal_end(&st.journal)) != 0)
+		snprintf(err, errlen, "%s: cannot write the end-of-run record: %s", path,
+			 strerror(-rc));
 	results->seconds = now_seconds() - t0;
 	memset(&info, 0, sizeof(info));
 	info.nseeds = cfg->options.nseeds;
 	info.base_seed = (unsigned long long)cfg->options.base_seed;
 	info.level = cfg->level;
 	info.journal = st.journal.path;
-	if (rc == 0) {
-		free(path);
-		if (asprintf(&path, "%s/junit.xml", cfg->output_dir) < 0)
-			path = NULL, rc = -ENOMEM;
-		else
-			rc = npukb_junit_write(results, path, err, errlen);
-	}
-	if (rc == 0) {
-		free(path);
-		if (asprintf(&path, "%s/results.xml", cfg->output_dir) < 0)
-			path = NULL, rc = -ENOMEM;
-		else
-			rc = npukb_results_xml_write(results, &info, path, err, errlen);
-	}
-	if (rc == 0 && cfg->reports_dir)
-		rc = npukb_report_html_render(path, cfg->reports_dir, cfg->output_dir, err, errlen);
-	if (rc == 0) {
-		free(path);
-		if (asprintf(&path, "%s/summary.txt", cfg->output_dir) < 0)
-			path = NULL, rc = -ENOMEM;
-		else if ((rc = write_summary(results, path)) != 0)
-			snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
-	}
+	if (rc == 0)
+		rc = write_reports(cfg, results, &info, err, errlen);
+out:
+	/* a failed run frees its disk too: the work folders are only worth
+	 * keeping when asked for */
 	if (!cfg->options.keep_workdirs && st.workroot)
 		npukb_rm_rf(st.workroot);
-out:
 	npukb_journal_close(&st.journal);
+	npukb_outlock_release(lock);
 	for (i = 0; lists && i < cat.ntasks; i++)
 		free_samples(&lists[i]);
 	free(lists);

@@ -86,10 +86,8 @@ int npukb_sample_load(const char *dir, const char *id, struct npukb_sample_entry
 	const char *base;
 
 	memset(out, 0, sizeof(*out));
-	if (!npukb_is_dir(dir)) {
-		snprintf(err, errlen, "%s: sample folder not found", dir);
-		return -ENOENT;
-	}
+	if ((rc = npukb_check_dir(dir, "sample folder", err, errlen)) != 0)
+		return rc;
 	out->dir = npukb_abspath(dir);
 	base = strrchr(out->dir ? out->dir : "", '/');
 	out->id = strdup(id ? id : base ? base + 1 : dir);

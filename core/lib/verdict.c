@@ -92,6 +92,28 @@ void npukb_verdict_set_details(struct npukb_verdict *v, const char *text)
 	replace(&v->details, dup_or_null(text));
 }
 
+void npukb_verdict_set_excerpt(struct npukb_verdict *v, const char *text, size_t max)
+{
+	size_t len = text ? strlen(text) : 0, keep;
+	const char *tail, *nl;
+	char *s = NULL;
+
+	if (len <= max) {
+		npukb_verdict_set_details(v, text);
+		return;
+	}
+	tail = text + len - max;
+	/* start at a whole line when one begins in the kept part */
+	nl = memchr(tail, '\n', max);
+	if (nl && nl + 1 < text + len)
+		tail = nl + 1;
+	keep = (size_t)(text + len - tail);
+	if (asprintf(&s, "[... %zu bytes of output left out]\n%.*s", len - keep, (int)keep,
+		     tail) < 0)
+		s = NULL;
+	replace(&v->details, s);
+}
+
 void npukb_verdict_set_category(struct npukb_verdict *v, const char *category)
 {
 	replace(&v->category, dup_or_null(category));

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -48,16 +49,19 @@ fail:
 int npukb_xml_file_close(struct npukb_xml_file *f, int ok, const char *what,
 			 char *err, size_t errlen)
 {
-	int rc = ok ? 0 : -1;
+	int rc = ok ? 0 : -EIO;
 	xmlFreeTextWriter(f->w); /* flushes; the FILE stays ours to close */
-	if (fclose(f->fp) != 0)
-		rc = -1;
+	errno = 0;
+	if (fflush(f->fp) != 0 && rc == 0)
+		rc = errno ? -errno : -EIO;
+	if (fclose(f->fp) != 0 && rc == 0)
+		rc = errno ? -errno : -EIO;
 	if (rc == 0 && rename(f->tmp, f->path) != 0)
-		rc = -1;
+		rc = -errno;
 	if (rc) {
-		snprintf(err, errlen, "%s: cannot write %s", f->path, what);
+		/* the old file, if any, stays as it was */
+		snprintf(err, errlen, "%s: cannot write %s: %s", f->path, what, strerror(-rc));
 		unlink(f->tmp);
-		rc = -EIO;
 	}
 	free(f->tmp);
 	free(f->path);

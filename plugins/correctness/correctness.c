@@ -235,7 +235,7 @@ static void fail_run(struct npukb_verdict *out, const struct npukb_run_result *r
 		npukb_verdict_fail(out, cat, "seed %u: %s (%s)", s, r->message, what);
 	else
 		npukb_verdict_fail(out, cat, "seed %u: %s", s, what);
-	npukb_verdict_set_details(out, r->diagnostics);
+	npukb_verdict_set_excerpt(out, r->diagnostics, NPUKB_EXCERPT_MAX);
 }
 
 /* ---- output checks -------------------------------------------------------------- */

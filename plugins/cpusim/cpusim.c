@@ -18,6 +18,8 @@
 #include "cmake_sources.h"
 #include "chevron.h"
 #include "harness_cache.h"
+#include "srcloc_hide.h"
+#include "socs.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -762,6 +764,13 @@ static int compile_one(const struct npukb_build_request *req, const char *work, 
 	if (log)
 		res->diagnostics = read_text(log, DIAG_MAX, 0);
 	free(log);
+	{
+		char *plain = NULL;
+		if (cpusim_srcloc_hide(res->diagnostics, &plain) == 0 && plain) {
+			free(res->diagnostics);
+			res->diagnostics = plain;
+		}
+	}
 	if (res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == 0 && access(exe, X_OK) == 0) {
 		res->ok = 1;
 		return 0;
@@ -1694,12 +1703,22 @@ out:
 	return rc;
 }
 
+static int cpusim_check_soc(const char *soc, char *known, size_t len)
+{
+	char err[256], *dir = data_dir(err, sizeof err), *socdir = dir ? format("%s/soc", dir) : NULL;
+	int rc = socdir ? cpusim_soc_check(socdir, soc, known, len) : 0;
+	free(socdir);
+	free(dir);
+	return rc;
+}
+
 static const struct npukb_backend_ops cpusim_ops = {
 	.probe = cpusim_probe,
 	.identity = cpusim_identity,
 	.build = cpusim_build,
 	.run = cpusim_run,
 	.cleanup = NULL,
+	.check_soc = cpusim_check_soc,
 };
 
 NPUKB_PLUGIN_EXPORT const struct npukb_plugin npukb_cpusim_plugin = {

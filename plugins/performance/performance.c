@@ -165,7 +165,7 @@ static int performance_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 				   res.category && *res.category ? res.category
 								 : category_from_proc(&res.proc),
 				   "timed run failed: %s", res.message && *res.message ? res.message : what);
-		npukb_verdict_set_details(out, res.diagnostics);
+		npukb_verdict_set_excerpt(out, res.diagnostics, NPUKB_EXCERPT_MAX);
 	} else if (!res.has_cycles && !(res.time_us > 0)) {
 		npukb_verdict_skip(out, "backend reports no timing");
 	} else {
@@ -192,11 +192,15 @@ static int performance_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 			rc = asprintf(&out->message, "%s us", fmt_g(res.time_us, us, sizeof(us)));
 		if (rc < 0)
 			out->message = NULL;
-		/* Backends put their spread and repetition counts here. */
+		/* Backends put their spread and repetition counts here. What
+		 * the sample printed stays out of a passing verdict: it is
+		 * the sample's text, and reports are ours (issue 15). */
 		if (res.has_spread && res.message && *res.message)
 			npukb_verdict_set_details(out, res.message);
-		else
-			npukb_verdict_set_details(out, res.diagnostics);
+		/* No work takes no time: a kernel that returns at once is no
+		 * speedup, whatever the quotient says. */
+		if (res.has_cycles && !(res.cycles > 0))
+			npukb_verdict_add_flag(out, "suspect-speedup");
 	}
 	out->wall_seconds = now_seconds() - t0;
 	if (!(ctx->options && ctx->options->keep_workdirs))

@@ -115,6 +115,9 @@
                   <xsl:with-param name="text" select="$run"/>
                 </xsl:call-template>
                 <span class="dim"><xsl:text> </xsl:text><xsl:value-of select="@backend"/></span>
+                <xsl:if test="@complete = 'no'">
+                  <span class="tag incomplete" title="no end-of-run record: the run was killed or is still running; its figures cover only what it judged"> incomplete</span>
+                </xsl:if>
               </th>
               <xsl:choose>
                 <xsl:when test="$a">

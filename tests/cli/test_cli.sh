@@ -6,33 +6,7 @@ npukb="${NPUKB_BUILDDIR:-.}/npukb"
 src="${NPUKB_SRCDIR:-.}"
 tmp=$(mktemp -d /tmp/npukb-cli-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-check() { # name expected-status command...
-	name=$1 want=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL: $name: exit $got, expected $want"
-		sed 's/^/  out: /' "$tmp/out" | head -20
-		sed 's/^/  err: /' "$tmp/err" | head -20
-	fi
-}
-
-grep_out() { # name pattern file
-	if grep -q -- "$2" "$3"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL: $1: '$2' not in $3:"
-		head -20 "$3" | sed 's/^/  /'
-	fi
-}
+. "$src/tests/cli/checks.sh"
 
 check "--help" 0 "$npukb" --help
 grep_out "--help lists run" "run " "$tmp/out"

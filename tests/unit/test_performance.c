@@ -55,6 +55,7 @@ static int fake_run(const struct npukb_run_request *req, struct npukb_run_result
 	seen_runs = req->options->perf_runs;
 	*res = answer;
 	res->message = answer.message ? strdup(answer.message) : NULL;
+	res->diagnostics = answer.diagnostics ? strdup(answer.diagnostics) : NULL;
 	return 0;
 }
 
@@ -172,5 +173,68 @@ Test(performance, skipped_backend_is_a_skip_with_its_reason)
 	cr_assert_eq(v.outcome, NPUKB_SKIPPED);
 	cr_assert(strstr(v.message, "/dev/davinci0 missing"), "%s", v.message);
 	cr_assert_not(v.has_timing);
+	npukb_verdict_clear(&v);
+}
+
+/* What a passing sample printed is its own text: no report carries it. */
+Test(performance, passing_run_drops_what_the_sample_printed)
+{
+	struct npukb_options opt;
+	struct npukb_verdict v;
+
+	memset(&opt, 0, sizeof opt);
+	answer.ok = 1;
+	answer.has_cycles = 1;
+	answer.cycles = 1000;
+	answer.time_us = 0.5;
+	answer.diagnostics = (char *)"root:x:0:0:SECRET-PASSWD-LINE\n";
+	judge(&opt, &v);
+	cr_assert_eq(v.outcome, NPUKB_PASS, "%s", v.message);
+	cr_assert_null(v.details, "%s", v.details);
+	cr_assert_null(strstr(v.message, "SECRET"), "%s", v.message);
+	cr_assert_not(npukb_verdict_has_flag(&v, "suspect-speedup"), "%s", v.flags);
+	npukb_verdict_clear(&v);
+}
+
+/* A failing run keeps the tail of what it printed, capped. */
+Test(performance, failing_run_keeps_a_capped_excerpt)
+{
+	struct npukb_options opt;
+	struct npukb_verdict v;
+	size_t n = 100000, i;
+	char *text = malloc(n + 32);
+
+	cr_assert_not_null(text);
+	for (i = 0; i < n; i++)
+		text[i] = i % 64 == 63 ? '\n' : 'a';
+	strcpy(text + n, "LAST-WORDS\n");
+	memset(&opt, 0, sizeof opt);
+	answer.proc.kind = NPUKB_EXIT_SIGNAL;
+	answer.proc.signal = 11;
+	answer.diagnostics = text;
+	judge(&opt, &v);
+	cr_assert_eq(v.outcome, NPUKB_FAIL, "%s", v.message);
+	cr_assert_not_null(v.details);
+	cr_assert_leq(strlen(v.details), NPUKB_EXCERPT_MAX + 64, "%zu bytes kept", strlen(v.details));
+	cr_assert(strstr(v.details, "LAST-WORDS"), "the tail is kept");
+	cr_assert(strstr(v.details, "bytes of output left out"), "%.80s", v.details);
+	npukb_verdict_clear(&v);
+	free(text);
+}
+
+/* A kernel that does no work reports no time: its "speedup" is suspect. */
+Test(performance, zero_cycles_is_a_suspect_speedup)
+{
+	struct npukb_options opt;
+	struct npukb_verdict v;
+
+	memset(&opt, 0, sizeof opt);
+	answer.ok = 1;
+	answer.has_cycles = 1;
+	answer.cycles = 0;
+	answer.time_us = 0;
+	judge(&opt, &v);
+	cr_assert_eq(v.outcome, NPUKB_PASS, "%s", v.message);
+	cr_assert(npukb_verdict_has_flag(&v, "suspect-speedup"), "flags: %s", v.flags);
 	npukb_verdict_clear(&v);
 }

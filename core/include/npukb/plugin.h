@@ -146,6 +146,10 @@ struct npukb_backend_ops {
 		   struct npukb_run_result *result);
 	/* Release what build() left behind (optional). */
 	void (*cleanup)(const char *artifact);
+	/* 0 when the backend can target soc (options.soc); otherwise
+	 * non-zero with the SoCs it knows, comma-separated, in known, so a
+	 * run is refused before any work (optional: NULL takes any SoC). */
+	int (*check_soc)(const char *soc, char *known, size_t len);
 };
 
 /* ---- stages -------------------------------------------------------------- */

@@ -64,6 +64,12 @@ void npukb_verdict_skip(struct npukb_verdict *v, const char *fmt, ...)
 void npukb_verdict_pass(struct npukb_verdict *v);
 /* Replace details with a copy of text (NULL clears). */
 void npukb_verdict_set_details(struct npukb_verdict *v, const char *text);
+/* Replace details with at most max bytes of what a sample printed: the
+ * tail (a harness or sanitizer report comes last), starting at a line,
+ * after a note of how much was left out. What a sample prints is its own
+ * text, so reports keep only this excerpt, and only of failures. */
+void npukb_verdict_set_excerpt(struct npukb_verdict *v, const char *text, size_t max);
+#define NPUKB_EXCERPT_MAX 4096u
 void npukb_verdict_set_category(struct npukb_verdict *v, const char *category);
 void npukb_verdict_set_rule(struct npukb_verdict *v, const char *rule);
 /* Add flag to the comma-separated flags unless already there. */

@@ -1,0 +1,268 @@
+/* test_journal.c - the journal as the run writes it, read back by the
+ * reader `report`, `leaderboard` and `merge` use: every field of a verdict
+ * record survives (its figures and times included), records are capped
+ * and written whole even by concurrent writers, each is synced, and the
+ * end-of-run record tells a complete run from a killed one (issue 15). */
+#include <criterion/criterion.h>
+
+#include "journal.h"
+#include "journal_read.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The executable's fdatasync wins over libc's for libnpukb too: every call
+ * the journal makes is counted, then done for real. */
+static int syncs;
+int fdatasync(int fd)
+{
+	syncs++;
+	return (int)syscall(SYS_fdatasync, fd);
+}
+
+static char dir[] = "/tmp/npukb-journal-XXXXXX";
+static char path[256], err[1024];
+
+static void setup(void)
+{
+	strcpy(dir, "/tmp/npukb-journal-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/journal.jsonl", dir);
+	syncs = 0;
+}
+
+static void teardown(void)
+{
+	unlink(path);
+	rmdir(dir);
+}
+
+TestSuite(journal, .init = setup, .fini = teardown, .timeout = 60);
+
+static void open_begin(struct npukb_journal *j, const char *run)
+{
+	cr_assert_eq(npukb_journal_open(j, path, run, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(npukb_journal_begin(j, "cpusim", "g++ 12", "ascend910b2", 3, 7, "host-a"), 0);
+}
+
+static void read_back(struct npukb_jset *set)
+{
+	memset(set, 0, sizeof *set);
+	cr_assert_eq(npukb_journal_read(set, path, err, sizeof err), 0, "%s", err);
+}
+
+Test(journal, every_field_of_a_verdict_comes_back)
+{
+	struct npukb_journal j;
+	struct npukb_jset set;
+	struct npukb_verdict c, p;
+	const struct npukb_jverdict *v;
+	const char *details = "line one \"quoted\"\n\ttab \\ backslash \xc3\xa9 end";
+
+	npukb_verdict_init(&c, NPUKB_STAGE_CORRECTNESS);
+	npukb_verdict_fail(&c, "mismatch", "seed %u: 3 of 64 elements out of tolerance", 2u);
+	npukb_verdict_set_details(&c, details);
+	npukb_verdict_set_rule(&c, "mismatch-rule");
+	npukb_verdict_add_flag(&c, "suspect-constant-output");
+	c.has_error_stats = 1;
+	c.max_abs_err = 0.25;
+	c.max_rel_err = NAN;
+	c.bad_count = 3;
+	c.first_bad_index = 17;
+	c.expected_at_first = 1.5;
+	c.actual_at_first = -INFINITY;
+	c.wall_seconds = 0.125;
+	npukb_verdict_init(&p, NPUKB_STAGE_PERFORMANCE);
+	npukb_verdict_pass(&p);
+	p.has_timing = 1;
+	p.cycles = 21576;
+	p.time_us = 11.2375;
+	p.wall_seconds = 2.5;
+
+	open_begin(&j, "run-1");
+	cr_assert_eq(npukb_journal_append(&j, "level1/Math/AddCustom", "s1", "4", &c), 0);
+	cr_assert_eq(npukb_journal_append(&j, "level1/Math/AddCustom", "s1", NULL, &p), 0);
+	cr_assert_eq(npukb_journal_end(&j), 0);
+	npukb_journal_close(&j);
+	cr_assert_eq(syncs, 4, "every record synced: %d fdatasync calls", syncs);
+
+	read_back(&set);
+	cr_assert_eq(set.nruns, 1);
+	cr_assert_str_eq(set.runs[0].run_id, "run-1");
+	cr_assert_str_eq(set.runs[0].backend, "cpusim");
+	cr_assert_str_eq(set.runs[0].soc, "ascend910b2");
+	cr_assert_str_eq(set.runs[0].toolchain, "g++ 12");
+	cr_assert_not_null(set.runs[0].started);
+	cr_assert(npukb_jrun_complete(&set.runs[0]));
+	cr_assert_eq(set.runs[0].n, 2);
+
+	v = &set.runs[0].v[0];
+	cr_assert_str_eq(v->task, "level1/Math/AddCustom");
+	cr_assert_str_eq(v->sample, "s1");
+	cr_assert_str_eq(v->case_id, "4");
+	cr_assert_eq(v->stage, NPUKB_STAGE_CORRECTNESS);
+	cr_assert_eq(v->outcome, NPUKB_FAIL);
+	cr_assert_str_eq(v->category, "mismatch");
+	cr_assert_str_eq(v->rule, "mismatch-rule");
+	cr_assert_str_eq(v->message, "seed 2: 3 of 64 elements out of tolerance");
+	cr_assert_str_eq(v->flags, "suspect-constant-output");
+	cr_assert_str_eq(v->details, details);
+	cr_assert(v->has_error_stats);
+	cr_assert_float_eq(v->max_abs_err, 0.25, 1e-15);
+	cr_assert(isnan(v->max_rel_err));
+	cr_assert_eq(v->bad_count, 3);
+	cr_assert_eq(v->first_bad_index, 17);
+	cr_assert_float_eq(v->expected_at_first, 1.5, 1e-15);
+	cr_assert(isinf(v->actual_at_first) && v->actual_at_first < 0);
+	cr_assert_float_eq(v->wall_seconds, 0.125, 1e-15);
+	cr_assert_not(v->has_timing);
+
+	v = &set.runs[0].v[1];
+	cr_assert_null(v->case_id);
+	cr_assert_eq(v->stage, NPUKB_STAGE_PERFORMANCE);
+	cr_assert_eq(v->outcome, NPUKB_PASS);
+	cr_assert_null(v->category);
+	cr_assert_null(v->message);
+	cr_assert_null(v->flags);
+	cr_assert_null(v->details);
+	cr_assert(v->has_timing, "cycles and time_us both recorded");
+	cr_assert_float_eq(v->cycles, 21576, 1e-9);
+	cr_assert_float_eq(v->time_us, 11.2375, 1e-12);
+	cr_assert_float_eq(v->wall_seconds, 2.5, 1e-15);
+	cr_assert_not(v->has_error_stats);
+
+	npukb_jset_free(&set);
+	npukb_verdict_clear(&c);
+	npukb_verdict_clear(&p);
+}
+
+Test(journal, a_run_without_its_end_record_is_incomplete)
+{
+	struct npukb_journal j;
+	struct npukb_jset set;
+	struct npukb_verdict c;
+
+	npukb_verdict_init(&c, NPUKB_STAGE_COMPILE);
+	npukb_verdict_pass(&c);
+	open_begin(&j, "run-killed");
+	cr_assert_eq(npukb_journal_append(&j, "t", "s", NULL, &c), 0);
+	npukb_journal_close(&j);
+
+	read_back(&set);
+	cr_assert_eq(set.nruns, 1);
+	cr_assert_not(npukb_jrun_complete(&set.runs[0]));
+	cr_assert_eq(set.nwarnings, 0);
+	cr_assert_eq(npukb_jset_warn_incomplete(&set), 0);
+	cr_assert_eq(set.nwarnings, 1);
+	cr_assert(strstr(set.warnings[0], path), "%s", set.warnings[0]);
+	cr_assert(strstr(set.warnings[0], "run-killed is incomplete"), "%s", set.warnings[0]);
+	npukb_jset_free(&set);
+}
+
+/* The longest line of the journal, in bytes. */
+static size_t longest_line(void)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0, most = 0;
+	ssize_t n;
+	cr_assert_not_null(f);
+	while ((n = getline(&line, &cap, f)) > 0)
+		if ((size_t)n > most)
+			most = (size_t)n;
+	free(line);
+	fclose(f);
+	return most;
+}
+
+Test(journal, a_huge_record_is_capped_and_says_so)
+{
+	struct npukb_journal j;
+	struct npukb_jset set;
+	struct npukb_verdict c;
+	size_t n = 1 << 20, i;
+	char *text = malloc(n + 1), *msg = malloc(20001);
+
+	cr_assert(text && msg);
+	/* quotes and backslashes: each grows to two when escaped */
+	for (i = 0; i < n; i++)
+		text[i] = i < 8 ? "FIRSTERR"[i] : "\"\\a"[i % 3];
+	text[n] = '\0';
+	memset(msg, 'm', 20000);
+	msg[20000] = '\0';
+	npukb_verdict_init(&c, NPUKB_STAGE_COMPILE);
+	npukb_verdict_fail(&c, "syntax", "%s", msg);
+	npukb_verdict_set_details(&c, text);
+	open_begin(&j, "run-big");
+	cr_assert_eq(npukb_journal_append(&j, "t", "s", NULL, &c), 0);
+	npukb_journal_close(&j);
+	cr_assert_leq(longest_line(), NPUKB_JOURNAL_RECORD_MAX);
+
+	read_back(&set);
+	cr_assert_eq(set.runs[0].n, 1);
+	cr_assert_eq(strncmp(set.runs[0].v[0].details, "FIRSTERR", 8), 0, "the head is kept");
+	cr_assert(strstr(set.runs[0].v[0].details, "bytes cut"), "the cut is said");
+	cr_assert_lt(strlen(set.runs[0].v[0].message), 1200);
+	npukb_jset_free(&set);
+	npukb_verdict_clear(&c);
+	free(text);
+	free(msg);
+}
+
+/* Writers racing on one journal: records are single write()s on an
+ * O_APPEND file, so none tears or interleaves with another. */
+Test(journal, concurrent_writers_never_interleave)
+{
+	enum { WRITERS = 4, RECORDS = 40 };
+	struct npukb_jset set;
+	size_t total = 0, r;
+	int w;
+	char *text = malloc(40001);
+
+	cr_assert_not_null(text);
+	memset(text, 'x', 40000);
+	text[40000] = '\0';
+	for (w = 0; w < WRITERS; w++) {
+		pid_t pid = fork();
+		cr_assert_geq(pid, 0);
+		if (pid == 0) {
+			struct npukb_journal j;
+			struct npukb_verdict c;
+			char run[16];
+			int k, bad = 0;
+			snprintf(run, sizeof run, "w%d", w);
+			if (npukb_journal_open(&j, path, run, err, sizeof err) != 0)
+				_exit(2);
+			bad |= npukb_journal_begin(&j, "cpusim", "x", "soc", 1, 1, "h") != 0;
+			npukb_verdict_init(&c, NPUKB_STAGE_COMPILE);
+			npukb_verdict_fail(&c, "syntax", "record");
+			npukb_verdict_set_details(&c, text);
+			for (k = 0; k < RECORDS; k++)
+				bad |= npukb_journal_append(&j, "t", run, NULL, &c) != 0;
+			bad |= npukb_journal_end(&j) != 0;
+			npukb_journal_close(&j);
+			_exit(bad);
+		}
+	}
+	for (w = 0; w < WRITERS; w++) {
+		int status;
+		cr_assert_gt(wait(&status), 0);
+		cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	read_back(&set);
+	cr_assert_eq(set.nwarnings, 0, "%s", set.nwarnings ? set.warnings[0] : "");
+	cr_assert_eq(set.nruns, WRITERS);
+	for (r = 0; r < set.nruns; r++) {
+		total += set.runs[r].n;
+		cr_assert(npukb_jrun_complete(&set.runs[r]));
+	}
+	cr_assert_eq(total, WRITERS * RECORDS);
+	npukb_jset_free(&set);
+	free(text);
+}
