@@ -18,6 +18,8 @@
 #include "plugin_loader.h"
 #include "run.h"
 
+#include <npukb/sandbox.h>
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -86,6 +88,9 @@ static const char run_usage[] =
 	"  --build-timeout S  wall-clock seconds per build (default 120)\n"
 	"  --run-timeout S    wall-clock seconds per kernel run (default 60)\n"
 	"  --memory-limit MiB address-space limit per build or run (default 16384)\n"
+	"  --unsafe-no-sandbox run samples without namespaces, seccomp or a separate\n"
+	"                     user where the machine refuses them (recorded in the\n"
+	"                     journal and the report); only for samples you trust\n"
 	"Output:\n"
 	"  -o, --output DIR   reports go here (default: npukb-reports): journal.jsonl,\n"
 	"                     junit.xml, results.xml, summary.txt, report/index.html\n"
@@ -156,6 +161,28 @@ static int bad_value(const char *opt, const char *val, const char *want)
 	return EXIT_USAGE;
 }
 
+/* Samples are untrusted: without the sandbox npukb refuses to judge them
+ * unless the user said --unsafe-no-sandbox. Says so once; 1 to go on. */
+static int check_sandbox(void)
+{
+	char why[320];
+
+	if (npukb_sandbox_unsafe()) {
+		fputs("npukb: warning: --unsafe-no-sandbox: samples run without namespaces, seccomp "
+		      "or a separate user; judge only samples you trust\n", stderr);
+		return 1;
+	}
+	if (npukb_sandbox_probe(why, sizeof why) == 0)
+		return 1;
+	fprintf(stderr,
+		"npukb: the sandbox cannot work on this machine: %s\n"
+		"npukb: samples are untrusted code and are not run without it; the sandbox needs\n"
+		"npukb: user, PID, mount and network namespaces (see README, Security model).\n"
+		"npukb: pass --unsafe-no-sandbox to run them anyway (recorded in the journal and report)\n",
+		why);
+	return 0;
+}
+
 static int cmd_run(int argc, char **argv, struct common_opts *co)
 {
 	static const struct option longopts[] = {
@@ -176,6 +203,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		{ "build-timeout", required_argument, NULL, 'B' },
 		{ "run-timeout", required_argument, NULL, 'R' },
 		{ "memory-limit", required_argument, NULL, 'M' },
+		{ "unsafe-no-sandbox", no_argument, NULL, 'U' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "keep-work", no_argument, NULL, 'k' },
 		{ "dump-tensors", no_argument, NULL, 'T' },
@@ -234,6 +262,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 			cfg.level = (int)ul;
 			break;
 		case 'L': cfg.level = 0; break;
+		case 'U': npukb_sandbox_set_unsafe(1); break;
 		case 't': tasks[ntasks++] = optarg; break;
 		case 'C': cases[ncases++] = optarg; break;
 		case 'K':
@@ -326,6 +355,10 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		free(schema);
 		if (asprintf(&schema, "%s/schema/task.rng", co->levels) < 0)
 			schema = NULL;
+	}
+	if (!check_sandbox()) {
+		rc = EXIT_INTERNAL;
+		goto out_noplugins;
 	}
 	cfg.levels_dir = levels;
 	cfg.schema_path = schema;

@@ -6,6 +6,8 @@
 
 #include "text.h"
 
+#include <npukb/sandbox.h>
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +83,8 @@ int npukb_journal_begin(struct npukb_journal *j, const char *backend,
 	fprintf(j->f, ",\"seeds\":%u,\"base_seed\":%llu", nseeds, base_seed);
 	field_str(j->f, "host", hostname);
 	field_str(j->f, "npukb", PACKAGE_VERSION);
+	field_str(j->f, "sandbox", npukb_sandbox_unsafe() ? "none (--unsafe-no-sandbox)"
+							 : "namespaces+seccomp");
 	return finish_record(j);
 }
 

@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define NPUKB_PLUGIN_ABI 4
+#define NPUKB_PLUGIN_ABI 5
 
 #if defined(__GNUC__)
 #define NPUKB_PLUGIN_EXPORT __attribute__((visibility("default")))

@@ -1,0 +1,316 @@
+/* sandbox_root.c - what a sandboxed command sees of the file system: the
+ * list of mounts of its private root, its work folder's owner, and how much
+ * the work folder holds.
+ *
+ * The root is built from an allowlist, never from the host's / minus a
+ * blocklist: /usr (the toolchain), the /bin, /lib... links or folders
+ * beside it, /etc/ld.so.cache and /etc/alternatives (how the loader and the
+ * compiler driver find their pieces; nothing else of /etc, so
+ * `#include "/etc/passwd"` is a plain file-not-found), five device nodes, a
+ * fresh /proc, a private /tmp, the caller's read_paths read-only and the
+ * work folder writable, each at its own path. npukb's task data (levels/,
+ * with the expert answers, and reference/) is hidden under an empty tmpfs
+ * wherever it lies inside something bound. Home folders, the output folder,
+ * other samples and other runs are simply not there. */
+
+#include "sandbox_private.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#ifndef NPUKB_PKGDATADIR
+#define NPUKB_PKGDATADIR "/usr/local/share/npukb"
+#endif
+
+#define MAX_MOUNTS 48
+
+static int add_op(struct launch *l, enum mount_kind kind, const char *src, const char *dst,
+		  int is_dir)
+{
+	struct mount_op *op;
+
+	if (l->nmounts >= MAX_MOUNTS)
+		return -E2BIG;
+	op = &l->mounts[l->nmounts];
+	op->kind = kind;
+	op->src = src ? strdup(src) : NULL;
+	op->dst = strdup(dst);
+	op->src_fd = -1;
+	op->is_dir = is_dir;
+	if ((src && !op->src) || !op->dst) {
+		free((char *)op->src);
+		free((char *)op->dst);
+		return -ENOMEM;
+	}
+	l->nmounts++;
+	return 0;
+}
+
+/* path (already absolute, resolved) is inside or equal to dir. */
+static int inside(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (strcmp(dir, "/") == 0)
+		return 1;
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+static int add_system(struct launch *l)
+{
+	static const char *const tops[] = { "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32" };
+	static const char *const etc[] = { "/etc/ld.so.cache", "/etc/alternatives" };
+	static const char *const devs[] = { "/dev/null", "/dev/zero", "/dev/full", "/dev/random",
+					    "/dev/urandom" };
+	static const char *const links[][2] = { { "/proc/self/fd", "/dev/fd" },
+						{ "/proc/self/fd/0", "/dev/stdin" },
+						{ "/proc/self/fd/1", "/dev/stdout" },
+						{ "/proc/self/fd/2", "/dev/stderr" } };
+	struct stat st;
+	int rc = add_op(l, MNT_BIND_RO, "/usr", "/usr", 1);
+
+	for (size_t i = 0; rc == 0 && i < sizeof tops / sizeof *tops; i++) {
+		char target[PATH_MAX];
+		ssize_t n;
+
+		if (lstat(tops[i], &st) < 0)
+			continue;
+		if (S_ISLNK(st.st_mode)) {
+			n = readlink(tops[i], target, sizeof target - 1);
+			if (n <= 0)
+				continue;
+			target[n] = '\0';
+			rc = add_op(l, MNT_SYMLINK, target, tops[i], 0);
+		} else if (S_ISDIR(st.st_mode)) {
+			rc = add_op(l, MNT_BIND_RO, tops[i], tops[i], 1);
+		}
+	}
+	for (size_t i = 0; rc == 0 && i < sizeof etc / sizeof *etc; i++)
+		if (stat(etc[i], &st) == 0)
+			rc = add_op(l, MNT_BIND_RO, etc[i], etc[i], S_ISDIR(st.st_mode));
+	for (size_t i = 0; rc == 0 && i < sizeof devs / sizeof *devs; i++)
+		if (stat(devs[i], &st) == 0 && S_ISCHR(st.st_mode))
+			rc = add_op(l, MNT_BIND_DEV, devs[i], devs[i], 0);
+	for (size_t i = 0; rc == 0 && i < sizeof links / sizeof *links; i++)
+		rc = add_op(l, MNT_SYMLINK, links[i][0], links[i][1], 0);
+	return rc;
+}
+
+/* Hide npukb's task data where a bind would show it. */
+static int add_hidden(struct launch *l, char *const *binds, size_t nbinds)
+{
+	const char *roots[2] = { getenv("NPUKB_DATADIR"), NPUKB_PKGDATADIR };
+	static const char *const parts[] = { "levels", "reference" };
+	int rc = 0;
+
+	for (int r = 0; rc == 0 && r < 2; r++) {
+		for (size_t p = 0; rc == 0 && p < 2; p++) {
+			char path[PATH_MAX + 16], real[PATH_MAX];
+			int shown = 0;
+
+			if (!roots[r] || !*roots[r])
+				continue;
+			snprintf(path, sizeof path, "%s/%s", roots[r], parts[p]);
+			if (!realpath(path, real))
+				continue;
+			shown = inside(real, "/usr");
+			for (size_t b = 0; !shown && b < nbinds; b++)
+				shown = inside(real, binds[b]);
+			if (shown)
+				rc = add_op(l, MNT_HIDE, NULL, real, 1);
+		}
+	}
+	return rc;
+}
+
+int sbx_mounts_prepare(struct launch *l, const struct npukb_sandbox_spec *spec, char *err,
+		       size_t errlen)
+{
+	char *binds[MAX_MOUNTS];
+	size_t nbinds = 0;
+	int rc;
+
+	l->mounts = calloc(MAX_MOUNTS, sizeof *l->mounts);
+	l->nmounts = 0;
+	if (!l->mounts)
+		return -ENOMEM;
+	rc = add_system(l);
+	for (size_t i = 0; rc == 0 && spec->read_paths && spec->read_paths[i]; i++) {
+		if (nbinds >= MAX_MOUNTS - 16) {
+			rc = -E2BIG;
+			break;
+		}
+		binds[nbinds] = realpath(spec->read_paths[i], NULL);
+		if (!binds[nbinds]) {
+			rc = -errno;
+			snprintf(err, errlen, "sandbox: read path '%s': %s", spec->read_paths[i],
+				 strerror(errno));
+			break;
+		}
+		nbinds++;
+	}
+	/* Order matters: a hiding tmpfs goes over the bind that shows the
+	 * data, and a read path inside hidden data (an expert answer being
+	 * judged) is bound again on top of the tmpfs. */
+	for (int pass = 0; rc == 0 && pass < 2; pass++) {
+		size_t first_hide = l->nmounts;
+
+		if (pass == 1)
+			rc = add_hidden(l, binds, nbinds);
+		for (size_t i = 0; rc == 0 && i < nbinds; i++) {
+			struct stat st;
+			int hidden = 0;
+
+			for (size_t h = first_hide; pass == 1 && h < l->nmounts; h++)
+				hidden |= l->mounts[h].kind == MNT_HIDE && inside(binds[i], l->mounts[h].dst);
+			if (pass == 1 && !hidden)
+				continue;
+			if (stat(binds[i], &st) < 0)
+				rc = -errno;
+			else if (!inside(binds[i], l->workdir))
+				rc = add_op(l, MNT_BIND_RO, binds[i], binds[i], S_ISDIR(st.st_mode));
+		}
+	}
+	if (rc == 0)
+		rc = add_op(l, MNT_BIND_RW, l->workdir, l->workdir, 1);
+	for (size_t i = 0; i < nbinds; i++)
+		free(binds[i]);
+	if (rc < 0 && err && errlen && !err[0])
+		snprintf(err, errlen, "sandbox: cannot prepare the private root: %s", strerror(-rc));
+	return rc;
+}
+
+void sbx_mounts_free(struct launch *l)
+{
+	for (size_t i = 0; l->mounts && i < l->nmounts; i++) {
+		free((char *)l->mounts[i].src);
+		free((char *)l->mounts[i].dst);
+	}
+	free(l->mounts);
+	l->mounts = NULL;
+	l->nmounts = 0;
+}
+
+/* ---- the work folder ---------------------------------------------------------- */
+
+/* Chown dirfd's entries, recursively, never following a link and never
+ * touching a file with other names elsewhere (a hard link planted by an
+ * earlier command must not hand a foreign file to nobody). */
+static int give_tree(int dirfd, uid_t uid, gid_t gid, int depth)
+{
+	DIR *d;
+	struct dirent *e;
+	int rc = 0;
+
+	if (depth > 64) {
+		close(dirfd);
+		return -ELOOP;
+	}
+	d = fdopendir(dirfd);
+	if (!d) {
+		close(dirfd);
+		return -errno;
+	}
+	while ((e = readdir(d))) {
+		struct stat st;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			if (sub >= 0 && fchown(sub, uid, gid) < 0)
+				rc = -errno;
+			if (sub >= 0 && give_tree(sub, uid, gid, depth + 1) < 0)
+				rc = -EIO;
+		} else if (S_ISREG(st.st_mode) && st.st_nlink == 1) {
+			if (fchownat(dirfd, e->d_name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)
+				rc = -errno;
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+int sbx_give_workdir(const char *workdir, uid_t uid, gid_t gid)
+{
+	int fd = open(workdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (fchown(fd, uid, gid) < 0) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	return give_tree(fd, uid, gid, 0);
+}
+
+struct linux_dirent64_hdr {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+/* Async-signal-safe (S calls it between fork and exit): raw getdents64. */
+static uint64_t tree_bytes_at(int dirfd, int depth)
+{
+	char buf[4096];
+	uint64_t total = 0;
+
+	if (depth > 32)
+		return UINT64_MAX / 2; /* deeper than any sample needs: over any quota */
+	for (;;) {
+		long got = syscall(SYS_getdents64, dirfd, buf, sizeof buf);
+
+		if (got <= 0)
+			break;
+		for (long off = 0; off < got;) {
+			struct linux_dirent64_hdr *d = (void *)(buf + off);
+			struct stat st;
+
+			off += d->reclen;
+			if (d->name[0] == '.' && (!d->name[1] || (d->name[1] == '.' && !d->name[2])))
+				continue;
+			if (fstatat(dirfd, d->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+				continue;
+			/* At least a block per entry: empty files cost inodes. */
+			total += (uint64_t)st.st_blocks * 512u + 512u;
+			if (S_ISDIR(st.st_mode)) {
+				int sub = openat(dirfd, d->name,
+						 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+				if (sub >= 0) {
+					total += tree_bytes_at(sub, depth + 1);
+					close(sub);
+				}
+			}
+		}
+	}
+	return total;
+}
+
+uint64_t sbx_tree_bytes(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	uint64_t n;
+
+	if (fd < 0)
+		return 0;
+	n = tree_bytes_at(fd, 0);
+	close(fd);
+	return n;
+}
