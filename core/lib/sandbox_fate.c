@@ -36,7 +36,8 @@ const char *npukb_sandbox_category(const struct npukb_sandbox_result *r)
 		return "resource-limit";
 	switch (r->kind) {
 	case NPUKB_EXIT_TIMEOUT:
-		return "timeout";
+		/* A fork bomb spins at its process limit until the clock ends it. */
+		return r->limits_hit & NPUKB_LIMIT_PROCESSES ? "resource-limit" : "timeout";
 	case NPUKB_EXIT_CPU_LIMIT:
 		return "resource-limit";
 	case NPUKB_EXIT_NORMAL:

@@ -397,11 +397,11 @@ static int become_nobody(const struct launch *l)
 		if (setgroups(0, NULL) < 0 || setresgid(SANDBOX_GID, SANDBOX_GID, SANDBOX_GID) < 0 ||
 		    setresuid(SANDBOX_UID, SANDBOX_UID, SANDBOX_UID) < 0)
 			return -1;
-		/* A uid change makes the process non-dumpable, which hands
-		 * its /proc/self files (uid_map among them) to root. */
-		if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
-			return -1;
 	}
+	/* A uid change (and C's own choice) made the process non-dumpable,
+	 * which hands its /proc/self files, uid_map among them, to root. */
+	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
+		return -1;
 	if (unshare(CLONE_NEWUSER) < 0)
 		return -1;
 	snprintf(map, sizeof map, "%d %lu 1\n", SANDBOX_UID, inner);
@@ -454,6 +454,9 @@ static void init_main(const struct launch *l, int fd)
 
 	sbx_reset_signals();
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* C is a copy of npukb: its memory (and /proc/1/environ, npukb's
+	 * environment) must not be readable by the sample. */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	if (!l->as_root) {
 		(void)sbx_write_file_str("/proc/self/setgroups", "deny");
 		if (sbx_write_file_str("/proc/self/uid_map", l->uid_map) < 0 ||

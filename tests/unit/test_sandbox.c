@@ -923,6 +923,8 @@ Test(sandbox, category_of_every_fate)
 	r.limits_hit = NPUKB_LIMIT_MEMORY;
 	r.kind = NPUKB_EXIT_TIMEOUT;
 	cr_assert_str_eq(npukb_sandbox_category(&r), "resource-limit");
+	r.limits_hit = NPUKB_LIMIT_PROCESSES;
+	cr_assert_str_eq(npukb_sandbox_category(&r), "resource-limit");
 	r.limits_hit = 0;
 	cr_assert_str_eq(npukb_sandbox_category(&r), "timeout");
 	r.kind = NPUKB_EXIT_CPU_LIMIT;
