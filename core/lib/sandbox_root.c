@@ -176,7 +176,10 @@ int sbx_mounts_prepare(struct launch *l, const struct npukb_sandbox_spec *spec, 
 			if (stat(binds[i], &st) < 0)
 				rc = -errno;
 			else if (!inside(binds[i], l->workdir))
-				rc = add_op(l, MNT_BIND_RO, binds[i], binds[i], S_ISDIR(st.st_mode));
+				/* A device node (an NPU) keeps working on a
+				 * read-only mount; it only must not be nodev. */
+				rc = add_op(l, S_ISCHR(st.st_mode) ? MNT_BIND_DEV : MNT_BIND_RO, binds[i],
+					    binds[i], S_ISDIR(st.st_mode));
 		}
 	}
 	if (rc == 0)

@@ -213,13 +213,17 @@ static char *join_logs(char *a, char *b)
 }
 
 /* Runs one toolchain command in the work directory, output into log. */
-static int run_tool(const struct npukb_build_request *req, const struct npukb_cann_cmd *cmd,
-		    char **envp, const char *log, struct npukb_sandbox_result *proc, char *err,
-		    size_t errlen)
+static int run_tool(const struct npukb_build_request *req, const struct npukb_cann_info *info,
+		    const struct npukb_cann_cmd *cmd, char **envp, const char *log,
+		    struct npukb_sandbox_result *proc, char *err, size_t errlen)
 {
+	/* The sample was copied into the work folder: the toolkit is all
+	 * the compiler needs to see besides it. */
+	const char *reads[] = { info->root, NULL };
 	struct npukb_sandbox_spec spec;
 
 	memset(&spec, 0, sizeof spec);
+	spec.read_paths = reads;
 	spec.argv = (const char *const *)cmd->argv;
 	spec.envp = (const char *const *)envp;
 	spec.workdir = req->workdir;
@@ -335,7 +339,7 @@ static int device_build(const struct npukb_build_request *req, struct npukb_buil
 		goto out;
 	}
 
-	rc = run_tool(req, &cmd, envp, LOG_NAME, &res->proc, err, sizeof err);
+	rc = run_tool(req, &info, &cmd, envp, LOG_NAME, &res->proc, err, sizeof err);
 	if (rc < 0) {
 		res->message = strdup(err);
 		goto out;
@@ -349,7 +353,7 @@ static int device_build(const struct npukb_build_request *req, struct npukb_buil
 	}
 	/* The kernel compiled: a failing link is still a failed build, and
 	 * its proc is the one reported. */
-	rc = run_tool(req, &link, envp, LINK_LOG_NAME, &res->proc, err, sizeof err);
+	rc = run_tool(req, &info, &link, envp, LINK_LOG_NAME, &res->proc, err, sizeof err);
 	if (rc < 0) {
 		res->message = strdup(err);
 		goto out;
@@ -483,7 +487,8 @@ static int device_run(const struct npukb_run_request *req, struct npukb_run_resu
 	struct npukb_ascend_stats st;
 	char reason[1024], err[512], desc[256];
 	char **argv = NULL, **extra = NULL, **envp = NULL;
-	char *work = NULL, *errpath = NULL, *stats = NULL, *line = NULL;
+	char *work = NULL, *errpath = NULL, *stats = NULL, *line = NULL, *build_dir = NULL;
+	const char *reads[4] = { NULL, NULL, NULL, NULL };
 	int rc;
 
 	memset(res, 0, sizeof *res);
@@ -519,7 +524,19 @@ static int device_run(const struct npukb_run_request *req, struct npukb_run_resu
 	}
 	unlink(stats);
 
+	/* The launch program sees the toolkit, its build and the NPU's
+	 * device node. */
+	build_dir = strdup(req->artifact);
+	if (!build_dir) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	*strrchr(build_dir, '/') = '\0';
+	reads[0] = info.root;
+	reads[1] = build_dir;
+	reads[2] = info.has_device ? info.device : NULL;
 	memset(&spec, 0, sizeof spec);
+	spec.read_paths = reads;
 	spec.argv = (const char *const *)argv;
 	spec.envp = (const char *const *)envp;
 	spec.workdir = work;
@@ -573,6 +590,7 @@ out:
 	free(errpath);
 	free(stats);
 	free(line);
+	free(build_dir);
 	return rc;
 }
 
