@@ -317,7 +317,8 @@ static int prepare(struct launch *l, const struct npukb_sandbox_spec *spec, char
 		/* nobody must be able to write its work folder. */
 		if (l->as_root && (rc = sbx_give_workdir(l->workdir, SANDBOX_UID, SANDBOX_GID)) < 0) {
 			set_err(err, errlen, "sandbox: cannot hand the work folder %s to the sandbox user: %s",
-				l->workdir, errno_text(-rc));
+				l->workdir, rc == -EPERM ? "it is shared (world-writable or sticky) or "
+				"not npukb's" : errno_text(-rc));
 			return rc;
 		}
 	}

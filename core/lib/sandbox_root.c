@@ -131,6 +131,22 @@ static int add_hidden(struct launch *l, char *const *binds, size_t nbinds)
 	return rc;
 }
 
+/* The sample runs as nobody: what it must read needs r (and x for a
+ * folder) for others. Checked up front for a clear message instead of a
+ * compiler's "Permission denied". */
+static int others_can_read(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return 0;
+	if (S_ISCHR(st.st_mode))
+		return 1; /* device access is the device's business */
+	if (S_ISDIR(st.st_mode))
+		return (st.st_mode & (S_IROTH | S_IXOTH)) == (S_IROTH | S_IXOTH);
+	return (st.st_mode & S_IROTH) != 0;
+}
+
 int sbx_mounts_prepare(struct launch *l, const struct npukb_sandbox_spec *spec, char *err,
 		       size_t errlen)
 {
@@ -156,6 +172,12 @@ int sbx_mounts_prepare(struct launch *l, const struct npukb_sandbox_spec *spec, 
 			break;
 		}
 		nbinds++;
+		if (l->as_root && !others_can_read(binds[nbinds - 1])) {
+			rc = -EACCES;
+			snprintf(err, errlen, "sandbox: %s is not readable by the sandbox's user "
+				 "(nobody): give others read access (chmod o+rX)", binds[nbinds - 1]);
+			break;
+		}
 	}
 	/* Order matters: a hiding tmpfs goes over the bind that shows the
 	 * data, and a read path inside hidden data (an expert answer being
@@ -248,9 +270,17 @@ static int give_tree(int dirfd, uid_t uid, gid_t gid, int depth)
 int sbx_give_workdir(const char *workdir, uid_t uid, gid_t gid)
 {
 	int fd = open(workdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
 
 	if (fd < 0)
 		return -errno;
+	/* Only a private folder is handed over: never /tmp, a home or
+	 * anything else shared (world-writable or sticky) or foreign. */
+	if (fstat(fd, &st) < 0 || (st.st_mode & (S_IWOTH | S_ISVTX)) ||
+	    (st.st_uid != geteuid() && st.st_uid != uid) || strcmp(workdir, "/") == 0) {
+		close(fd);
+		return -EPERM;
+	}
 	if (fchown(fd, uid, gid) < 0) {
 		int e = -errno;
 

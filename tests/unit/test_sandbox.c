@@ -947,3 +947,42 @@ Test(sandbox, unsafe_mode_runs_without_namespaces)
 	cr_assert_eq(r.kind, NPUKB_EXIT_NORMAL);
 	cr_assert_gt(atoi(slurp("out")), 2, "%s", slurp("out"));
 }
+
+Test(sandbox, shared_work_folder_is_refused)
+{
+	/* Handing a world-writable folder (here a sticky one, as /tmp) to the
+	 * sandbox's user would hand it everyone's files: refused. */
+	const char *argv[] = { "true", NULL };
+	struct npukb_sandbox_spec s = spec_of(argv);
+	struct npukb_sandbox_result r;
+	char err[512] = "", inner[PATH_MAX + 16];
+	struct stat st;
+
+	if (geteuid() != 0)
+		cr_skip_test("the work folder is handed over only when npukb is root");
+	snprintf(inner, sizeof inner, "%s/planted", workdir);
+	cr_assert_eq(mkdir(inner, 0700), 0);
+	cr_assert_eq(chmod(workdir, 01777), 0);
+	cr_assert_eq(npukb_sandbox_run(&s, &r, err, sizeof err), -EPERM, "%s", err);
+	cr_assert(strstr(err, "shared"), "%s", err);
+	cr_assert_eq(stat(inner, &st), 0);
+	cr_assert_eq(st.st_uid, 0, "a file of a shared folder changed owner");
+}
+
+Test(sandbox, unreadable_read_path_is_named)
+{
+	char dir[] = "/tmp/npukb-sandbox-private-XXXXXX";
+	const char *argv[] = { "true", NULL };
+	const char *reads[] = { dir, NULL };
+	struct npukb_sandbox_spec s = spec_of(argv);
+	struct npukb_sandbox_result r;
+	char err[512] = "";
+
+	if (geteuid() != 0)
+		cr_skip_test("read paths are checked for nobody only when npukb is root");
+	cr_assert_not_null(mkdtemp(dir)); /* 0700 */
+	s.read_paths = reads;
+	cr_assert_eq(npukb_sandbox_run(&s, &r, err, sizeof err), -EACCES, "%s", err);
+	cr_assert(strstr(err, dir) && strstr(err, "chmod o+rX"), "%s", err);
+	rmdir(dir);
+}
