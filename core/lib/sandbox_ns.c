@@ -333,55 +333,56 @@ static int build_root(const struct launch *l)
 
 /* ---- G: the command inside the namespaces ----------------------------------- */
 
-static int send_fd(int sock, int fd)
-{
-	char byte = 0;
-	struct iovec iov = { &byte, 1 };
+/* One byte carrying one descriptor (SCM_RIGHTS) over a Unix socket. */
+struct fd_msg {
+	char byte;
+	struct iovec iov;
 	union {
 		struct cmsghdr h;
 		char buf[CMSG_SPACE(sizeof(int))];
 	} u;
 	struct msghdr m;
+};
+
+static void fd_msg_init(struct fd_msg *f)
+{
+	memset(f, 0, sizeof *f);
+	f->iov.iov_base = &f->byte;
+	f->iov.iov_len = 1;
+	f->m.msg_iov = &f->iov;
+	f->m.msg_iovlen = 1;
+	f->m.msg_control = f->u.buf;
+	f->m.msg_controllen = sizeof f->u.buf;
+}
+
+static int send_fd(int sock, int fd)
+{
+	struct fd_msg f;
 	struct cmsghdr *c;
 
-	memset(&m, 0, sizeof m);
-	memset(&u, 0, sizeof u);
-	m.msg_iov = &iov;
-	m.msg_iovlen = 1;
-	m.msg_control = u.buf;
-	m.msg_controllen = sizeof u.buf;
-	c = CMSG_FIRSTHDR(&m);
+	fd_msg_init(&f);
+	c = CMSG_FIRSTHDR(&f.m);
 	c->cmsg_level = SOL_SOCKET;
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(c), &fd, sizeof fd);
-	return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+	return sendmsg(sock, &f.m, MSG_NOSIGNAL) == 1 ? 0 : -1;
 }
 
 static int recv_fd(int sock)
 {
-	char byte;
-	struct iovec iov = { &byte, 1 };
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} u;
-	struct msghdr m;
+	struct fd_msg f;
 	struct cmsghdr *c;
 	int fd = -1;
 	ssize_t r;
 
-	memset(&m, 0, sizeof m);
-	m.msg_iov = &iov;
-	m.msg_iovlen = 1;
-	m.msg_control = u.buf;
-	m.msg_controllen = sizeof u.buf;
+	fd_msg_init(&f);
 	do
-		r = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
+		r = recvmsg(sock, &f.m, MSG_CMSG_CLOEXEC);
 	while (r < 0 && errno == EINTR);
 	if (r != 1)
 		return -1;
-	c = CMSG_FIRSTHDR(&m);
+	c = CMSG_FIRSTHDR(&f.m);
 	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
 		memcpy(&fd, CMSG_DATA(c), sizeof fd);
 	return fd;

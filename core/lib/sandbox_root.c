@@ -24,7 +24,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 
 #ifndef NPUKB_PKGDATADIR
 #define NPUKB_PKGDATADIR "/usr/local/share/npukb"
@@ -290,50 +289,41 @@ int sbx_give_workdir(const char *workdir, uid_t uid, gid_t gid)
 	return give_tree(fd, uid, gid, 0);
 }
 
-struct linux_dirent64_hdr {
-	uint64_t ino;
-	int64_t off;
-	unsigned short reclen;
-	unsigned char type;
-	char name[];
+struct tree_sum {
+	uint64_t total;
+	int depth;
 };
 
-/* Async-signal-safe (S calls it between fork and exit): raw getdents64. */
+static uint64_t tree_bytes_at(int dirfd, int depth);
+
+static void add_entry(int dirfd, const char *name, void *arg)
+{
+	struct tree_sum *t = arg;
+	struct stat st;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return;
+	/* At least a block per entry: empty files cost inodes. */
+	t->total += (uint64_t)st.st_blocks * 512u + 512u;
+	if (S_ISDIR(st.st_mode)) {
+		int sub = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+		if (sub >= 0) {
+			t->total += tree_bytes_at(sub, t->depth + 1);
+			close(sub);
+		}
+	}
+}
+
+/* Async-signal-safe (S calls it between fork and exit). */
 static uint64_t tree_bytes_at(int dirfd, int depth)
 {
-	char buf[4096];
-	uint64_t total = 0;
+	struct tree_sum t = { 0, depth };
 
 	if (depth > 32)
 		return UINT64_MAX / 2; /* deeper than any sample needs: over any quota */
-	for (;;) {
-		long got = syscall(SYS_getdents64, dirfd, buf, sizeof buf);
-
-		if (got <= 0)
-			break;
-		for (long off = 0; off < got;) {
-			struct linux_dirent64_hdr *d = (void *)(buf + off);
-			struct stat st;
-
-			off += d->reclen;
-			if (d->name[0] == '.' && (!d->name[1] || (d->name[1] == '.' && !d->name[2])))
-				continue;
-			if (fstatat(dirfd, d->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-				continue;
-			/* At least a block per entry: empty files cost inodes. */
-			total += (uint64_t)st.st_blocks * 512u + 512u;
-			if (S_ISDIR(st.st_mode)) {
-				int sub = openat(dirfd, d->name,
-						 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-				if (sub >= 0) {
-					total += tree_bytes_at(sub, depth + 1);
-					close(sub);
-				}
-			}
-		}
-	}
-	return total;
+	(void)sbx_each_entry(dirfd, add_entry, &t);
+	return t.total;
 }
 
 uint64_t sbx_tree_bytes(const char *dir)

@@ -54,56 +54,50 @@ static pid_t stat_ppid(const char *text)
 	return (pid_t)v;
 }
 
-struct linux_dirent64_hdr {
-	uint64_t ino;
-	int64_t off;
-	unsigned short reclen;
-	unsigned char type;
-	char name[];
+struct child_scan {
+	pid_t self;
+	pid_t *out;
+	int max, n;
 };
 
+static void check_child(int dirfd, const char *name, void *arg)
+{
+	struct child_scan *c = arg;
+	char path[64] = "";
+	char stat[512];
+	size_t len = strlen(name);
+	int fd;
+	ssize_t r;
+
+	(void)dirfd;
+	if (name[0] < '1' || name[0] > '9' || len > 20)
+		return;
+	memcpy(path, name, len);
+	memcpy(path + len, "/stat", 6);
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	r = read(fd, stat, sizeof stat - 1);
+	close(fd);
+	if (r <= 0)
+		return;
+	stat[r] = '\0';
+	if (stat_ppid(stat) == c->self && c->n < c->max)
+		parse_pids(name, c->out + c->n++, 1);
+}
+
 /* Fallback for kernels without /proc/<pid>/task/<tid>/children: scan
- * /proc with the raw getdents64 (opendir may allocate). */
+ * /proc. */
 static int scan_children(pid_t self, pid_t *out, int max)
 {
-	char buf[4096];
+	struct child_scan c = { self, out, max, 0 };
 	int dfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int n = 0;
 
 	if (dfd < 0)
 		return -1;
-	for (;;) {
-		long got = syscall(SYS_getdents64, dfd, buf, sizeof buf);
-
-		if (got <= 0)
-			break;
-		for (long off = 0; off < got;) {
-			struct linux_dirent64_hdr *d = (void *)(buf + off);
-			char path[64] = "/proc/";
-			char stat[512];
-			size_t len = strlen(d->name);
-			int fd;
-			ssize_t r;
-
-			off += d->reclen;
-			if (d->name[0] < '1' || d->name[0] > '9' || len > 20)
-				continue;
-			memcpy(path + 6, d->name, len);
-			memcpy(path + 6 + len, "/stat", 6);
-			fd = open(path, O_RDONLY | O_CLOEXEC);
-			if (fd < 0)
-				continue;
-			r = read(fd, stat, sizeof stat - 1);
-			close(fd);
-			if (r <= 0)
-				continue;
-			stat[r] = '\0';
-			if (stat_ppid(stat) == self && n < max)
-				parse_pids(d->name, out + n++, 1);
-		}
-	}
+	(void)sbx_each_entry(dfd, check_child, &c);
 	close(dfd);
-	return n;
+	return c.n;
 }
 
 /* Direct children of S (orphans of the command land here). */

@@ -150,3 +150,33 @@ void sbx_ignore_signal(int sig)
 	sa.sa_handler = SIG_IGN;
 	sigaction(sig, &sa, NULL);
 }
+
+struct linux_dirent64_hdr {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+int sbx_each_entry(int dirfd, void (*fn)(int dirfd, const char *name, void *arg), void *arg)
+{
+	char buf[4096];
+
+	for (;;) {
+		long got = syscall(SYS_getdents64, dirfd, buf, sizeof buf);
+
+		if (got < 0)
+			return -1;
+		if (got == 0)
+			return 0;
+		for (long off = 0; off < got;) {
+			struct linux_dirent64_hdr *d = (void *)(buf + off);
+
+			off += d->reclen;
+			if (d->name[0] == '.' && (!d->name[1] || (d->name[1] == '.' && !d->name[2])))
+				continue;
+			fn(dirfd, d->name, arg);
+		}
+	}
+}
