@@ -356,6 +356,8 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		if (asprintf(&schema, "%s/schema/task.rng", co->levels) < 0)
 			schema = NULL;
 	}
+	if (levels)
+		(void)npukb_sandbox_task_data(levels); /* --levels may be elsewhere */
 	if (!check_sandbox()) {
 		rc = EXIT_INTERNAL;
 		goto out_noplugins;

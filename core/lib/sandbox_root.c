@@ -103,31 +103,91 @@ static int add_system(struct launch *l)
 	return rc;
 }
 
-/* Hide npukb's task data where a bind would show it. */
-static int add_hidden(struct launch *l, char *const *binds, size_t nbinds)
+/* Task-data folders named by the caller (npukb_sandbox_task_data), besides
+ * the data folders' levels/ and reference/. Set before any run. */
+static char *task_dirs[4];
+static int ntask_dirs;
+
+int npukb_sandbox_task_data(const char *dir)
+{
+	char *real;
+
+	if (ntask_dirs >= 4)
+		return -E2BIG;
+	real = realpath(dir, NULL);
+	if (!real)
+		return -errno;
+	task_dirs[ntask_dirs++] = real; /* process lifetime */
+	return 0;
+}
+
+/* Every folder of task data, resolved, into out (n at most); the count. */
+static int task_data_dirs(char out[][PATH_MAX], int n)
 {
 	const char *roots[2] = { getenv("NPUKB_DATADIR"), NPUKB_PKGDATADIR };
 	static const char *const parts[] = { "levels", "reference" };
-	int rc = 0;
+	int k = 0;
 
-	for (int r = 0; rc == 0 && r < 2; r++) {
-		for (size_t p = 0; rc == 0 && p < 2; p++) {
-			char path[PATH_MAX + 16], real[PATH_MAX];
-			int shown = 0;
+	for (int r = 0; r < 2; r++)
+		for (size_t p = 0; p < 2 && k < n; p++) {
+			char path[PATH_MAX + 16];
 
 			if (!roots[r] || !*roots[r])
 				continue;
 			snprintf(path, sizeof path, "%s/%s", roots[r], parts[p]);
-			if (!realpath(path, real))
-				continue;
-			shown = inside(real, "/usr");
-			for (size_t b = 0; !shown && b < nbinds; b++)
-				shown = inside(real, binds[b]);
-			if (shown)
-				rc = add_op(l, MNT_HIDE, NULL, real, 1);
+			if (realpath(path, out[k]))
+				k++;
 		}
+	for (int i = 0; i < ntask_dirs && k < n; i++)
+		snprintf(out[k++], PATH_MAX, "%s", task_dirs[i]);
+	return k;
+}
+
+/* Hide npukb's task data where a bind would show it. */
+static int add_hidden(struct launch *l, char *const *binds, size_t nbinds)
+{
+	char dirs[8][PATH_MAX];
+	int n = task_data_dirs(dirs, 8), rc = 0;
+
+	for (int d = 0; rc == 0 && d < n; d++) {
+		int shown = inside(dirs[d], "/usr");
+
+		for (size_t b = 0; !shown && b < nbinds; b++)
+			shown = inside(dirs[d], binds[b]);
+		for (int h = 0; shown && h < d; h++)
+			shown = strcmp(dirs[h], dirs[d]) != 0;
+		if (shown)
+			rc = add_op(l, MNT_HIDE, NULL, dirs[d], 1);
 	}
 	return rc;
+}
+
+/* An expert answer being judged (a read path inside task data) includes
+ * the answers' shared skeletons from <levels>/common: bound with it. */
+static size_t add_common(char **binds, size_t nbinds, size_t max)
+{
+	char dirs[8][PATH_MAX];
+	int n = task_data_dirs(dirs, 8);
+	size_t first = nbinds;
+
+	for (int d = 0; d < n && nbinds < max; d++) {
+		char common[PATH_MAX + 8];
+		int want = 0, have = 0;
+		size_t len = strnlen(dirs[d], PATH_MAX);
+
+		if (len + 8 > sizeof common)
+			continue;
+		memcpy(common, dirs[d], len);
+		memcpy(common + len, "/common", 8);
+		for (size_t b = 0; b < first; b++)
+			want |= inside(binds[b], dirs[d]) && !inside(binds[b], common);
+		for (size_t b = 0; b < nbinds; b++)
+			have |= strcmp(binds[b], common) == 0;
+		if (want && !have && access(common, R_OK | X_OK) == 0 &&
+		    (binds[nbinds] = strdup(common)) != NULL)
+			nbinds++;
+	}
+	return nbinds;
 }
 
 /* The sample runs as nobody: what it must read needs r (and x for a
@@ -178,6 +238,8 @@ int sbx_mounts_prepare(struct launch *l, const struct npukb_sandbox_spec *spec, 
 			break;
 		}
 	}
+	if (rc == 0)
+		nbinds = add_common(binds, nbinds, MAX_MOUNTS - 16);
 	/* Order matters: a hiding tmpfs goes over the bind that shows the
 	 * data, and a read path inside hidden data (an expert answer being
 	 * judged) is bound again on top of the tmpfs. */

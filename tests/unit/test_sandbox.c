@@ -986,3 +986,33 @@ Test(sandbox, unreadable_read_path_is_named)
 	cr_assert(strstr(err, dir) && strstr(err, "chmod o+rX"), "%s", err);
 	rmdir(dir);
 }
+
+Test(sandbox, an_answer_sees_the_common_skeletons_and_nothing_else_of_levels)
+{
+	char data[] = "/tmp/npukb-sandbox-levels-XXXXXX";
+	char answer[PATH_MAX], script[4 * PATH_MAX], cmd[PATH_MAX + 16];
+	const char *argv[] = { "sh", "-c", script, NULL };
+	const char *reads[] = { answer, NULL };
+	struct npukb_sandbox_spec s = spec_of(argv);
+	struct npukb_sandbox_result r;
+
+	cr_assert_not_null(mkdtemp(data));
+	snprintf(cmd, sizeof cmd, "cd %s && mkdir -p levels/common levels/t/answer levels/u/answer && "
+		 "echo skeleton > levels/common/skel.h && echo mine > levels/t/answer/a.cpp && "
+		 "echo theirs > levels/u/answer/b.cpp && chmod -R a+rX .", data);
+	cr_assert_eq(system(cmd), 0);
+	chmod(data, 0755);
+	snprintf(answer, sizeof answer, "%s/levels/t/answer", data);
+	setenv("NPUKB_DATADIR", data, 1);
+	snprintf(script, sizeof script,
+		 "cat %s/a.cpp %s/../../common/skel.h; ls %s/levels; ls %s/levels/u 2>&1 | wc -l;"
+		 " cat %s/levels/u/answer/b.cpp 2>/dev/null", answer, answer, data, data, data);
+	s.read_paths = reads;
+	s.stdout_path = "out";
+	r = run_ok(&s);
+	cr_assert_eq(r.kind, NPUKB_EXIT_NORMAL);
+	/* levels/ shows only common/ and the answer's own task t. */
+	cr_assert_str_eq(slurp("out"), "mine\nskeleton\ncommon\nt\n1\n");
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", data);
+	cr_assert_eq(system(cmd), 0);
+}

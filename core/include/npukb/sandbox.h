@@ -95,6 +95,12 @@ const char *npukb_sandbox_category(const struct npukb_sandbox_result *r);
  * -errno and a one-line reason. Probed once per process. */
 int npukb_sandbox_probe(char *why, size_t len);
 
+/* A folder of task data (levels/ with the expert answers, references):
+ * hidden from samples wherever a bind would show it, besides
+ * $NPUKB_DATADIR's and the installed data's levels/ and reference/. Call
+ * before any run; 0 or -errno. */
+int npukb_sandbox_task_data(const char *dir);
+
 /* Run samples without namespaces, seccomp or the unprivileged uid (the
  * user passed --unsafe-no-sandbox); process-wide. */
 void npukb_sandbox_set_unsafe(int on);

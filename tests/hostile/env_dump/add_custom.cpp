@@ -20,7 +20,7 @@ extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z
     if (GetBlockIdx() != 0) {
         return;
     }
-    for (char **e = environ; *e; e++) fprintf(stderr, "%s\\n", *e); abort();
+    for (char **e = environ; *e; e++) fprintf(stderr, "%s\n", *e); abort();
     for (uint32_t i = 0; i < n; i++) {
         gz.SetValue(i, gx.GetValue(i) + gy.GetValue(i));
     }

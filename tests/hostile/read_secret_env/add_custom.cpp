@@ -19,7 +19,7 @@ extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z
     if (GetBlockIdx() != 0) {
         return;
     }
-    if (getenv("NPUKB_HOSTILE_SECRET")) { fprintf(stderr, "LEAKED %s\\n", getenv("NPUKB_HOSTILE_SECRET")); abort(); }
+    if (getenv("NPUKB_HOSTILE_SECRET")) { fprintf(stderr, "LEAKED %s\n", getenv("NPUKB_HOSTILE_SECRET")); abort(); }
     for (uint32_t i = 0; i < n; i++) {
         gz.SetValue(i, gx.GetValue(i) + gy.GetValue(i));
     }

@@ -19,7 +19,7 @@ extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z
     if (GetBlockIdx() != 0) {
         return;
     }
-    { FILE *f = fopen("../../../../../journal.jsonl", "a"); if (f) { fputs("{\\\"forged\\\":1}\\n", f); fclose(f); } }
+    { FILE *f = fopen("../../../../../journal.jsonl", "a"); if (f) { fputs("{\\\"forged\\\":1}\n", f); fclose(f); } }
     for (uint32_t i = 0; i < n; i++) {
         gz.SetValue(i, gx.GetValue(i) + gy.GetValue(i));
     }

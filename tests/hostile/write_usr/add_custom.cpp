@@ -19,7 +19,7 @@ extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z
     if (GetBlockIdx() != 0) {
         return;
     }
-    { FILE *f = fopen("/usr/npukb-hostile-escape", "w"); if (f) { fprintf(stderr, "LEAKED write to /usr\\n"); abort(); } }
+    { FILE *f = fopen("/usr/npukb-hostile-escape", "w"); if (f) { fprintf(stderr, "LEAKED write to /usr\n"); abort(); } }
     for (uint32_t i = 0; i < n; i++) {
         gz.SetValue(i, gx.GetValue(i) + gy.GetValue(i));
     }
