@@ -6,7 +6,8 @@ set -eu
 cd "$(dirname "$0")/.."
 
 packages="build-essential g++ make autoconf automake libtool pkg-config \
-libxml2-dev libxml2-utils libxslt1-dev libhwloc-dev libcriterion-dev chromium"
+libxml2-dev libxml2-utils libxslt1-dev libhwloc-dev libcriterion-dev chromium \
+libseccomp-dev"
 # Node.js and npm run the JUnit consumer test; a machine that already has
 # them (from Debian or elsewhere) keeps its own.
 command -v node >/dev/null 2>&1 || packages="$packages nodejs"

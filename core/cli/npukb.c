@@ -21,6 +21,8 @@
 #include "run.h"
 #include "task_check.h"
 
+#include <npukb/sandbox.h>
+
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -94,6 +96,9 @@ static const char run_usage[] =
 	"  --build-timeout S  wall-clock seconds per build (default 120)\n"
 	"  --run-timeout S    wall-clock seconds per kernel run (default 60)\n"
 	"  --memory-limit MiB address-space limit per build or run (default 16384)\n"
+	"  --unsafe-no-sandbox run samples without namespaces, seccomp or a separate\n"
+	"                     user where the machine refuses them (recorded in the\n"
+	"                     journal and the report); only for samples you trust\n"
 	"Output:\n"
 	"  -o, --output DIR   reports go here (default: npukb-reports): journal.jsonl,\n"
 	"                     junit.xml, results.xml, summary.txt, report/index.html\n"
@@ -174,6 +179,28 @@ static int bad_value(const char *opt, const char *val, const char *want)
 	return EXIT_USAGE;
 }
 
+/* Samples are untrusted: without the sandbox npukb refuses to judge them
+ * unless the user said --unsafe-no-sandbox. Says so once; 1 to go on. */
+static int check_sandbox(void)
+{
+	char why[320];
+
+	if (npukb_sandbox_unsafe()) {
+		fputs("npukb: warning: --unsafe-no-sandbox: samples run without namespaces, seccomp "
+		      "or a separate user; judge only samples you trust\n", stderr);
+		return 1;
+	}
+	if (npukb_sandbox_probe(why, sizeof why) == 0)
+		return 1;
+	fprintf(stderr,
+		"npukb: the sandbox cannot work on this machine: %s\n"
+		"npukb: samples are untrusted code and are not run without it; the sandbox needs\n"
+		"npukb: user, PID, mount and network namespaces (see README, Security model).\n"
+		"npukb: pass --unsafe-no-sandbox to run them anyway (recorded in the journal and report)\n",
+		why);
+	return 0;
+}
+
 static int cmd_run(int argc, char **argv, struct common_opts *co)
 {
 	static const struct option longopts[] = {
@@ -194,6 +221,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		{ "build-timeout", required_argument, NULL, 'B' },
 		{ "run-timeout", required_argument, NULL, 'R' },
 		{ "memory-limit", required_argument, NULL, 'M' },
+		{ "unsafe-no-sandbox", no_argument, NULL, 'U' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "keep-work", no_argument, NULL, 'k' },
 		{ "dump-tensors", no_argument, NULL, 'T' },
@@ -253,6 +281,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 			cfg.level = (int)ul;
 			break;
 		case 'L': cfg.level = 0; break;
+		case 'U': npukb_sandbox_set_unsafe(1); break;
 		case 't': tasks[ntasks++] = optarg; break;
 		case 'C': cases[ncases++] = optarg; break;
 		case 'K':
@@ -350,6 +379,12 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 	if (!no_cache)
 		cache = npukb_cache_dir_default();
 	cfg.options.cache_dir = cache;
+	if (levels)
+		(void)npukb_sandbox_task_data(levels); /* --levels may be elsewhere */
+	if (!check_sandbox()) {
+		rc = EXIT_INTERNAL;
+		goto out_noplugins;
+	}
 	cfg.levels_dir = levels;
 	cfg.schema_path = schema;
 	cfg.task_ids = ntasks ? tasks : NULL;

@@ -6,6 +6,8 @@
 
 #include "text.h"
 
+#include <npukb/sandbox.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -152,6 +154,7 @@ int npukb_journal_begin(struct npukb_journal *j, const char *backend,
 	fprintf(r.f, ",\"seeds\":%u,\"base_seed\":%llu", nseeds, base_seed);
 	field_capped(r.f, "host", hostname, MESSAGE_MAX, "too long");
 	field_str(r.f, "npukb", PACKAGE_VERSION);
+	field_str(r.f, "sandbox", npukb_sandbox_unsafe() ? "none (--unsafe-no-sandbox)" : "namespaces+seccomp");
 	return rec_write(j, &r);
 }
 

@@ -9,6 +9,8 @@
 #include "metrics_xml.h"
 #include "text.h"
 
+#include <npukb/sandbox.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +200,11 @@ static int write_provenance(xmlTextWriterPtr w, const struct npukb_results *r,
 	    attr(w, "identity", r->backend_identity) || end(w))
 		return -1;
 	if (start(w, "soc") || attr(w, "name", r->soc) || end(w))
+		return -1;
+	/* Written by the run that judged: whether samples were sandboxed. */
+	if (start(w, "sandbox") ||
+	    attr(w, "mode", npukb_sandbox_unsafe() ? "none (--unsafe-no-sandbox)" : "namespaces+seccomp") ||
+	    end(w))
 		return -1;
 	if (start(w, "seeds") || attr_ull(w, "count", info->nseeds) ||
 	    attr_ull(w, "base", info->base_seed) || end(w))

@@ -154,6 +154,14 @@ static int compile_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *out)
 			 * mismatch (narrowing, uninitialised values). */
 			npukb_verdict_set_details(out, res.diagnostics);
 		}
+	} else if (res.proc.kind == NPUKB_EXIT_VIOLATION || res.proc.limits_hit) {
+		/* The sandbox stopped the compiler (a template bomb's memory, a
+		 * denied call): its own category, whatever the compiler printed. */
+		const char *cat = npukb_sandbox_category(&res.proc);
+		char what[256];
+		npukb_sandbox_describe(&res.proc, what, sizeof(what));
+		npukb_verdict_fail(out, cat ? cat : "other-compile", "compiler %s", what);
+		npukb_verdict_set_details(out, res.diagnostics);
 	} else if (res.proc.kind == NPUKB_EXIT_TIMEOUT || res.proc.kind == NPUKB_EXIT_CPU_LIMIT) {
 		char what[256];
 		npukb_sandbox_describe(&res.proc, what, sizeof(what));

@@ -204,17 +204,13 @@ static void internal_error(struct npukb_verdict *out, const char *fmt, ...)
 
 /* ---- the run's fate ------------------------------------------------------------ */
 
-/* Category of a run that did not complete, when the backend named none. */
+/* Category of a run that did not complete, when the backend named none:
+ * the sandbox's own mapping (a clean exit that did not finish is a crash). */
 static const char *category_from_proc(const struct npukb_sandbox_result *p)
 {
-	switch (p->kind) {
-	case NPUKB_EXIT_TIMEOUT: return "timeout";
-	case NPUKB_EXIT_CPU_LIMIT: return "resource-limit";
-	case NPUKB_EXIT_SIGNAL: return "crash";
-	case NPUKB_EXIT_NORMAL: return "crash";
-	case NPUKB_EXIT_EXEC_FAILED: return "crash";
-	}
-	return "crash";
+	const char *cat = npukb_sandbox_category(p);
+
+	return cat ? cat : "crash";
 }
 
 static void fail_run(struct npukb_verdict *out, const struct npukb_run_result *r, unsigned s)

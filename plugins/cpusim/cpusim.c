@@ -741,11 +741,15 @@ static int compile_one(const struct npukb_build_request *req, const char *work, 
 {
 	struct npukb_sandbox_spec spec;
 	char err[512] = "", desc[256];
-	char *log;
+	char *log, *reads[3] = { NULL, NULL, NULL };
 	int rc;
 
 	log_command(work, argv);
 
+	/* The compiler sees the sample and the emulation headers, read-only,
+	 * besides the toolchain: nothing else (npukb/sandbox.h). */
+	reads[0] = data_dir(err, sizeof err);
+	reads[1] = reads[0] ? absolute(req->sample->dir) : NULL;
 	memset(&spec, 0, sizeof(spec));
 	spec.argv = argv;
 	spec.workdir = work;
@@ -753,7 +757,10 @@ static int compile_one(const struct npukb_build_request *req, const char *work, 
 	spec.stderr_path = COMPILE_LOG;
 	spec.limits = req->options->build_limits;
 	spec.isolate_network = 1;
-	rc = npukb_sandbox_run(&spec, &res->proc, err, sizeof err);
+	spec.read_paths = (const char *const *)reads;
+	rc = reads[1] ? npukb_sandbox_run(&spec, &res->proc, err, sizeof err) : -ENOENT;
+	free(reads[0]);
+	free(reads[1]);
 	if (rc < 0) {
 		res->message = format("cpusim: cannot run the compiler: %s", err);
 		return rc;
@@ -776,7 +783,8 @@ static int compile_one(const struct npukb_build_request *req, const char *work, 
 		return 0;
 	}
 	npukb_sandbox_describe(&res->proc, desc, sizeof desc);
-	if (res->proc.kind == NPUKB_EXIT_TIMEOUT || res->proc.kind == NPUKB_EXIT_CPU_LIMIT) {
+	if (res->proc.kind == NPUKB_EXIT_TIMEOUT || res->proc.kind == NPUKB_EXIT_CPU_LIMIT ||
+	    res->proc.kind == NPUKB_EXIT_VIOLATION || res->proc.limits_hit) {
 		res->message = format("compiler %s%s", desc, label);
 	} else {
 		/* gcc's "error:" first: a path may hold the word (.../compile_error/) */
@@ -1530,7 +1538,7 @@ static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_resu
 	char **owned = NULL;
 	const char **argv = NULL;
 	char *work = NULL, *errpath = NULL, *stats = NULL, *text = NULL, *report, *exe = NULL;
-	char *case_file = NULL;
+	char *case_file = NULL, *data, *reads[3] = { NULL, NULL, NULL };
 	size_t i, argc = 0;
 	struct npukb_sandbox_spec spec;
 	int rc = 0, block_dim;
@@ -1627,6 +1635,17 @@ static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_resu
 	}
 	argv[argc] = NULL;
 
+	/* The harness sees its build and the SoC tables (read-only) and its
+	 * own work folder. */
+	reads[0] = xstrdup(exe);
+	data = data_dir(err, sizeof err);
+	reads[1] = data ? format("%s/soc", data) : NULL;
+	free(data);
+	if (!reads[0] || !reads[1]) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	*strrchr(reads[0], '/') = '\0';
 	memset(&spec, 0, sizeof(spec));
 	spec.argv = argv;
 	spec.workdir = work;
@@ -1634,6 +1653,7 @@ static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_resu
 	spec.stderr_path = RUN_ERR;
 	spec.limits = o->run_limits;
 	spec.isolate_network = 1;
+	spec.read_paths = (const char *const *)reads;
 	rc = npukb_sandbox_run(&spec, &res->proc, err, sizeof err);
 	if (rc < 0) {
 		res->message = format("cpusim: cannot run the kernel: %s", err);
@@ -1700,6 +1720,8 @@ out:
 	free(stats);
 	free(exe);
 	free(case_file);
+	free(reads[0]);
+	free(reads[1]);
 	return rc;
 }
 

@@ -79,11 +79,9 @@ static const char *why_not_correct(const struct npukb_stage_ctx *ctx)
 
 static const char *category_from_proc(const struct npukb_sandbox_result *p)
 {
-	switch (p->kind) {
-	case NPUKB_EXIT_TIMEOUT: return "timeout";
-	case NPUKB_EXIT_CPU_LIMIT: return "resource-limit";
-	default: return "crash";
-	}
+	const char *cat = npukb_sandbox_category(p);
+
+	return cat ? cat : "crash";
 }
 
 static void drop_files(const struct npukb_case_data *d, const char *dir)

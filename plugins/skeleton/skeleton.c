@@ -56,11 +56,14 @@
  *	struct npukb_sandbox_spec spec;
  *	char err[256];
  *	const char *argv[] = { "mycc", "-O2", "-c", "kernel.cpp", "-o", "kernel.o", NULL };
+ *	const char *reads[] = { req->sample->dir, "/opt/mytoolkit", NULL };
  *
  *	memset(&spec, 0, sizeof spec);
  *	spec.argv = argv;                       // argv[0] is looked up in PATH
- *	spec.envp = NULL;                       // NULL: inherit the environment
- *	spec.workdir = req->workdir;            // private, empty, made by the core
+ *	spec.envp = NULL;                       // NULL: npukb's, through the allowlist
+ *	spec.workdir = req->workdir;            // private, empty, made by the core;
+ *	                                        // the only writable place
+ *	spec.read_paths = reads;                // all the command sees besides /usr
  *	spec.stdout_path = "build.log";         // relative to workdir
  *	spec.stderr_path = "build.log";         // same name: one interleaved log
  *	spec.limits = req->options->build_limits;   // run_limits in run()
@@ -71,8 +74,11 @@
  * out of memory): return rc from build()/run() with err copied into
  * message. rc == 0 means the command ran; result->proc says how it ended
  * (NPUKB_EXIT_NORMAL with exit_code, SIGNAL, TIMEOUT, CPU_LIMIT,
- * EXEC_FAILED) and npukb_sandbox_describe() turns that into a line such as
- * "exited with status 1" for your message. A failed compile is NOT an
+ * EXEC_FAILED, VIOLATION; limits_hit) and npukb_sandbox_describe() turns
+ * that into a line such as "exited with status 1" for your message;
+ * npukb_sandbox_category() gives the run category ("timeout",
+ * "resource-limit", "sandbox-violation", "crash") so that every backend
+ * maps fates alike. A failed compile is NOT an
  * error of the backend: return 0 with ok = 0, the compiler output in
  * diagnostics (the classify stage reads it) and proc filled. Same for
  * run(): a crashing or hanging kernel returns 0 with ok = 0 and proc set;

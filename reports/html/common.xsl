@@ -32,6 +32,9 @@
         <dt>toolchain</dt>
         <dd data-k="toolchain" class="mono"><xsl:value-of select="substring-before(concat($p/backend/@identity, '&#10;'), '&#10;')"/></dd>
         <dt>SoC</dt><dd data-k="soc"><xsl:value-of select="$p/soc/@name"/></dd>
+        <xsl:if test="$p/sandbox">
+          <dt>sandbox</dt><dd data-k="sandbox"><xsl:value-of select="$p/sandbox/@mode"/></dd>
+        </xsl:if>
         <dt>seeds</dt>
         <dd data-k="seeds"><xsl:value-of select="$p/seeds/@count"/> per case, base <xsl:value-of select="$p/seeds/@base"/></dd>
         <dt>machine</dt>

@@ -35,10 +35,16 @@ const char *const *test_sample_dirs(const char *folder, const char *const *names
 void test_cpusim_config(struct npukb_run_config *cfg, struct npukb_plugin_set *plugins,
 			const char *levels_rel, char *outdir)
 {
-	static char levels[4096], schema[4096];
+	static char levels[4096], schema[4096], shared[2][4096], reads[8200];
 	char **dirs, err[8192] = "";
 
 	test_src_path(levels, sizeof(levels), levels_rel);
+	/* Some test samples include files of other test samples or of the
+	 * AddCustom answer: the sandbox shows those folders too. */
+	test_src_path(shared[0], sizeof(shared[0]), "tests/samples");
+	test_src_path(shared[1], sizeof(shared[1]), "levels/level1/Math/AddCustom/answer");
+	snprintf(reads, sizeof(reads), "%s:%s", shared[0], shared[1]);
+	setenv("NPUKB_SANDBOX_READ", reads, 1);
 	test_src_path(schema, sizeof(schema), "levels/schema/task.rng");
 	cr_assert_not_null(mkdtemp(outdir), "cannot create %s", outdir);
 	cr_assert_eq(npukb_plugin_dirs(NULL, &dirs, err, sizeof(err)), 0, "%s", err);

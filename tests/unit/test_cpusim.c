@@ -130,6 +130,8 @@ static char *tempdir(void)
 	char *d = mkdtemp(tmpl);
 
 	cr_assert_not_null(d, "mkdtemp: %s", strerror(errno));
+	/* Samples and builds are read by the sandbox's user (nobody). */
+	cr_assert_eq(chmod(d, 0755), 0);
 	cr_assert_lt(ntempdirs, MAX_TEMPDIRS);
 	if (ntempdirs == 0)
 		atexit(remove_tempdirs);
@@ -313,7 +315,9 @@ static uint16_t *read_u16(const char *path, size_t n)
 static void run_case(struct built *b, struct case_files *c, struct npukb_run_result *r)
 {
 	struct npukb_run_request req;
-	char *wd = tempdir();
+	/* As in npukb, the case's files live in the run's work folder: the
+	 * sandbox shows the harness nothing else. */
+	char *wd = strdup(c->dir);
 	int rc;
 
 	memset(&req, 0, sizeof(req));
@@ -1264,14 +1268,20 @@ Test(cpusim, harness_rejects_bad_command_line, .timeout = 120)
 	struct built b;
 	struct npukb_sandbox_spec spec;
 	struct npukb_sandbox_result res;
-	char err[256], *wd;
+	char err[256], *wd, build[4096], soc[4096];
+	const char *reads[] = { build, soc, NULL };
 	const char *argv[] = { NULL, "--blocks", "0", "--soc", "ascend910b2", "--stats", "s.txt", NULL };
 	const char *argv2[] = { NULL, "--blocks", "1", "--soc", "nosuchsoc", "--stats", "s.txt", NULL };
 
 	build_ok(&b, ANSWER);
 	argv[0] = argv2[0] = b.res.artifact;
 	wd = tempdir();
+	/* The harness sees its build and the SoC tables, as in cpusim_run. */
+	snprintf(build, sizeof build, "%s", b.res.artifact);
+	*strrchr(build, '/') = '\0';
+	snprintf(soc, sizeof soc, "%s/soc", getenv("NPUKB_CPUSIM_DIR"));
 	memset(&spec, 0, sizeof(spec));
+	spec.read_paths = reads;
 	spec.argv = argv;
 	spec.workdir = wd;
 	spec.limits.wall_seconds = 10;
@@ -1291,6 +1301,7 @@ Test(cpusim, fp16_selftest, .timeout = 120)
 	const char *cc[] = { "g++", "-std=c++17", "-O2", "-Wall", "-Wextra", "-Werror", inc, src,
 			     "-o", "fp16_selftest", NULL };
 	const char *run[] = { "./fp16_selftest", NULL };
+	const char *reads[] = { getenv("NPUKB_CPUSIM_DIR"), NULL };
 
 	setup_env();
 	if (getenv("NPUKB_CXX"))
@@ -1298,6 +1309,7 @@ Test(cpusim, fp16_selftest, .timeout = 120)
 	snprintf(src, sizeof src, "%s/selftest/fp16_selftest.cpp", getenv("NPUKB_CPUSIM_DIR"));
 	snprintf(inc, sizeof inc, "-I%s/include", getenv("NPUKB_CPUSIM_DIR"));
 	memset(&spec, 0, sizeof(spec));
+	spec.read_paths = reads;
 	spec.argv = cc;
 	spec.workdir = wd;
 	spec.stderr_path = "cc.err";

@@ -111,8 +111,10 @@ static int pid_gone(pid_t pid)
 	return kill(pid, 0) < 0 && errno == ESRCH;
 }
 
-/* Every pid listed (one a line) in a work-directory file is gone; returns
- * how many were listed. */
+/* How many pids a work-directory file lists (one a line). With the PID
+ * namespace these are the sample's own pids, meaningless outside; whether
+ * the processes are gone is asked of the whole machine by count_procs. In
+ * unsafe mode (no namespaces) they are host pids and are checked too. */
 static int assert_listed_pids_gone(const char *name)
 {
 	char *text = strdup(slurp(name));
@@ -123,7 +125,8 @@ static int assert_listed_pids_gone(const char *name)
 		pid_t pid = (pid_t)atol(tok);
 
 		cr_assert_gt(pid, 1);
-		cr_expect(pid_gone(pid), "process %d from %s is still there", (int)pid, name);
+		if (npukb_sandbox_unsafe())
+			cr_expect(pid_gone(pid), "process %d from %s is still there", (int)pid, name);
 		n++;
 	}
 	free(text);
@@ -262,18 +265,23 @@ Test(sandbox, segfault_is_signal_11)
 
 /* ---- environment, PATH and standard streams -------------------------------- */
 
-Test(sandbox, envp_replaces_environment_and_path)
+Test(sandbox, envp_passes_only_the_allowlist)
 {
-	const char *argv[] = { "sh", "-c", "printf '%s|%s' \"$FOO\" \"$HOME\"", NULL };
-	const char *envp[] = { "PATH=/usr/bin:/bin", "FOO=bar", NULL };
+	const char *argv[] = { "sh", "-c", "printf '%s|%s|%s|%s|%s' \"$FOO\" \"$HOME\" \"$LANG\" "
+			       "\"$ASAN_OPTIONS\" \"$PATH\"", NULL };
+	const char *envp[] = { "PATH=/usr/bin:/bin", "FOO=bar", "HOME=/root", "LANG=de_DE.UTF-8",
+			       "ASAN_OPTIONS=x=1", NULL };
 	struct npukb_sandbox_spec s = spec_of(argv);
 	struct npukb_sandbox_result r;
+	char expect[PATH_MAX + 64], real[PATH_MAX];
 
 	s.envp = envp;
 	s.stdout_path = "out";
 	r = run_ok(&s);
 	cr_assert_eq(r.kind, NPUKB_EXIT_NORMAL);
-	cr_assert_str_eq(slurp("out"), "bar|");
+	cr_assert_not_null(realpath(workdir, real));
+	snprintf(expect, sizeof expect, "|%s|C|x=1|/usr/bin:/bin", real);
+	cr_assert_str_eq(slurp("out"), expect);
 
 	/* The command's own PATH decides where argv[0] is looked up. */
 	{
@@ -413,11 +421,14 @@ Test(sandbox, invalid_arguments)
 
 Test(sandbox, wall_clock_limit_kills_quickly, .timeout = 10)
 {
-	const char *argv[] = { "sh", "-c", "echo $$ > pid; exec sleep 30", NULL };
+	const char *t = unique_sleep();
+	char script[128];
+	const char *argv[] = { "sh", "-c", script, NULL };
 	struct npukb_sandbox_spec s = spec_of(argv);
 	struct npukb_sandbox_result r;
 	char d[128];
 
+	snprintf(script, sizeof script, "echo $$ > pid; exec sleep %s", t);
 	s.limits.wall_seconds = 0.5;
 	r = run_ok(&s);
 	cr_assert_eq(r.kind, NPUKB_EXIT_TIMEOUT);
@@ -425,6 +436,7 @@ Test(sandbox, wall_clock_limit_kills_quickly, .timeout = 10)
 	cr_assert_geq(r.wall_seconds, 0.5);
 	cr_assert_lt(r.wall_seconds, 2.0);
 	cr_assert_eq(assert_listed_pids_gone("pid"), 1);
+	cr_assert_eq(count_procs("sleep", t), 0);
 	npukb_sandbox_describe(&r, d, sizeof d);
 	cr_assert_str_eq(d, "timed out after 0.5 s (wall-clock limit)");
 }
@@ -502,24 +514,69 @@ Test(sandbox, cpu_limit_holds_when_sigxcpu_is_ignored, .timeout = 15)
 	cr_assert_geq(r.cpu_seconds, 1.2, "cpu %.3f", r.cpu_seconds);
 }
 
-Test(sandbox, memory_limit_makes_big_allocation_fail, .timeout = 15)
+/* The helper's folder, for read_paths: the private root shows nothing else
+ * of the build tree. */
+static const char *helper_dir(void)
+{
+	static char dir[PATH_MAX];
+	char *slash;
+
+	snprintf(dir, sizeof dir, "%s", helper_path());
+	slash = strrchr(dir, '/');
+	*slash = '\0';
+	return dir;
+}
+
+static struct npukb_sandbox_result alloc_256(uint64_t limit)
 {
 	const char *argv[] = { helper_path(), "alloc", "256", NULL };
+	const char *reads[] = { helper_dir(), NULL };
 	struct npukb_sandbox_spec s = spec_of(argv);
+
+	s.read_paths = reads;
+	s.limits.memory_bytes = limit;
+	return run_ok(&s);
+}
+
+Test(sandbox, memory_limit_makes_big_allocation_fail, .timeout = 15)
+{
 	struct npukb_sandbox_result r;
 
+	/* Without cgroups the limit is RLIMIT_AS: malloc fails. */
+	setenv("NPUKB_SANDBOX_CGROUP", "0", 1);
 	/* Control: the helper really can allocate 256 MiB when allowed to. */
-	s.limits.memory_bytes = 1024ull << 20;
-	r = run_ok(&s);
+	r = alloc_256(1024ull << 20);
 	cr_assert_eq(r.kind, NPUKB_EXIT_NORMAL);
 	cr_assert_eq(r.exit_code, 0);
 	cr_assert_gt(r.max_rss_kb, 200 * 1024L, "max_rss_kb %ld", r.max_rss_kb);
 
-	s.limits.memory_bytes = 64ull << 20;
-	r = run_ok(&s);
+	r = alloc_256(64ull << 20);
 	cr_assert_eq(r.kind, NPUKB_EXIT_NORMAL);
 	cr_assert_eq(r.exit_code, 42, "exit %d: the allocation was not refused", r.exit_code);
 	cr_assert_lt(r.max_rss_kb, 64 * 1024L);
+}
+
+Test(sandbox, memory_cgroup_limit_is_a_resource_limit, .timeout = 15)
+{
+	struct npukb_sandbox_result r;
+	char d[160];
+
+	unsetenv("NPUKB_SANDBOX_CGROUP");
+	r = alloc_256(1024ull << 20);
+	cr_assert_eq(r.kind, NPUKB_EXIT_NORMAL);
+	cr_assert_eq(r.exit_code, 0);
+	cr_assert_eq(r.limits_hit, 0);
+
+	r = alloc_256(64ull << 20);
+	if (r.kind == NPUKB_EXIT_NORMAL && r.exit_code == 42)
+		cr_skip_test("no writable memory cgroup here: RLIMIT_AS refused the allocation");
+	cr_assert(r.limits_hit & NPUKB_LIMIT_MEMORY, "kind %d exit %d signal %d hits %d", (int)r.kind,
+		  r.exit_code, r.signal, r.limits_hit);
+	cr_assert_eq(r.kind, NPUKB_EXIT_SIGNAL);
+	cr_assert_eq(r.signal, SIGKILL);
+	cr_assert_str_eq(npukb_sandbox_category(&r), "resource-limit");
+	npukb_sandbox_describe(&r, d, sizeof d);
+	cr_assert(strstr(d, "memory limit reached"), "%s", d);
 }
 
 Test(sandbox, file_size_limit, .timeout = 10)
@@ -690,4 +747,272 @@ Test(sandbox, describe_every_kind)
 	r.kind = NPUKB_EXIT_NORMAL;
 	npukb_sandbox_describe(&r, d, 8);
 	cr_assert_str_eq(d, "exited ");
+}
+
+/* ---- isolation: what a command sees and may do ---------------------------------- */
+
+/* Runs script with sh in the sandbox, stdout+stderr to "out"; the result. */
+static struct npukb_sandbox_result sh_run(const char *script)
+{
+	const char *argv[] = { "sh", "-c", script, NULL };
+	struct npukb_sandbox_spec s = spec_of(argv);
+
+	s.stdout_path = "out";
+	s.stderr_path = "out";
+	s.limits.wall_seconds = 10;
+	return run_ok(&s);
+}
+
+Test(sandbox, runs_in_its_own_pid_namespace_as_nobody)
+{
+	struct npukb_sandbox_result r = sh_run("echo $$ $PPID; id -u; ls /proc | grep -c '^[0-9]'; hostname");
+	char expect[64];
+
+	cr_assert_eq(r.kind, NPUKB_EXIT_NORMAL, "%s", slurp("out"));
+	/* init is 1, the shell 2; ls and grep are the only other processes. */
+	snprintf(expect, sizeof expect, "2 1\n65534\n4\nnpukb\n");
+	cr_assert_str_eq(slurp("out"), expect);
+}
+
+Test(sandbox, root_is_read_only_and_tmp_is_private)
+{
+	char host_tmp[PATH_MAX];
+	struct npukb_sandbox_result r;
+
+	snprintf(host_tmp, sizeof host_tmp, "/tmp/npukb-sandbox-escape-%d", (int)getpid());
+	unlink(host_tmp);
+	r = sh_run("touch /usr/x 2>/dev/null && echo usr-writable;"
+		   "touch /x 2>/dev/null && echo root-writable;"
+		   "touch /proc/x 2>/dev/null && echo proc-writable;"
+		   "echo private > /tmp/npukb-sandbox-escape-$PPID-x && cat /tmp/npukb-sandbox-escape-$PPID-x;"
+		   "touch mine && echo work-writable");
+	cr_assert_eq(r.kind, NPUKB_EXIT_NORMAL);
+	cr_assert_str_eq(slurp("out"), "private\nwork-writable\n");
+	cr_assert_eq(access(host_tmp, F_OK), -1, "the sample's /tmp reached the host's");
+	cr_assert_eq(file_size("mine"), 0);
+}
+
+Test(sandbox, host_files_are_not_there)
+{
+	/* Home folders, /etc's secrets, the test's own binary, other folders
+	 * of /tmp: nothing outside the allowlist. */
+	char script[PATH_MAX + 512], self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	struct npukb_sandbox_result r;
+
+	cr_assert_gt(n, 0);
+	self[n] = '\0';
+	snprintf(script, sizeof script,
+		 "for f in /etc/passwd /etc/shadow /root /home /var /srv '%s'; do"
+		 "  [ -e \"$f\" ] && echo \"visible: $f\"; done;"
+		 "ls /tmp | wc -l; ls / | tr '\\n' ' '", self);
+	r = sh_run(script);
+	cr_assert_eq(r.kind, NPUKB_EXIT_NORMAL);
+	cr_assert(strstr(slurp("out"), "visible") == NULL, "%s", slurp("out"));
+	/* /tmp holds the work folder's mount point and nothing of the host. */
+	cr_assert(strncmp(slurp("out"), "1\n", 2) == 0, "%s", slurp("out"));
+}
+
+Test(sandbox, read_paths_are_read_only_and_task_data_is_hidden)
+{
+	char data[] = "/tmp/npukb-sandbox-data-XXXXXX";
+	char path[PATH_MAX + 64], script[2 * PATH_MAX];
+	const char *argv[] = { "sh", "-c", script, NULL };
+	const char *reads[] = { data, NULL };
+	struct npukb_sandbox_spec s = spec_of(argv);
+	struct npukb_sandbox_result r;
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(data));
+	chmod(data, 0755);
+	snprintf(path, sizeof path, "%s/levels", data);
+	cr_assert_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof path, "%s/levels/answer.cpp", data);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("the expert answer\n", f);
+	fclose(f);
+	snprintf(path, sizeof path, "%s/sample.cpp", data);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("the sample\n", f);
+	fclose(f);
+	chmod(path, 0644);
+	setenv("NPUKB_DATADIR", data, 1);
+	snprintf(script, sizeof script,
+		 "cat %s/sample.cpp; ls %s/levels | wc -l; touch %s/new 2>/dev/null && echo writable", data,
+		 data, data);
+	s.read_paths = reads;
+	s.stdout_path = "out";
+	s.stderr_path = "out";
+	r = run_ok(&s);
+	cr_assert_eq(r.kind, NPUKB_EXIT_NORMAL);
+	cr_assert_str_eq(slurp("out"), "the sample\n0\n");
+	snprintf(path, sizeof path, "rm -rf '%s'", data);
+	cr_assert_eq(system(path), 0);
+}
+
+Test(sandbox, environment_of_npukb_does_not_leak)
+{
+	struct npukb_sandbox_result r;
+
+	setenv("NPUKB_TEST_SECRET", "s3cr3t-token", 1);
+	r = sh_run("env");
+	cr_assert_eq(r.kind, NPUKB_EXIT_NORMAL);
+	cr_assert(strstr(slurp("out"), "s3cr3t") == NULL, "%s", slurp("out"));
+	cr_assert(strstr(slurp("out"), "LANG=C\n"), "%s", slurp("out"));
+}
+
+Test(sandbox, denied_calls_are_violations_named)
+{
+	static const char *const cases[][2] = {
+		{ "unshare -U true", "unshare" },
+		{ "kill -9 -1", "kill" },
+		{ "kill -9 1", "kill" },
+		{ "kill -9 0", "kill" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct npukb_sandbox_result r = sh_run(cases[i][0]);
+		char d[128];
+
+		cr_assert_eq(r.kind, NPUKB_EXIT_VIOLATION, "%s: kind %d: %s", cases[i][0], (int)r.kind,
+			     slurp("out"));
+		cr_assert_str_eq(r.violation, cases[i][1]);
+		cr_assert_str_eq(npukb_sandbox_category(&r), "sandbox-violation");
+		npukb_sandbox_describe(&r, d, sizeof d);
+		cr_assert(strstr(d, cases[i][1]), "%s", d);
+	}
+}
+
+Test(sandbox, work_folder_quota_stops_a_disk_filler, .timeout = 20)
+{
+	const char *argv[] = { "sh", "-c", "i=0; while :; do head -c 1000000 /dev/zero > f$i; i=$((i+1)); done",
+			       NULL };
+	struct npukb_sandbox_spec s = spec_of(argv);
+	struct npukb_sandbox_result r;
+
+	s.workdir_quota = 8u << 20;
+	s.limits.file_bytes = 2u << 20;
+	s.limits.wall_seconds = 10;
+	r = run_ok(&s);
+	cr_assert(r.limits_hit & NPUKB_LIMIT_QUOTA, "kind %d hits %d", (int)r.kind, r.limits_hit);
+	cr_assert_lt(r.wall_seconds, 5.0);
+	cr_assert_str_eq(npukb_sandbox_category(&r), "resource-limit");
+}
+
+Test(sandbox, category_of_every_fate)
+{
+	struct npukb_sandbox_result r;
+
+	memset(&r, 0, sizeof r);
+	r.kind = NPUKB_EXIT_NORMAL;
+	cr_assert_null(npukb_sandbox_category(&r));
+	r.exit_code = 1;
+	cr_assert_str_eq(npukb_sandbox_category(&r), "crash");
+	r.limits_hit = NPUKB_LIMIT_PROCESSES;
+	cr_assert_str_eq(npukb_sandbox_category(&r), "resource-limit");
+	r.exit_code = 0;
+	cr_assert_null(npukb_sandbox_category(&r));
+	r.limits_hit = 0;
+	r.kind = NPUKB_EXIT_SIGNAL;
+	r.signal = SIGSEGV;
+	cr_assert_str_eq(npukb_sandbox_category(&r), "crash");
+	r.limits_hit = NPUKB_LIMIT_FILE_SIZE;
+	cr_assert_str_eq(npukb_sandbox_category(&r), "resource-limit");
+	r.limits_hit = NPUKB_LIMIT_MEMORY;
+	r.kind = NPUKB_EXIT_TIMEOUT;
+	cr_assert_str_eq(npukb_sandbox_category(&r), "resource-limit");
+	r.limits_hit = NPUKB_LIMIT_PROCESSES;
+	cr_assert_str_eq(npukb_sandbox_category(&r), "resource-limit");
+	r.limits_hit = 0;
+	cr_assert_str_eq(npukb_sandbox_category(&r), "timeout");
+	r.kind = NPUKB_EXIT_CPU_LIMIT;
+	cr_assert_str_eq(npukb_sandbox_category(&r), "resource-limit");
+	r.kind = NPUKB_EXIT_EXEC_FAILED;
+	cr_assert_str_eq(npukb_sandbox_category(&r), "crash");
+	r.kind = NPUKB_EXIT_VIOLATION;
+	cr_assert_str_eq(npukb_sandbox_category(&r), "sandbox-violation");
+}
+
+Test(sandbox, unsafe_mode_runs_without_namespaces)
+{
+	struct npukb_sandbox_result r;
+	char why[256];
+
+	cr_assert_eq(npukb_sandbox_probe(why, sizeof why), 0, "%s", why);
+	npukb_sandbox_set_unsafe(1);
+	r = sh_run("echo $$");
+	npukb_sandbox_set_unsafe(0);
+	cr_assert_eq(r.kind, NPUKB_EXIT_NORMAL);
+	cr_assert_gt(atoi(slurp("out")), 2, "%s", slurp("out"));
+}
+
+Test(sandbox, shared_work_folder_is_refused)
+{
+	/* Handing a world-writable folder (here a sticky one, as /tmp) to the
+	 * sandbox's user would hand it everyone's files: refused. */
+	const char *argv[] = { "true", NULL };
+	struct npukb_sandbox_spec s = spec_of(argv);
+	struct npukb_sandbox_result r;
+	char err[512] = "", inner[PATH_MAX + 16];
+	struct stat st;
+
+	if (geteuid() != 0)
+		cr_skip_test("the work folder is handed over only when npukb is root");
+	snprintf(inner, sizeof inner, "%s/planted", workdir);
+	cr_assert_eq(mkdir(inner, 0700), 0);
+	cr_assert_eq(chmod(workdir, 01777), 0);
+	cr_assert_eq(npukb_sandbox_run(&s, &r, err, sizeof err), -EPERM, "%s", err);
+	cr_assert(strstr(err, "shared"), "%s", err);
+	cr_assert_eq(stat(inner, &st), 0);
+	cr_assert_eq(st.st_uid, 0, "a file of a shared folder changed owner");
+}
+
+Test(sandbox, unreadable_read_path_is_named)
+{
+	char dir[] = "/tmp/npukb-sandbox-private-XXXXXX";
+	const char *argv[] = { "true", NULL };
+	const char *reads[] = { dir, NULL };
+	struct npukb_sandbox_spec s = spec_of(argv);
+	struct npukb_sandbox_result r;
+	char err[512] = "";
+
+	if (geteuid() != 0)
+		cr_skip_test("read paths are checked for nobody only when npukb is root");
+	cr_assert_not_null(mkdtemp(dir)); /* 0700 */
+	s.read_paths = reads;
+	cr_assert_eq(npukb_sandbox_run(&s, &r, err, sizeof err), -EACCES, "%s", err);
+	cr_assert(strstr(err, dir) && strstr(err, "chmod o+rX"), "%s", err);
+	rmdir(dir);
+}
+
+Test(sandbox, an_answer_sees_the_common_skeletons_and_nothing_else_of_levels)
+{
+	char data[] = "/tmp/npukb-sandbox-levels-XXXXXX";
+	char answer[PATH_MAX], script[4 * PATH_MAX], cmd[PATH_MAX + 16];
+	const char *argv[] = { "sh", "-c", script, NULL };
+	const char *reads[] = { answer, NULL };
+	struct npukb_sandbox_spec s = spec_of(argv);
+	struct npukb_sandbox_result r;
+
+	cr_assert_not_null(mkdtemp(data));
+	snprintf(cmd, sizeof cmd, "cd %s && mkdir -p levels/common levels/t/answer levels/u/answer && "
+		 "echo skeleton > levels/common/skel.h && echo mine > levels/t/answer/a.cpp && "
+		 "echo theirs > levels/u/answer/b.cpp && chmod -R a+rX .", data);
+	cr_assert_eq(system(cmd), 0);
+	chmod(data, 0755);
+	snprintf(answer, sizeof answer, "%s/levels/t/answer", data);
+	setenv("NPUKB_DATADIR", data, 1);
+	snprintf(script, sizeof script,
+		 "cat %s/a.cpp %s/../../common/skel.h; ls %s/levels; ls %s/levels/u 2>&1 | wc -l;"
+		 " cat %s/levels/u/answer/b.cpp 2>/dev/null", answer, answer, data, data, data);
+	s.read_paths = reads;
+	s.stdout_path = "out";
+	r = run_ok(&s);
+	cr_assert_eq(r.kind, NPUKB_EXIT_NORMAL);
+	/* levels/ shows only common/ and the answer's own task t. */
+	cr_assert_str_eq(slurp("out"), "mine\nskeleton\ncommon\nt\n1\n");
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", data);
+	cr_assert_eq(system(cmd), 0);
 }
