@@ -9,13 +9,14 @@
 #include <unistd.h>
 
 int npukb_step_run(const struct npukb_cann_cmd *cmd, char *const *envp, const char *workdir,
-		   const char *log, const struct npukb_limits *limits,
+		   const char *const *reads, const char *log, const struct npukb_limits *limits,
 		   struct npukb_sandbox_result *proc, char *err, size_t errlen)
 {
 	struct npukb_sandbox_spec spec;
 
 	memset(&spec, 0, sizeof spec);
 	spec.argv = (const char *const *)cmd->argv;
+	spec.read_paths = reads;
 	spec.envp = (const char *const *)envp;
 	spec.workdir = cmd->workdir ? cmd->workdir : workdir;
 	spec.stdout_path = log;

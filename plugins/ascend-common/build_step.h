@@ -10,9 +10,11 @@
 
 /* Runs cmd in cmd->workdir (else workdir) with envp under limits (NULL:
  * none), stdout and stderr into log (absolute, or relative to the
- * command's folder). Returns what npukb_sandbox_run returns. */
+ * command's folder), seeing reads (NULL-terminated: the toolkit, the
+ * sample) read-only besides its work folder (npukb/sandbox.h). Returns
+ * what npukb_sandbox_run returns. */
 int npukb_step_run(const struct npukb_cann_cmd *cmd, char *const *envp, const char *workdir,
-		   const char *log, const struct npukb_limits *limits,
+		   const char *const *reads, const char *log, const struct npukb_limits *limits,
 		   struct npukb_sandbox_result *proc, char *err, size_t errlen);
 
 /* 1 when the step exited with 0 and left `output` behind. */

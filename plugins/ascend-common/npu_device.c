@@ -83,7 +83,7 @@ static void last_line_of(const char *path, char *buf, size_t len)
 }
 
 int npukb_npu_health_check(struct npukb_npu_health *h, const char *program,
-			   char *const *envp, const char *workdir)
+			   char *const *envp, const char *workdir, const char *const *reads)
 {
 	const char *argv[] = { program, "--health", NULL };
 	struct npukb_sandbox_spec spec;
@@ -93,6 +93,7 @@ int npukb_npu_health_check(struct npukb_npu_health *h, const char *program,
 
 	memset(&spec, 0, sizeof spec);
 	spec.argv = argv;
+	spec.read_paths = reads;
 	spec.envp = (const char *const *)envp;
 	spec.workdir = workdir;
 	spec.stdout_path = HEALTH_LOG;

@@ -52,6 +52,6 @@ struct npukb_npu_health {
  * negative errno when the program could not be started; h->wedged
  * follows the answer. */
 int npukb_npu_health_check(struct npukb_npu_health *h, const char *program,
-			   char *const *envp, const char *workdir);
+			   char *const *envp, const char *workdir, const char *const *reads);
 
 #endif

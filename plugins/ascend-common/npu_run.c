@@ -87,6 +87,7 @@ static char *last_line(const char *text)
 }
 
 int npukb_npu_run(const char *what, char *const *argv, char *const *envp, const char *work,
+		  const char *const *reads,
 		  const struct npukb_limits *limits, int want_timing, struct npukb_npu_health *h,
 		  struct npukb_run_result *res)
 {
@@ -105,13 +106,14 @@ int npukb_npu_run(const char *what, char *const *argv, char *const *envp, const 
 	unlink(stats);
 	/* A device an earlier sample left wedged is checked again first; while
 	 * it fails, this sample is not judged on it. */
-	if (h->wedged && npukb_npu_health_check(h, argv[0], envp, work) != 1) {
+	if (h->wedged && npukb_npu_health_check(h, argv[0], envp, work, reads) != 1) {
 		res->skipped = 1;
 		res->message = npukb_cann_strf("not run: %s (since an earlier sample)", h->why);
 		goto out;
 	}
 	memset(&spec, 0, sizeof spec);
 	spec.argv = (const char *const *)argv;
+	spec.read_paths = reads;
 	spec.envp = (const char *const *)envp;
 	spec.workdir = work;
 	spec.stdout_path = NPUKB_NPU_RUN_OUT;
@@ -130,7 +132,7 @@ int npukb_npu_run(const char *what, char *const *argv, char *const *envp, const 
 		/* Anything but a refused command line may have left the device
 		 * in a bad state: say so now, and keep the next samples off it. */
 		if (!(res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == EXIT_USAGE))
-			npukb_npu_health_check(h, argv[0], envp, work);
+			npukb_npu_health_check(h, argv[0], envp, work, reads);
 		res->message = npukb_cann_strf("%s %s%s%s%s%s", what, desc, line ? ": " : "",
 					  line ? line : "", h->wedged ? "; then " : "",
 					  h->wedged ? h->why : "");

@@ -33,9 +33,12 @@ int npukb_ascend_read_stats(const char *path, struct npukb_ascend_stats *out);
  * last stderr line (the ACL call and aclGetRecentErrMsg()). Health: a
  * device h marks wedged is checked first (the run is skipped while it
  * fails); any failure but a refused command line (exit 2) is followed by a
- * check. what names the program in messages. Returns 0 or a negative
- * errno (res->message says why). */
+ * check. what names the program in messages; reads (NULL-terminated)
+ * is what the program sees read-only besides work: the toolkit, its
+ * build, the device node. Returns 0 or a negative errno (res->message
+ * says why). */
 int npukb_npu_run(const char *what, char *const *argv, char *const *envp, const char *work,
+		  const char *const *reads,
 		  const struct npukb_limits *limits, int want_timing, struct npukb_npu_health *h,
 		  struct npukb_run_result *res);
 

@@ -250,9 +250,12 @@ static int device_build(const struct npukb_build_request *req, struct npukb_buil
 	}
 
 	/* Each step's proc is the one reported: the first that fails ends
-	 * the build, with its output after the earlier steps'. */
+	 * the build, with its output after the earlier steps'. The sample
+	 * was copied into the work folder: the toolkit is all the compiler
+	 * needs to see besides it. */
 	for (i = 0; i < 3; i++) {
-		rc = npukb_step_run(&steps[i].cmd, envp, req->workdir, steps[i].log,
+		const char *reads[] = { info.root, NULL };
+		rc = npukb_step_run(&steps[i].cmd, envp, req->workdir, reads, steps[i].log,
 				    req->options ? &req->options->build_limits : NULL, &res->proc, err,
 				    sizeof err);
 		if (rc < 0) {
@@ -405,7 +408,7 @@ static int launch_on_npu(const struct npukb_cann_info *info, const struct npukb_
 {
 	char err[512];
 	char **argv = NULL, **envp = NULL;
-	char *work = NULL;
+	char *work = NULL, *build_dir = NULL;
 	int rc;
 
 	if (!req || !req->data || !req->workdir || !req->artifact || req->artifact[0] != '/') {
@@ -421,17 +424,24 @@ static int launch_on_npu(const struct npukb_cann_info *info, const struct npukb_
 	}
 	argv = launch_argv(req, work, err, sizeof err);
 	envp = npukb_npu_device_envp(info, NULL, npukb_npu_device_id());
-	if (!argv || !envp) {
+	build_dir = strdup(req->artifact);
+	if (!argv || !envp || !build_dir) {
 		res->message = strdup(argv ? "out of memory" : err);
 		rc = argv ? -ENOMEM : 0;
 	} else {
-		rc = npukb_npu_run("launch program", argv, envp, work,
+		/* The launch program sees the toolkit, its build and the NPU's
+		 * device node. */
+		const char *reads[] = { info->root, build_dir, info->has_device ? info->device : NULL,
+					NULL };
+		*strrchr(build_dir, '/') = '\0';
+		rc = npukb_npu_run("launch program", argv, envp, work, reads,
 				   req->options ? &req->options->run_limits : NULL,
 				   req->want_timing, &health, res);
 	}
 	npukb_cann_strv_free(argv);
 	npukb_cann_strv_free(envp);
 	free(work);
+	free(build_dir);
 	return rc;
 }
 

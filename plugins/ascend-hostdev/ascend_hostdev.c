@@ -157,6 +157,10 @@ struct build {
 	char **envp;
 	const char *work;
 	unsigned nlog;
+	/* What every build step sees read-only besides the work folder: the
+	 * toolkit (msopgen, the compilers, its cmake modules). The sample's
+	 * files are copied in. */
+	const char *reads[2];
 };
 
 /* Runs one step; 1 when it succeeded (and left `output`, if given), 0
@@ -168,7 +172,7 @@ static int step(struct build *b, const struct npukb_cann_cmd *cmd, const char *o
 
 	if (snprintf(log, sizeof log, "%s/build-%u.log", b->work, b->nlog++) >= (int)sizeof log)
 		return -ENAMETOOLONG;
-	rc = npukb_step_run(cmd, b->envp, b->work, log,
+	rc = npukb_step_run(cmd, b->envp, b->work, b->reads, log,
 			    b->req->options ? &b->req->options->build_limits : NULL, &b->res->proc,
 			    err, sizeof err);
 	if (rc < 0)
@@ -315,6 +319,8 @@ static int hostdev_build(const struct npukb_build_request *req, struct npukb_bui
 	b.req = req;
 	b.res = res;
 	b.work = work;
+	b.reads[0] = info.root;
+	b.reads[1] = NULL;
 	b.envp = npukb_npu_device_envp(&info, NULL, -1);
 	rc = b.envp ? build_project(&b, &info, soc.name) : -ENOMEM;
 	npukb_cann_strv_free(b.envp);
@@ -462,12 +468,16 @@ static int run_on_npu(const struct npukb_cann_info *info, const struct npukb_run
 	stage = stage_of(req->artifact);
 	argv = work ? program_argv(req, work, err, sizeof err) : NULL;
 	envp = stage ? npukb_npu_device_envp(info, stage, npukb_npu_device_id()) : NULL;
-	if (!work || !argv || !envp || !stage)
+	if (!work || !argv || !envp || !stage) {
 		rc = npukb_cann_set(&res->message, "ascend-hostdev: %s", work ? err : strerror(errno));
-	else
-		rc = npukb_npu_run("aclnn program", argv, envp, work,
+	} else {
+		/* The program sees the toolkit, the run's stage (the operator
+		 * package and its own build) and the NPU's device node. */
+		const char *reads[] = { info->root, stage, info->has_device ? info->device : NULL, NULL };
+		rc = npukb_npu_run("aclnn program", argv, envp, work, reads,
 				   req->options ? &req->options->run_limits : NULL,
 				   req->want_timing, &health, res);
+	}
 	npukb_cann_strv_free(argv);
 	npukb_cann_strv_free(envp);
 	free(work);

@@ -34,8 +34,8 @@ const char *fx_src(const char *rel);
  * fake ACL headers as include/, and lib64/ (8.5+) or runtime/lib64/ (8.0.x)
  * with libascendcl.so built from fake_acl.c and empty libruntime.so and
  * libnnopbase.so; python/site-packages/bin/msopgen (fake-msopgen) and a
- * fake cmake first on PATH. Sets ASCEND_HOME_PATH, FAKE_CANN_DIR and
- * FAKE_CANN_LOG (fx_tmp/cann-calls.log), and fills info as the probe sees
+ * fake cmake first on PATH. Sets ASCEND_HOME_PATH, ASCEND_FAKE_DIR and
+ * ASCEND_FAKE_LOG (fx_tmp/cann-calls.log), and fills info as the probe sees
  * the tree. */
 void fx_fake_cann(int bisheng, struct npukb_cann_info *info);
 
@@ -49,7 +49,7 @@ void fx_add_cmd(char **acc, const struct npukb_cann_cmd *c, const char *root);
 /* Writes n bytes to fx_tmp/<rel>. */
 void fx_write_bin(const char *rel, const void *buf, size_t n);
 
-/* The fake tools' calls (FAKE_CANN_LOG) with the toolkit root shown as
+/* The fake tools' calls (ASCEND_FAKE_LOG) with the toolkit root shown as
  * @ROOT@ and fx_tmp/work as @WORK@ (malloc'd). */
 char *fx_masked_calls(const struct npukb_cann_info *info);
 

@@ -256,7 +256,7 @@ static void run_add(const struct npukb_build_result *b, struct npukb_cann_info *
 	req.data = &data;
 	req.want_timing = 1;
 	info->has_device = 1;
-	setenv("FAKE_ACL_TRACE", fx_at("trace.log"), 1);
+	setenv("ASCEND_FAKE_ACL_TRACE", fx_at("trace.log"), 1);
 	unlink(fx_at("trace.log"));
 	cr_assert_eq(launch_on_npu(info, &req, res), 0);
 }
@@ -323,7 +323,7 @@ Test(ascend_device, acl_errors_carry_the_runtime_message)
 	char *trace;
 
 	build_add(0, &info, &b);
-	setenv("FAKE_ACL_FAIL", "aclrtSynchronizeStream", 1);
+	setenv("ASCEND_FAKE_ACL_FAIL", "aclrtSynchronizeStream", 1);
 	run_add(&b, &info, &r);
 	cr_assert_not(r.ok);
 	cr_assert_eq(r.proc.exit_code, NPUKB_ASCEND_HOST_EXIT_ACL);
@@ -349,8 +349,8 @@ Test(ascend_device, a_wedged_device_does_not_poison_later_verdicts)
 	struct npukb_run_result r;
 
 	build_add(0, &info, &b);
-	setenv("FAKE_ACL_FAIL", "aclrtSynchronizeStream", 1);
-	setenv("FAKE_ACL_DEVICE_STATUS", "abnormal", 1);
+	setenv("ASCEND_FAKE_ACL_FAIL", "aclrtSynchronizeStream", 1);
+	setenv("ASCEND_FAKE_ACL_DEVICE_STATUS", "abnormal", 1);
 	run_add(&b, &info, &r);
 	cr_assert_not(r.ok);
 	cr_assert_not(r.skipped);
@@ -359,7 +359,7 @@ Test(ascend_device, a_wedged_device_does_not_poison_later_verdicts)
 	cr_assert(health.wedged);
 	npukb_run_result_clear(&r);
 
-	unsetenv("FAKE_ACL_FAIL");
+	unsetenv("ASCEND_FAKE_ACL_FAIL");
 	run_add(&b, &info, &r);
 	cr_assert(r.skipped, "%s", r.message);
 	cr_assert_not(r.ok);
@@ -368,7 +368,7 @@ Test(ascend_device, a_wedged_device_does_not_poison_later_verdicts)
 	cr_assert_neq(access(fx_at("run/timing.stats"), F_OK), 0, "the sample ran");
 	npukb_run_result_clear(&r);
 
-	unsetenv("FAKE_ACL_DEVICE_STATUS");
+	unsetenv("ASCEND_FAKE_ACL_DEVICE_STATUS");
 	run_add(&b, &info, &r);
 	cr_assert(r.ok, "%s", r.message);
 	cr_assert_not(health.wedged);
@@ -515,7 +515,7 @@ Test(ascend_device, tensor_lists_and_absent_inputs)
 	rreq.workdir = fx_at("run");
 	rreq.data = &data;
 	info.has_device = 1;
-	setenv("FAKE_ACL_TRACE", fx_at("trace.log"), 1);
+	setenv("ASCEND_FAKE_ACL_TRACE", fx_at("trace.log"), 1);
 	cr_assert_eq(launch_on_npu(&info, &rreq, &r), 0);
 	cr_assert(r.ok, "%s\n%s", r.message, r.diagnostics ? r.diagnostics : "");
 	f = fopen(fx_at("run/z.bin"), "rb");

@@ -284,7 +284,7 @@ static void run_add(const struct npukb_task *t, const struct npukb_build_result 
 	req.data = &data;
 	req.want_timing = 1;
 	info->has_device = 1;
-	setenv("FAKE_ACL_TRACE", fx_at("trace.log"), 1);
+	setenv("ASCEND_FAKE_ACL_TRACE", fx_at("trace.log"), 1);
 	unlink(fx_at("trace.log"));
 	cr_assert_eq(run_on_npu(info, &req, res), 0);
 }

@@ -7,14 +7,14 @@
  * copies that overrun an allocation or go the wrong way, launches on
  * unknown streams or with arguments that are not device memory, leaks at
  * aclrtResetDevice - and fails them with an ACL error code and a message
- * for aclGetRecentErrMsg(). Every call is appended to $FAKE_ACL_TRACE, one
+ * for aclGetRecentErrMsg(). Every call is appended to $ASCEND_FAKE_ACL_TRACE, one
  * line each, with handles numbered in order of creation (s1, e2, d3) so a
  * trace is the same from run to run and can be compared to a golden file.
  * A launch "takes" 0.5 ms, the next 1.0 ms, and so on, so timings are known.
  *
  * Devices: $ASCEND_RT_VISIBLE_DEVICES (a comma list) decides how many the
- * process sees (1 when unset); $FAKE_ACL_DEVICE_STATUS=abnormal makes
- * aclrtQueryDeviceStatus report a wedged device; $FAKE_ACL_FAIL=<call>
+ * process sees (1 when unset); $ASCEND_FAKE_ACL_DEVICE_STATUS=abnormal makes
+ * aclrtQueryDeviceStatus report a wedged device; $ASCEND_FAKE_ACL_FAIL=<call>
  * makes that call fail as a device error would. Written for npukb. */
 #include "acl/acl.h"
 
@@ -50,7 +50,7 @@ static unsigned block_idx, block_num;
 static void trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void trace(const char *fmt, ...)
 {
-	const char *path = getenv("FAKE_ACL_TRACE");
+	const char *path = getenv("ASCEND_FAKE_ACL_TRACE");
 	va_list ap;
 	FILE *f;
 
@@ -127,10 +127,10 @@ static int visible_devices(void)
 	return n;
 }
 
-/* $FAKE_ACL_FAIL names one call that fails, as a device error would. */
+/* $ASCEND_FAKE_ACL_FAIL names one call that fails, as a device error would. */
 static aclError injected(const char *call)
 {
-	const char *v = getenv("FAKE_ACL_FAIL");
+	const char *v = getenv("ASCEND_FAKE_ACL_FAIL");
 
 	if (v && strcmp(v, call) == 0)
 		return fail(507011, "injected failure of %s (the device reported an error)", call);
@@ -201,7 +201,7 @@ aclError aclrtResetDevice(int32_t id)
 
 aclError aclrtQueryDeviceStatus(int32_t id, aclrtDeviceStatus *st)
 {
-	const char *s = getenv("FAKE_ACL_DEVICE_STATUS");
+	const char *s = getenv("ASCEND_FAKE_ACL_DEVICE_STATUS");
 	aclError rc = need_device("aclrtQueryDeviceStatus");
 
 	trace("aclrtQueryDeviceStatus %d", (int)id);

@@ -8,8 +8,8 @@
  * ACL headers published in mindspore-ai/graphengine (910/inc/external/acl);
  * see the README's table. Written for npukb, a subset: what the generated
  * programs call. */
-#ifndef NPUKB_FAKE_ACL_H
-#define NPUKB_FAKE_ACL_H
+#ifndef NPUKB_ASCEND_FAKE_ACL_H
+#define NPUKB_ASCEND_FAKE_ACL_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,8 +2,8 @@
  * objects of the aclnn API, declared as the real header declares them
  * (checked against mindspore-ai/graphengine 910/inc/external/aclnn/
  * acl_meta.h); a subset, what the generated programs call. */
-#ifndef NPUKB_FAKE_ACL_META_H
-#define NPUKB_FAKE_ACL_META_H
+#ifndef NPUKB_ASCEND_FAKE_ACL_META_H
+#define NPUKB_ASCEND_FAKE_ACL_META_H
 
 #include <stdint.h>
 
