@@ -90,4 +90,8 @@ int npukb_ref_arange(const struct npukb_ref_call *call, char *err, size_t errlen
 int npukb_ref_eye(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_fill(const struct npukb_ref_call *call, char *err, size_t errlen);
 
+/* mask.c */
+int npukb_ref_tril(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_triu(const struct npukb_ref_call *call, char *err, size_t errlen);
+
 #endif

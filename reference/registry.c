@@ -40,6 +40,8 @@ static const struct npukb_reference references[] = {
 	{ "scatter_list", 4, 1, npukb_ref_scatter_list },
 	{ "masked_select", 2, 2, npukb_ref_masked_select },
 	{ "matmul", 2, 1, npukb_ref_matmul },
+	{ "tril", 1, 1, npukb_ref_tril },
+	{ "triu", 1, 1, npukb_ref_triu },
 };
 
 const struct npukb_reference *npukb_reference_find(const char *name)
