@@ -42,6 +42,12 @@ static const struct npukb_reference references[] = {
 	{ "matmul", 2, 1, npukb_ref_matmul },
 	{ "tril", 1, 1, npukb_ref_tril },
 	{ "triu", 1, 1, npukb_ref_triu },
+	{ "rms_norm", 2, 2, npukb_ref_rms_norm },
+	{ "add_rms_norm", 3, 3, npukb_ref_add_rms_norm },
+	{ "inplace_add_rms_norm", 3, 3, npukb_ref_inplace_add_rms_norm },
+	{ "reverse_sequence", 2, 1, npukb_ref_reverse_sequence },
+	{ "expand", 1, 1, npukb_ref_expand },
+	{ "feeds_repeat", 2, 1, npukb_ref_feeds_repeat },
 };
 
 const struct npukb_reference *npukb_reference_find(const char *name)

@@ -92,3 +92,73 @@ Test(ref_mask, tril_and_triu_keep_their_triangle_per_matrix)
 	in.shape.rank = 3;
 	cr_expect_lt(run("triu", &in, 1, &out, 1, NULL, err), 0);
 }
+
+/* ---- Norm ----------------------------------------------------------------- */
+
+/* Rows (3, 4) and (0, 0) with gamma (1, 2), epsilon 0.5: mean of squares
+ * 12.5 and 0, rstd 1/sqrt(13) and 1/sqrt(0.5). */
+#define RMS_X { 3, 4, 0, 0 }
+#define RMS_GAMMA { 1, 2 }
+
+static void expect_rms(const float *y, const float *rstd)
+{
+	const double r0 = 1.0 / sqrt(13.0);
+	cr_expect_float_eq(rstd[0], (float)r0, 1e-7);
+	cr_expect_float_eq(rstd[1], (float)(1.0 / sqrt(0.5)), 1e-7);
+	cr_expect_float_eq(y[0], (float)(3 * r0), 1e-7);
+	cr_expect_float_eq(y[1], (float)(8 * r0), 1e-7);
+	cr_expect_eq(y[2], 0.0f);
+	cr_expect_eq(y[3], 0.0f);
+}
+
+Test(ref_norm, rms_norm_rows)
+{
+	static const float x[4] = RMS_X, gamma[2] = RMS_GAMMA;
+	const int64_t dx[2] = { 2, 2 }, dg[1] = { 2 }, dr[2] = { 2, 1 };
+	float y[4], rstd[2];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[2] = { tensor("x", NPUKB_DT_FLOAT32, (void *)x, 2, dx),
+					  tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, dg) };
+	struct npukb_ref_tensor out[2] = { tensor("y", NPUKB_DT_FLOAT32, y, 2, dx),
+					   tensor("rstd", NPUKB_DT_FLOAT32, rstd, 2, dr) };
+	const char *eps[] = { "epsilon", "0.5", NULL };
+
+	cr_assert_eq(run("rms_norm", in, 2, out, 2, eps, err), 0, "%s", err);
+	expect_rms(y, rstd);
+	/* gamma must divide x into rows; rstd holds one value per row */
+	in[1].numel = 3;
+	cr_expect_lt(run("rms_norm", in, 2, out, 2, eps, err), 0);
+	in[1].numel = 2;
+	out[1].numel = 1;
+	cr_expect_lt(run("rms_norm", in, 2, out, 2, eps, err), 0);
+}
+
+Test(ref_norm, add_rms_norm_and_in_place_form)
+{
+	static const float x1[4] = { 1, 1, -2, 0.5f }, x2[4] = { 2, 3, 2, -0.5f },
+			   gamma[2] = RMS_GAMMA;
+	const int64_t dx[2] = { 2, 2 }, dg[1] = { 2 }, dr[2] = { 2, 1 };
+	static const float sum[4] = RMS_X;
+	float y[4], rstd[2], s[4];
+	char err[ERRLEN];
+	const char *eps[] = { "epsilon", "0.5", NULL };
+	struct npukb_ref_tensor a_in[3] = { tensor("x1", NPUKB_DT_FLOAT32, (void *)x1, 2, dx),
+					    tensor("x2", NPUKB_DT_FLOAT32, (void *)x2, 2, dx),
+					    tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, dg) };
+	struct npukb_ref_tensor a_out[3] = { tensor("y", NPUKB_DT_FLOAT32, y, 2, dx),
+					     tensor("rstd", NPUKB_DT_FLOAT32, rstd, 2, dr),
+					     tensor("x", NPUKB_DT_FLOAT32, s, 2, dx) };
+	/* in place: inputs gamma, x1, x2; outputs x1 (y), x2 (the sum), rstd */
+	struct npukb_ref_tensor i_in[3] = { a_in[2], a_in[0], a_in[1] };
+	struct npukb_ref_tensor i_out[3] = { a_out[0], a_out[2], a_out[1] };
+
+	cr_assert_eq(run("add_rms_norm", a_in, 3, a_out, 3, eps, err), 0, "%s", err);
+	expect_rms(y, rstd);
+	cr_expect_arr_eq(s, sum, sizeof(s));
+	memset(y, 0, sizeof(y));
+	memset(s, 0, sizeof(s));
+	memset(rstd, 0, sizeof(rstd));
+	cr_assert_eq(run("inplace_add_rms_norm", i_in, 3, i_out, 3, eps, err), 0, "%s", err);
+	expect_rms(y, rstd);
+	cr_expect_arr_eq(s, sum, sizeof(s));
+}
