@@ -162,3 +162,189 @@ Test(ref_norm, add_rms_norm_and_in_place_form)
 	expect_rms(y, rstd);
 	cr_expect_arr_eq(s, sum, sizeof(s));
 }
+
+/* ---- TensorMove ----------------------------------------------------------- */
+
+Test(ref_tensor_move, reverse_sequence_along_either_order_of_dims)
+{
+	/* x[2][3]: seq_dim 1, batch_dim 0, lengths (3, 2). */
+	static const int32_t x[6] = { 1, 2, 3, 4, 5, 6 };
+	static const int32_t want[6] = { 3, 2, 1, 5, 4, 6 };
+	/* the same x with seq_dim 0, batch_dim 1: lengths (2, 1, 2) per column */
+	static const int32_t want_t[6] = { 4, 2, 6, 1, 5, 3 };
+	const int64_t dx[2] = { 2, 3 }, d2[1] = { 2 }, d3[1] = { 3 };
+	int64_t len[3] = { 3, 2, 0 }, len_t[3] = { 2, 1, 2 };
+	int32_t y[6];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[2] = { tensor("x", NPUKB_DT_INT32, (void *)x, 2, dx),
+					  tensor("seq_lengths", NPUKB_DT_INT64, len, 1, d2) };
+	struct npukb_ref_tensor out = tensor("y", NPUKB_DT_INT32, y, 2, dx);
+	const char *a[] = { "seq_dim", "1", "batch_dim", "0", NULL };
+	const char *b[] = { "seq_dim", "0", "batch_dim", "1", NULL };
+
+	cr_assert_eq(run("reverse_sequence", in, 2, &out, 1, a, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want, sizeof(y));
+	in[1] = tensor("seq_lengths", NPUKB_DT_INT64, len_t, 1, d3);
+	cr_assert_eq(run("reverse_sequence", in, 2, &out, 1, b, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_t, sizeof(y));
+	/* a length beyond the sequence is refused */
+	len_t[1] = 3;
+	cr_expect_lt(run("reverse_sequence", in, 2, &out, 1, b, err), 0);
+}
+
+Test(ref_tensor_move, expand_broadcasts_from_the_last_dimension)
+{
+	static const int64_t x[3] = { 7, -8, 9 };
+	static const int64_t want[6] = { 7, -8, 9, 7, -8, 9 };
+	static const int64_t col[2] = { 5, 6 };
+	static const int64_t want_col[6] = { 5, 5, 5, 6, 6, 6 };
+	const int64_t dx[1] = { 3 }, dy[2] = { 2, 3 }, dc[2] = { 2, 1 }, bad[2] = { 3, 2 };
+	int64_t y[6];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in = tensor("x", NPUKB_DT_INT64, (void *)x, 1, dx);
+	struct npukb_ref_tensor out = tensor("y", NPUKB_DT_INT64, y, 2, dy);
+
+	cr_assert_eq(run("expand", &in, 1, &out, 1, NULL, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want, sizeof(y));
+	in = tensor("x", NPUKB_DT_INT64, (void *)col, 2, dc);
+	cr_assert_eq(run("expand", &in, 1, &out, 1, NULL, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_col, sizeof(y));
+	in = tensor("x", NPUKB_DT_INT64, (void *)x, 1, dx);
+	out = tensor("y", NPUKB_DT_INT64, y, 2, bad);
+	cr_expect_lt(run("expand", &in, 1, &out, 1, NULL, err), 0);
+}
+
+Test(ref_tensor_move, feeds_repeat_interleaves_then_zero_pads)
+{
+	static const float x[6] = { 1, 2, 3, 4, 5, 6 };
+	static const float want[10] = { 1, 2, 1, 2, 5, 6, 0, 0, 0, 0 };
+	int32_t times[3] = { 2, 0, 1 };
+	const int64_t dx[2] = { 3, 2 }, dt[1] = { 3 }, dy[2] = { 5, 2 };
+	float y[10];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[2] = { tensor("feeds", NPUKB_DT_FLOAT32, (void *)x, 2, dx),
+					  tensor("feeds_repeat_times", NPUKB_DT_INT32, times, 1, dt) };
+	struct npukb_ref_tensor out = tensor("y", NPUKB_DT_FLOAT32, y, 2, dy);
+
+	memset(y, 0x7f, sizeof(y));
+	cr_assert_eq(run("feeds_repeat", in, 2, &out, 1, NULL, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want, sizeof(y));
+	/* more rows than y holds */
+	times[1] = 3;
+	cr_expect_lt(run("feeds_repeat", in, 2, &out, 1, NULL, err), 0);
+}
+
+/* One row s = (1, 3): mean 2, variance 1, rstd 1 with epsilon 0; gamma
+ * (2, 3), beta (0.5, -0.5): y = (-1.5, 2.5). */
+Test(ref_norm, layer_norms_of_one_row)
+{
+	static const float gamma[2] = { 2, 3 }, beta[2] = { 0.5f, -0.5f };
+	static const float x1[2] = { 0, 1 }, x2[2] = { 1, 2 }, dx[2] = { 0.5f, 1.5f }, zero[2] = { 0, 0 };
+	static const float bias_row[2] = { -1, 1 }, want_y[2] = { -1.5f, 2.5f }, want_s[2] = { 1, 3 };
+	const int64_t d2[1] = { 2 }, d1[1] = { 1 }, none[1] = { 0 };
+	float y[2], mean[1], rstd[1], s[2];
+	char err[ERRLEN];
+	const char *eps[] = { "epsilon", "0", NULL }, *deep[] = { "alpha", "2", "epsilon", "0", NULL };
+	struct npukb_ref_tensor t_gamma = tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, d2),
+				t_beta = tensor("beta", NPUKB_DT_FLOAT32, (void *)beta, 1, d2),
+				t_mean = tensor("mean", NPUKB_DT_FLOAT32, mean, 1, d1),
+				t_rstd = tensor("rstd", NPUKB_DT_FLOAT32, rstd, 1, d1),
+				t_y = tensor("y", NPUKB_DT_FLOAT32, y, 1, d2),
+				t_s = tensor("x", NPUKB_DT_FLOAT32, s, 1, d2);
+	struct npukb_ref_tensor no_bias = tensor("bias", NPUKB_DT_FLOAT32, NULL, 1, none);
+	struct npukb_ref_tensor deep_in[4] = { tensor("x", NPUKB_DT_FLOAT32, (void *)dx, 1, d2),
+					       tensor("gx", NPUKB_DT_FLOAT32, (void *)zero, 1, d2),
+					       t_beta, t_gamma };
+	struct npukb_ref_tensor deep_out[3] = { t_mean, t_rstd, t_y };
+	struct npukb_ref_tensor add_in[5] = { tensor("x1", NPUKB_DT_FLOAT32, (void *)x1, 1, d2),
+					      tensor("x2", NPUKB_DT_FLOAT32, (void *)x2, 1, d2),
+					      t_gamma, t_beta, no_bias };
+	struct npukb_ref_tensor add_out[4] = { t_y, t_mean, t_rstd, t_s };
+
+	cr_assert_eq(run("deep_norm", deep_in, 4, deep_out, 3, deep, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_y, sizeof(y));
+	cr_expect_eq(mean[0], 2.0f);
+	cr_expect_eq(rstd[0], 1.0f);
+
+	memset(y, 0, sizeof(y));
+	cr_assert_eq(run("add_layer_norm", add_in, 5, add_out, 4, eps, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_y, sizeof(y));
+	cr_expect_arr_eq(s, want_s, sizeof(s));
+	/* a one-row bias: s = (0, 4), mean 2, variance 4, rstd 1/2 */
+	add_in[4] = tensor("bias", NPUKB_DT_FLOAT32, (void *)bias_row, 1, d2);
+	cr_assert_eq(run("add_layer_norm", add_in, 5, add_out, 4, eps, err), 0, "%s", err);
+	cr_expect_eq(rstd[0], 0.5f);
+	cr_expect_eq(y[0], -1.5f);
+	cr_expect_eq(s[1], 4.0f);
+
+	/* in place: inputs gamma, beta, bias, x1, x2; outputs x1, x2, mean, rstd */
+	{
+		struct npukb_ref_tensor in[5] = { t_gamma, t_beta, no_bias, add_in[0], add_in[1] };
+		struct npukb_ref_tensor out[4] = { t_y, t_s, t_mean, t_rstd };
+		memset(y, 0, sizeof(y));
+		cr_assert_eq(run("inplace_add_layer_norm", in, 5, out, 4, eps, err), 0, "%s", err);
+		cr_expect_arr_eq(y, want_y, sizeof(y));
+		cr_expect_arr_eq(s, want_s, sizeof(s));
+	}
+}
+
+/* LayerNormV4 without gamma: rows (1, 3) and (2, 2) of x, beta (1, -1);
+ * mean 2 and 2, variances 1 and 0 (epsilon 0.25: rstd 1/sqrt(1.25), 2). */
+Test(ref_norm, layer_norm_v4_without_gamma)
+{
+	static const float x[4] = { 1, 3, 2, 2 }, beta[2] = { 1, -1 };
+	static const int64_t nshape[1] = { 2 };
+	const int64_t dx[2] = { 2, 2 }, dm[2] = { 2, 1 }, d1[1] = { 1 }, d2[1] = { 2 }, none[1] = { 0 };
+	float y[4], mean[2], rstd[2];
+	char err[ERRLEN];
+	const char *eps[] = { "epsilon", "0.25", NULL };
+	const double r0 = 1.0 / sqrt(1.25);
+	struct npukb_ref_tensor in[4] = { tensor("x", NPUKB_DT_FLOAT32, (void *)x, 2, dx),
+					  tensor("normalized_shape", NPUKB_DT_INT64, (void *)nshape, 1, d1),
+					  tensor("gamma", NPUKB_DT_FLOAT32, NULL, 1, none),
+					  tensor("beta", NPUKB_DT_FLOAT32, (void *)beta, 1, d2) };
+	struct npukb_ref_tensor out[3] = { tensor("y", NPUKB_DT_FLOAT32, y, 2, dx),
+					   tensor("mean", NPUKB_DT_FLOAT32, mean, 2, dm),
+					   tensor("rstd", NPUKB_DT_FLOAT32, rstd, 2, dm) };
+
+	cr_assert_eq(run("layer_norm_v4", in, 4, out, 3, eps, err), 0, "%s", err);
+	cr_expect_eq(mean[0], 2.0f);
+	cr_expect_eq(mean[1], 2.0f);
+	cr_expect_eq(rstd[0], (float)r0);
+	cr_expect_eq(rstd[1], 2.0f);
+	cr_expect_eq(y[0], (float)(1 - r0));
+	cr_expect_eq(y[1], (float)(r0 - 1));
+	cr_expect_eq(y[2], 1.0f);
+	cr_expect_eq(y[3], -1.0f);
+}
+
+/* AddRmsNormCast: y both in float32 and in float16 (rounded once each). */
+Test(ref_norm, add_rms_norm_cast_writes_y_twice)
+{
+	uint16_t x1[2], x2[2], gamma[2], y2[2], s[2];
+	float y1[2], rstd[1];
+	const int64_t d2[1] = { 2 }, d1[1] = { 1 };
+	char err[ERRLEN];
+	const char *eps[] = { "epsilon", "0", NULL };
+	/* s = (3, 4): rstd = 1 / sqrt(12.5); gamma (1, 1/3) */
+	const double r = 1.0 / sqrt(12.5);
+	x1[0] = npukb_f64_to_f16(1); x1[1] = npukb_f64_to_f16(1);
+	x2[0] = npukb_f64_to_f16(2); x2[1] = npukb_f64_to_f16(3);
+	gamma[0] = npukb_f64_to_f16(1); gamma[1] = npukb_f64_to_f16(1.0 / 3);
+	{
+		const double g1 = npukb_load_as_double(NPUKB_DT_FLOAT16, gamma, 1);
+		struct npukb_ref_tensor in[3] = { tensor("x1", NPUKB_DT_FLOAT16, x1, 1, d2),
+						  tensor("x2", NPUKB_DT_FLOAT16, x2, 1, d2),
+						  tensor("gamma", NPUKB_DT_FLOAT16, gamma, 1, d2) };
+		struct npukb_ref_tensor out[4] = { tensor("y1", NPUKB_DT_FLOAT32, y1, 1, d2),
+						   tensor("y2", NPUKB_DT_FLOAT16, y2, 1, d2),
+						   tensor("rstd", NPUKB_DT_FLOAT32, rstd, 1, d1),
+						   tensor("x", NPUKB_DT_FLOAT16, s, 1, d2) };
+		cr_assert_eq(run("add_rms_norm_cast", in, 3, out, 4, eps, err), 0, "%s", err);
+		cr_expect_eq(y1[1], (float)(4 * r * g1));
+		cr_expect_eq(y2[1], npukb_f64_to_f16(4 * r * g1));
+		cr_expect_eq(y1[0], (float)(3 * r));
+		cr_expect_eq(s[1], npukb_f64_to_f16(4));
+		cr_expect_eq(rstd[0], (float)r);
+	}
+}
