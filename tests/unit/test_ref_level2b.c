@@ -348,3 +348,26 @@ Test(ref_norm, add_rms_norm_cast_writes_y_twice)
 		cr_expect_eq(rstd[0], (float)r);
 	}
 }
+
+/* Rows x (1, 2) and (0, 4), dy (1, 1) and (2, -1), rstd 0.5 and 1, gamma
+ * (1, 1): s = 3 and -4; dx = (0.5 - 0.1875 x) and (2, -1 + 8); dgamma =
+ * (0.5 + 0, 1 - 4). */
+Test(ref_norm, rms_norm_grad_by_hand)
+{
+	static const float x[4] = { 1, 2, 0, 4 }, dy[4] = { 1, 1, 2, -1 }, rstd[2] = { 0.5f, 1 },
+			   gamma[2] = { 1, 1 };
+	static const float want_dx[4] = { 0.3125f, 0.125f, 2, 7 }, want_dg[2] = { 0.5f, -3 };
+	const int64_t dx2[2] = { 2, 2 }, dr[2] = { 2, 1 }, dg[1] = { 2 };
+	float dx[4], dgamma[2];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[4] = { tensor("dy", NPUKB_DT_FLOAT32, (void *)dy, 2, dx2),
+					  tensor("x", NPUKB_DT_FLOAT32, (void *)x, 2, dx2),
+					  tensor("rstd", NPUKB_DT_FLOAT32, (void *)rstd, 2, dr),
+					  tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, dg) };
+	struct npukb_ref_tensor out[2] = { tensor("dx", NPUKB_DT_FLOAT32, dx, 2, dx2),
+					   tensor("dgamma", NPUKB_DT_FLOAT32, dgamma, 1, dg) };
+
+	cr_assert_eq(run("rms_norm_grad", in, 4, out, 2, NULL, err), 0, "%s", err);
+	cr_expect_arr_eq(dx, want_dx, sizeof(dx));
+	cr_expect_arr_eq(dgamma, want_dg, sizeof(dgamma));
+}
