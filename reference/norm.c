@@ -5,24 +5,6 @@
 
 #include <math.h>
 
-/* Float attribute of the case; -EINVAL with a message when absent. */
-static int attr_double(const struct npukb_ref_call *c, const char *name, double *out, char *err,
-		       size_t errlen)
-{
-	const char *v = npukb_case_attr(c->kcase, name);
-	char *end;
-	if (!v) {
-		snprintf(err, errlen, "case gives no attribute %s", name);
-		return -EINVAL;
-	}
-	*out = strtod(v, &end);
-	if (end == v || *end) {
-		snprintf(err, errlen, "attribute %s = '%s' is not a number", name, v);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* The row length: gamma's elements, which must divide x's. */
 static int row_length(const struct npukb_ref_tensor *x, const struct npukb_ref_tensor *gamma,
 		      size_t *d, char *err, size_t errlen)
@@ -47,7 +29,7 @@ static int rms_rows(const struct npukb_ref_call *c, const struct npukb_ref_tenso
 {
 	size_t d = 0, rows, r, j;
 	double eps;
-	int rc = attr_double(c, "epsilon", &eps, err, errlen);
+	int rc = ref_attr_double(c, "epsilon", &eps, err, errlen);
 	if (rc == 0)
 		rc = row_length(x1, gamma, &d, err, errlen);
 	if (rc < 0)
@@ -141,7 +123,7 @@ static int layer_rows(const struct npukb_ref_call *c, const struct layer_call *l
 {
 	size_t d = 0, rows, r, j;
 	double eps;
-	int rc = attr_double(c, "epsilon", &eps, err, errlen);
+	int rc = ref_attr_double(c, "epsilon", &eps, err, errlen);
 	if (rc < 0)
 		return rc;
 	/* The rows are mean's elements: gamma may be left out. */
@@ -195,7 +177,7 @@ int npukb_ref_deep_norm(const struct npukb_ref_call *c, char *err, size_t errlen
 {
 	struct layer_call l = { &c->in[0], &c->in[1], NULL, &c->in[3], &c->in[2],
 				&c->out[2], &c->out[0], &c->out[1], NULL, 1.0 };
-	int rc = attr_double(c, "alpha", &l.alpha, err, errlen);
+	int rc = ref_attr_double(c, "alpha", &l.alpha, err, errlen);
 	return rc < 0 ? rc : layer_rows(c, &l, err, errlen);
 }
 
@@ -269,6 +251,77 @@ int npukb_ref_rms_norm_grad(const struct npukb_ref_call *c, char *err, size_t er
 	}
 	for (j = 0; j < d; j++)
 		npukb_store_from_double(dgamma->dtype, dgamma->data, j, acc[j]);
+	free(acc);
+	return 0;
+}
+
+/* The analytic gradient of LayerNorm of x = x1 + x2 for the incoming
+ * gradient dy, with mean and rstd given (one per row of d elements), plus
+ * the optional dsum; per row, with xh = x - mean and t = dy * gamma:
+ *   v = -1/2 * sum(t * xh) * rstd^3
+ *   m = -sum(t) * rstd - 2/d * v * sum(xh)
+ *   d_x = t * rstd + 2/d * v * xh + m / d (+ dsum)
+ * and over rows d_gamma = sum(dy * xh * rstd), d_beta = sum(dy).
+ * in: dy, x1, x2, rstd, mean, gamma, dsum (optional); out: d_x, d_gamma,
+ * d_beta. */
+int npukb_ref_add_layer_norm_grad(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *dy = &c->in[0], *x1 = &c->in[1], *x2 = &c->in[2],
+				      *rstd = &c->in[3], *mean = &c->in[4], *gamma = &c->in[5],
+				      *dsum = &c->in[6];
+	struct npukb_ref_tensor *dx = &c->out[0], *dg = &c->out[1], *db = &c->out[2];
+	size_t d = 0, rows, r, j;
+	double *acc;
+	int rc = row_length(x1, gamma, &d, err, errlen);
+
+	if (rc < 0)
+		return rc;
+	rows = x1->numel / d;
+	if (dy->numel != x1->numel || x2->numel != x1->numel || dx->numel != x1->numel ||
+	    rstd->numel != rows || mean->numel != rows || dg->numel != d || db->numel != d ||
+	    (dsum->numel && dsum->numel != x1->numel)) {
+		snprintf(err, errlen, "%s, %s, %s and %s need %zu elements, %s and %s one per row (%zu), %s and %s %zu",
+			 dy->name, x1->name, x2->name, dx->name, x1->numel, rstd->name, mean->name,
+			 rows, dg->name, db->name, d);
+		return -EINVAL;
+	}
+	acc = calloc(2 * d, sizeof(*acc));
+	if (!acc)
+		return -ENOMEM;
+	for (r = 0; r < rows; r++) {
+		double rs = npukb_load_as_double(rstd->dtype, rstd->data, r);
+		double mu = npukb_load_as_double(mean->dtype, mean->data, r);
+		double sa = 0.0, sb = 0.0, sc = 0.0, v, m;
+		for (j = 0; j < d; j++) {
+			size_t i = r * d + j;
+			double xh = npukb_load_as_double(x1->dtype, x1->data, i) +
+				    npukb_load_as_double(x2->dtype, x2->data, i) - mu;
+			double t = npukb_load_as_double(dy->dtype, dy->data, i) *
+				   npukb_load_as_double(gamma->dtype, gamma->data, j);
+			sa += t * xh;
+			sb += t;
+			sc += xh;
+		}
+		v = -0.5 * sa * rs * rs * rs;
+		m = -sb * rs - 2.0 / (double)d * v * sc;
+		for (j = 0; j < d; j++) {
+			size_t i = r * d + j;
+			double g = npukb_load_as_double(dy->dtype, dy->data, i);
+			double xh = npukb_load_as_double(x1->dtype, x1->data, i) +
+				    npukb_load_as_double(x2->dtype, x2->data, i) - mu;
+			double out = g * npukb_load_as_double(gamma->dtype, gamma->data, j) * rs +
+				     2.0 / (double)d * v * xh + m / (double)d;
+			if (dsum->numel)
+				out += npukb_load_as_double(dsum->dtype, dsum->data, i);
+			npukb_store_from_double(dx->dtype, dx->data, i, out);
+			acc[j] += g * xh * rs;
+			acc[d + j] += g;
+		}
+	}
+	for (j = 0; j < d; j++) {
+		npukb_store_from_double(dg->dtype, dg->data, j, acc[j]);
+		npukb_store_from_double(db->dtype, db->data, j, acc[d + j]);
+	}
 	free(acc);
 	return 0;
 }

@@ -54,6 +54,7 @@ static const struct npukb_reference references[] = {
 	{ "layer_norm_v4", 4, 3, npukb_ref_layer_norm_v4 },
 	{ "add_rms_norm_cast", 3, 4, npukb_ref_add_rms_norm_cast },
 	{ "rms_norm_grad", 4, 2, npukb_ref_rms_norm_grad },
+	{ "add_layer_norm_grad", 7, 3, npukb_ref_add_layer_norm_grad },
 };
 
 const struct npukb_reference *npukb_reference_find(const char *name)

@@ -1,5 +1,6 @@
-// rms_norm.h - the row skeleton shared by the RmsNorm, AddRmsNorm and
-// InplaceAddRmsNorm expert answers (kernel-only mode, Ascend 910B).
+// rms_norm.h - the row skeleton shared by the RmsNorm, AddRmsNorm,
+// InplaceAddRmsNorm and AddRmsNormCast expert answers (kernel-only mode,
+// Ascend 910B).
 //
 // x is rows x d (d: the elements gamma covers). The rows are dealt to the
 // cores in contiguous ranges; each core streams its rows through UB in
@@ -26,6 +27,7 @@ struct RmsNormArgs {
     uint64_t rows;
     uint32_t d;
     float eps;
+    GM_ADDR yf32; // y in float as well (AddRmsNormCast's y1); null when not wanted
 };
 
 template <typename T, bool ADD>
@@ -44,11 +46,15 @@ public:
         }
         rows = a.rows - start < perCore ? a.rows - start : perCore;
         d = a.d;
+        withY32 = a.yf32 != nullptr;
         dp = static_cast<uint32_t>(AlignUp(d, 64));
         eps = a.eps;
         x1Gm.SetGlobalBuffer((__gm__ T*)a.x1 + start * d, rows * d);
         yGm.SetGlobalBuffer((__gm__ T*)a.y + start * d, rows * d);
         rstdGm.SetGlobalBuffer((__gm__ float*)a.rstd + start, rows);
+        if (withY32) {
+            y32Gm.SetGlobalBuffer((__gm__ float*)a.yf32 + start * d, rows * d);
+        }
         if constexpr (ADD) {
             x2Gm.SetGlobalBuffer((__gm__ T*)a.x2 + start * d, rows * d);
             sumGm.SetGlobalBuffer((__gm__ T*)a.sum + start * d, rows * d);
@@ -70,6 +76,9 @@ public:
         pipe.InitBuffer(x1Que, depth, tileBytes);
         pipe.InitBuffer(yQue, depth, tileBytes);
         pipe.InitBuffer(rstdQue, depth, rstdBytes);
+        if (withY32) {
+            pipe.InitBuffer(y32Que, depth, tileRows * dp * sizeof(float));
+        }
         if constexpr (ADD) {
             pipe.InitBuffer(x2Que, depth, tileBytes);
             pipe.InitBuffer(sumQue, depth, tileBytes);
@@ -98,7 +107,7 @@ public:
 private:
     __aicore__ inline uint32_t RowsFitting(uint32_t fixed) const
     {
-        const uint32_t perRow = depth * (2 * NIO * sizeof(T) * dp + 2 * sizeof(float)) +
+        const uint32_t perRow = depth * (2 * NIO * sizeof(T) * dp + (withY32 ? 4 * dp : 0) + 2 * sizeof(float)) +
                                 (F32 ? 0 : dp * sizeof(float)) + sizeof(float);
         // 64 bytes spare for the 32-byte rounding of the small buffers.
         return fixed + 64 >= UB_BUDGET ? 0 : (UB_BUDGET - fixed - 64) / perRow;
@@ -183,29 +192,21 @@ private:
             ReduceSum(rstd[i], sq, work, d);
             PipeBarrier<PIPE_V>();
         }
-        Muls(rstd, rstd, 1.0f / static_cast<float>(d), nr);
-        PipeBarrier<PIPE_V>();
-        Adds(rstd, rstd, eps, nr);
-        PipeBarrier<PIPE_V>();
-        Sqrt(rstd, rstd, nr);
-        PipeBarrier<PIPE_V>();
-        Div(rstd, onesBuf.Get<float>(), rstd, nr);
-        SetFlag<HardEvent::V_S>(0);
-        WaitFlag<HardEvent::V_S>(0);
+        RstdFromSums(rstd, onesBuf.Get<float>(), 1.0f / static_cast<float>(d), eps, nr);
 
         LocalTensor<T> y = yQue.template AllocTensor<T>();
         // Float output: scale straight into y; else in xf, then one Cast.
         LocalTensor<float> yf = F32 ? y.template ReinterpretCast<float>() : xf;
-        for (uint32_t i = 0; i < nr; i++) {
-            Muls(yf[i * dp], xf[i * dp], rstd.GetValue(i), d);
+        ScaleRows(yf, xf, rstd, gammaBuf.Get<float>(), nr, d, dp);
+        if (withY32 || !F32) {
+            PipeBarrier<PIPE_V>();
         }
-        PipeBarrier<PIPE_V>();
-        LocalTensor<float> g = gammaBuf.Get<float>();
-        for (uint32_t i = 0; i < nr; i++) {
-            Mul(yf[i * dp], yf[i * dp], g, d);
+        if (withY32) {
+            LocalTensor<float> y32 = y32Que.template AllocTensor<float>();
+            DataCopy(y32, yf, nr * dp);
+            y32Que.EnQue(y32);
         }
         if constexpr (!F32) {
-            PipeBarrier<PIPE_V>();
             Cast(y, yf, RoundMode::CAST_RINT, nr * dp);
         }
         yQue.EnQue(y);
@@ -223,6 +224,11 @@ private:
             CopyRowsOut(sumGm[r0 * d], s, nr, d, dp);
             sumQue.FreeTensor(s);
         }
+        if (withY32) {
+            LocalTensor<float> y32 = y32Que.template DeQue<float>();
+            CopyRowsOut(y32Gm[r0 * d], y32, nr, d, dp);
+            y32Que.FreeTensor(y32);
+        }
         LocalTensor<float> rstd = rstdQue.template DeQue<float>();
         CopyUbToGm(rstdGm[r0], rstd, nr);
         rstdQue.FreeTensor(rstd);
@@ -230,13 +236,14 @@ private:
 
     TPipe pipe;
     TQue<QuePosition::VECIN, 2> x1Que, x2Que;
-    TQue<QuePosition::VECOUT, 2> yQue, sumQue, rstdQue;
+    TQue<QuePosition::VECOUT, 2> yQue, sumQue, rstdQue, y32Que;
     TBuf<QuePosition::VECCALC> xfBuf, gammaBuf, sqBuf, workBuf, onesBuf;
     GlobalTensor<T> x1Gm, x2Gm, yGm, sumGm;
-    GlobalTensor<float> rstdGm;
+    GlobalTensor<float> rstdGm, y32Gm;
     uint64_t rows = 0;
     uint32_t d = 0, dp = 0, tileRows = 0, depth = 2;
     float eps = 0;
+    bool withY32 = false;
 };
 
 template <typename T, bool ADD>

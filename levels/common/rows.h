@@ -45,6 +45,38 @@ __aicore__ inline void ReplicateRow(const LocalTensor<T>& rows, uint32_t n, uint
     }
 }
 
+// rstd[i] = 1 / sqrt(rstd[i] * invD + eps) for i < n, in place, from row
+// sums of squares; ones holds n ones. The scalar unit waits for the result
+// (the callers read rstd[i] next).
+__aicore__ inline void RstdFromSums(const LocalTensor<float>& rstd, const LocalTensor<float>& ones, float invD,
+                                    float eps, uint32_t n)
+{
+    Muls(rstd, rstd, invD, n);
+    PipeBarrier<PIPE_V>();
+    Adds(rstd, rstd, eps, n);
+    PipeBarrier<PIPE_V>();
+    Sqrt(rstd, rstd, n);
+    PipeBarrier<PIPE_V>();
+    Div(rstd, ones, rstd, n);
+    SetFlag<HardEvent::V_S>(0);
+    WaitFlag<HardEvent::V_S>(0);
+}
+
+// dst row i = src row i * scale[i] * w for rows i < n of d elements,
+// rowLen apart (scale read by the scalar unit, after RstdFromSums).
+__aicore__ inline void ScaleRows(const LocalTensor<float>& dst, const LocalTensor<float>& src,
+                                 const LocalTensor<float>& scale, const LocalTensor<float>& w, uint32_t n,
+                                 uint32_t d, uint32_t rowLen)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        Muls(dst[i * rowLen], src[i * rowLen], scale.GetValue(i), d);
+    }
+    PipeBarrier<PIPE_V>();
+    for (uint32_t i = 0; i < n; i++) {
+        Mul(dst[i * rowLen], dst[i * rowLen], w, d);
+    }
+}
+
 } // namespace npukb_answer
 
 #endif

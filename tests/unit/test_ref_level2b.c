@@ -371,3 +371,32 @@ Test(ref_norm, rms_norm_grad_by_hand)
 	cr_expect_arr_eq(dx, want_dx, sizeof(dx));
 	cr_expect_arr_eq(dgamma, want_dg, sizeof(dgamma));
 }
+
+/* One row: x = x1 (1, 2) + x2 (0, 1) = (1, 3), mean
+ * given as 1 (not x's 2: the sum(xh) term counts), rstd 1, dy (1, 1),
+ * gamma (1, 1): xh = (0, 2), v = -1, m = -2 + 2 = 0, d_x = (1, -1) plus
+ * dsum (0.5, 0.5); d_gamma = (0, 2), d_beta = (1, 1). */
+Test(ref_norm, add_layer_norm_grad_by_hand)
+{
+	static const float dy[2] = { 1, 1 }, x1[2] = { 1, 2 }, x2[2] = { 0, 1 }, rstd[1] = { 1 },
+			   mean[1] = { 1 }, gamma[2] = { 1, 1 }, dsum[2] = { 0.5f, 0.5f };
+	static const float want_dx[2] = { 1.5f, -0.5f }, want_dg[2] = { 0, 2 }, want_db[2] = { 1, 1 };
+	const int64_t d2[1] = { 2 }, d1[1] = { 1 };
+	float dx[2], dg[2], db[2];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[7] = { tensor("dy", NPUKB_DT_FLOAT32, (void *)dy, 1, d2),
+					  tensor("x1", NPUKB_DT_FLOAT32, (void *)x1, 1, d2),
+					  tensor("x2", NPUKB_DT_FLOAT32, (void *)x2, 1, d2),
+					  tensor("rstd", NPUKB_DT_FLOAT32, (void *)rstd, 1, d1),
+					  tensor("mean", NPUKB_DT_FLOAT32, (void *)mean, 1, d1),
+					  tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, d2),
+					  tensor("dsum", NPUKB_DT_FLOAT32, (void *)dsum, 1, d2) };
+	struct npukb_ref_tensor out[3] = { tensor("dx", NPUKB_DT_FLOAT32, dx, 1, d2),
+					   tensor("dgamma", NPUKB_DT_FLOAT32, dg, 1, d2),
+					   tensor("dbeta", NPUKB_DT_FLOAT32, db, 1, d2) };
+
+	cr_assert_eq(run("add_layer_norm_grad", in, 7, out, 3, NULL, err), 0, "%s", err);
+	cr_expect_arr_eq(dx, want_dx, sizeof(dx));
+	cr_expect_arr_eq(dg, want_dg, sizeof(dg));
+	cr_expect_arr_eq(db, want_db, sizeof(db));
+}
