@@ -110,5 +110,6 @@ int npukb_ref_add_layer_norm_grad(const struct npukb_ref_call *call, char *err, 
 int npukb_ref_reverse_sequence(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_expand(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_feeds_repeat(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_strided_slice_assign(const struct npukb_ref_call *call, char *err, size_t errlen);
 
 #endif

@@ -126,3 +126,54 @@ int npukb_ref_feeds_repeat(const struct npukb_ref_call *c, char *err, size_t err
 		npukb_store_from_double(y->dtype, y->data, i, 0.0);
 	return 0;
 }
+
+/* var[slices] = input_value: along each axis given in axes (int64, the
+ * axes' positions in begin and strides), indices begin, begin + stride,
+ * ... as many as input_value has there; other axes whole. var is updated
+ * in place. in: input_value, begin, end, strides, axes, var; out: var. */
+int npukb_ref_strided_slice_assign(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *val = &c->in[0], *begin = &c->in[1], *strides = &c->in[3],
+				      *axes = &c->in[4];
+	struct npukb_ref_tensor *var = &c->out[0];
+	int64_t b[NPUKB_MAX_DIMS] = { 0 }, s[NPUKB_MAX_DIMS];
+	size_t vstride[NPUKB_MAX_DIMS], i;
+	int rank = var->shape.rank, k;
+
+	if (val->shape.rank != rank || val->dtype != var->dtype || begin->numel != axes->numel ||
+	    strides->numel != axes->numel) {
+		snprintf(err, errlen, "%s needs %s's rank and dtype, begin and strides one value per axis",
+			 val->name, var->name);
+		return -EINVAL;
+	}
+	for (k = 0; k < rank; k++)
+		s[k] = 1;
+	for (i = 0; i < axes->numel; i++) {
+		int64_t a = ref_load_i64(axes, i);
+		if (a < 0 || a >= rank) {
+			snprintf(err, errlen, "axis %lld outside 0 .. %d", (long long)a, rank - 1);
+			return -EINVAL;
+		}
+		b[a] = ref_load_i64(begin, i);
+		s[a] = ref_load_i64(strides, i);
+	}
+	for (k = 0; k < rank; k++)
+		if (b[k] < 0 || s[k] < 1 ||
+		    b[k] + (val->shape.dims[k] - 1) * s[k] >= var->shape.dims[k]) {
+			snprintf(err, errlen, "the slice of axis %d leaves %s", k, var->name);
+			return -EINVAL;
+		}
+	vstride[rank - 1] = 1;
+	for (k = rank - 1; k > 0; k--)
+		vstride[k - 1] = vstride[k] * (size_t)var->shape.dims[k];
+	for (i = 0; i < val->numel; i++) {
+		size_t rest = i, to = 0;
+		for (k = rank - 1; k >= 0; k--) {
+			size_t idx = rest % (size_t)val->shape.dims[k];
+			rest /= (size_t)val->shape.dims[k];
+			to += (size_t)(b[k] + (int64_t)idx * s[k]) * vstride[k];
+		}
+		copy_elem(var, to, val, i);
+	}
+	return 0;
+}

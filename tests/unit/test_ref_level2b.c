@@ -400,3 +400,32 @@ Test(ref_norm, add_layer_norm_grad_by_hand)
 	cr_expect_arr_eq(dg, want_dg, sizeof(dg));
 	cr_expect_arr_eq(db, want_db, sizeof(db));
 }
+
+/* var[4][3], axes (0, 1), begin (1, 0), strides (2, 1), input_value[2][2]:
+ * rows 1 and 3, columns 0 and 1 take the values. */
+Test(ref_tensor_move, strided_slice_assign_in_place)
+{
+	static const float val[4] = { -1, -2, -3, -4 };
+	static const int64_t begin[2] = { 1, 0 }, end[2] = { 4, 2 }, strides[2] = { 2, 1 },
+			     axes[2] = { 0, 1 };
+	static const float var0[12] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+	static const float want[12] = { 0, 1, 2, -1, -2, 5, 6, 7, 8, -3, -4, 11 };
+	const int64_t dv[2] = { 4, 3 }, du[2] = { 2, 2 }, d2[1] = { 2 };
+	float var[12];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[6] = { tensor("input_value", NPUKB_DT_FLOAT32, (void *)val, 2, du),
+					  tensor("begin", NPUKB_DT_INT64, (void *)begin, 1, d2),
+					  tensor("end", NPUKB_DT_INT64, (void *)end, 1, d2),
+					  tensor("strides", NPUKB_DT_INT64, (void *)strides, 1, d2),
+					  tensor("axes", NPUKB_DT_INT64, (void *)axes, 1, d2),
+					  tensor("var", NPUKB_DT_FLOAT32, (void *)var0, 2, dv) };
+	struct npukb_ref_tensor out = tensor("var", NPUKB_DT_FLOAT32, var, 2, dv);
+
+	memcpy(var, var0, sizeof(var));
+	cr_assert_eq(run("strided_slice_assign", in, 6, &out, 1, NULL, err), 0, "%s", err);
+	cr_expect_arr_eq(var, want, sizeof(var));
+	/* a slice leaving var is refused */
+	in[5].shape.dims[0] = 3;
+	out.shape.dims[0] = 3;
+	cr_expect_lt(run("strided_slice_assign", in, 6, &out, 1, NULL, err), 0);
+}
