@@ -90,4 +90,26 @@ int npukb_ref_arange(const struct npukb_ref_call *call, char *err, size_t errlen
 int npukb_ref_eye(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_fill(const struct npukb_ref_call *call, char *err, size_t errlen);
 
+/* mask.c */
+int npukb_ref_tril(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_triu(const struct npukb_ref_call *call, char *err, size_t errlen);
+
+/* norm.c */
+int npukb_ref_rms_norm(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_add_rms_norm(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_inplace_add_rms_norm(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_deep_norm(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_add_layer_norm(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_inplace_add_layer_norm(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_layer_norm_v4(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_add_rms_norm_cast(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_rms_norm_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_add_layer_norm_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
+
+/* tensor_move.c */
+int npukb_ref_reverse_sequence(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_expand(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_feeds_repeat(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_strided_slice_assign(const struct npukb_ref_call *call, char *err, size_t errlen);
+
 #endif

@@ -40,6 +40,22 @@ static const struct npukb_reference references[] = {
 	{ "scatter_list", 4, 1, npukb_ref_scatter_list },
 	{ "masked_select", 2, 2, npukb_ref_masked_select },
 	{ "matmul", 2, 1, npukb_ref_matmul },
+	{ "tril", 1, 1, npukb_ref_tril },
+	{ "triu", 1, 1, npukb_ref_triu },
+	{ "rms_norm", 2, 2, npukb_ref_rms_norm },
+	{ "add_rms_norm", 3, 3, npukb_ref_add_rms_norm },
+	{ "inplace_add_rms_norm", 3, 3, npukb_ref_inplace_add_rms_norm },
+	{ "reverse_sequence", 2, 1, npukb_ref_reverse_sequence },
+	{ "expand", 1, 1, npukb_ref_expand },
+	{ "feeds_repeat", 2, 1, npukb_ref_feeds_repeat },
+	{ "deep_norm", 4, 3, npukb_ref_deep_norm },
+	{ "add_layer_norm", 5, 4, npukb_ref_add_layer_norm },
+	{ "inplace_add_layer_norm", 5, 4, npukb_ref_inplace_add_layer_norm },
+	{ "layer_norm_v4", 4, 3, npukb_ref_layer_norm_v4 },
+	{ "add_rms_norm_cast", 3, 4, npukb_ref_add_rms_norm_cast },
+	{ "rms_norm_grad", 4, 2, npukb_ref_rms_norm_grad },
+	{ "add_layer_norm_grad", 7, 3, npukb_ref_add_layer_norm_grad },
+	{ "strided_slice_assign", 6, 1, npukb_ref_strided_slice_assign },
 };
 
 const struct npukb_reference *npukb_reference_find(const char *name)

@@ -11,6 +11,14 @@
  *   rel-max1  |out-ref| > tol*max(1,|ref|); tol by dtype: float16 1/512,
  *             bfloat16 1/256+1/16384, float32 (and float64, complex64)
  *             1/2048+1/16384; an rtol override replaces tol
+ *   rel-max1-ulp
+ *             as rel-max1, but one unit in the last place of the output
+ *             dtype at |ref| always passes: a kernel computing in float and
+ *             rounding once lands one ulp away from the correctly rounded
+ *             reference when the exact value sits near a rounding midpoint,
+ *             and for bfloat16 one ulp (2^-8 to 2^-7 relative) exceeds
+ *             rel-max1's tol when |ref| >= 1 (float16 and float32 ulps are
+ *             below their tol: there it is rel-max1)
  *   gemm      as rel-max1 with tol by dtype and reduction length K:
  *             float16 1/256 (1/128 when K >= 2048), bfloat16 1/128 (1/64),
  *             float32/float64/complex64 1/2048 (1/512)
@@ -39,7 +47,8 @@ enum npukb_compare_rule {
 	NPUKB_RULE_DEFAULT = 1,
 	NPUKB_RULE_REL_MAX1,
 	NPUKB_RULE_GEMM,
-	NPUKB_RULE_RATIO
+	NPUKB_RULE_RATIO,
+	NPUKB_RULE_REL_MAX1_ULP
 };
 
 /* One bad element, for messages. */

@@ -1,0 +1,327 @@
+/* norm.c - normalisations over the trailing dimensions: RMSNorm and its
+ * fused residual-add forms. Every row (the trailing elements gamma covers)
+ * is reduced in double and each output rounded once. */
+#include "ref_util.h"
+
+#include <math.h>
+
+/* The row length: gamma's elements, which must divide x's. */
+static int row_length(const struct npukb_ref_tensor *x, const struct npukb_ref_tensor *gamma,
+		      size_t *d, char *err, size_t errlen)
+{
+	if (gamma->numel == 0 || x->numel % gamma->numel != 0) {
+		snprintf(err, errlen, "%s has %zu elements, not a multiple of %s's %zu", x->name,
+			 x->numel, gamma->name, gamma->numel);
+		return -EINVAL;
+	}
+	*d = gamma->numel;
+	return 0;
+}
+
+/* y = s * rstd * gamma, rstd = 1 / sqrt(mean(s^2) + eps) per row, where s =
+ * x1 (+ x2 when given); y_again (when given) receives y too, in its own
+ * dtype; sum (when given) receives s rounded to its dtype. */
+static int rms_rows(const struct npukb_ref_call *c, const struct npukb_ref_tensor *x1,
+		    const struct npukb_ref_tensor *x2, const struct npukb_ref_tensor *gamma,
+		    struct npukb_ref_tensor *y, struct npukb_ref_tensor *y_again,
+		    struct npukb_ref_tensor *rstd, struct npukb_ref_tensor *sum, char *err,
+		    size_t errlen)
+{
+	size_t d = 0, rows, r, j;
+	double eps;
+	int rc = ref_attr_double(c, "epsilon", &eps, err, errlen);
+	if (rc == 0)
+		rc = row_length(x1, gamma, &d, err, errlen);
+	if (rc < 0)
+		return rc;
+	rows = x1->numel / d;
+	if ((x2 && x2->numel != x1->numel) || y->numel != x1->numel || rstd->numel != rows ||
+	    (y_again && y_again->numel != x1->numel) ||
+	    (sum && sum->numel != x1->numel)) {
+		snprintf(err, errlen, "%s needs %zu elements and %s one per row (%zu)", y->name,
+			 x1->numel, rstd->name, rows);
+		return -EINVAL;
+	}
+	for (r = 0; r < rows; r++) {
+		double ss = 0.0, inv;
+		for (j = 0; j < d; j++) {
+			double s = npukb_load_as_double(x1->dtype, x1->data, r * d + j);
+			if (x2)
+				s += npukb_load_as_double(x2->dtype, x2->data, r * d + j);
+			ss += s * s;
+		}
+		inv = 1.0 / sqrt(ss / (double)d + eps);
+		npukb_store_from_double(rstd->dtype, rstd->data, r, inv);
+		for (j = 0; j < d; j++) {
+			size_t i = r * d + j;
+			double s = npukb_load_as_double(x1->dtype, x1->data, i);
+			if (x2)
+				s += npukb_load_as_double(x2->dtype, x2->data, i);
+			double v = s * inv * npukb_load_as_double(gamma->dtype, gamma->data, j);
+			npukb_store_from_double(y->dtype, y->data, i, v);
+			if (y_again)
+				npukb_store_from_double(y_again->dtype, y_again->data, i, v);
+			if (sum)
+				npukb_store_from_double(sum->dtype, sum->data, i, s);
+		}
+	}
+	return 0;
+}
+
+/* in: x, gamma; out: y, rstd. */
+int npukb_ref_rms_norm(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	return rms_rows(c, &c->in[0], NULL, &c->in[1], &c->out[0], NULL, &c->out[1], NULL, err,
+			errlen);
+}
+
+/* in: x1, x2, gamma; out: y, rstd, x = x1 + x2. */
+int npukb_ref_add_rms_norm(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	return rms_rows(c, &c->in[0], &c->in[1], &c->in[2], &c->out[0], NULL, &c->out[1], &c->out[2],
+			err, errlen);
+}
+
+/* in: gamma, x1, x2; out: x1 (becomes y), x2 (becomes x1 + x2), rstd. */
+int npukb_ref_inplace_add_rms_norm(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	return rms_rows(c, &c->in[1], &c->in[2], &c->in[0], &c->out[0], NULL, &c->out[2], &c->out[1],
+			err, errlen);
+}
+
+/* in: x1, x2, gamma; out: y1 (float32), y2 (y in x1's dtype), rstd, x =
+ * x1 + x2. */
+int npukb_ref_add_rms_norm_cast(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	return rms_rows(c, &c->in[0], &c->in[1], &c->in[2], &c->out[0], &c->out[1], &c->out[2],
+			&c->out[3], err, errlen);
+}
+
+/* The operands of one LayerNorm over rows: s = alpha * x1 (+ x2) (+ bias),
+ * y = (s - mean) * rstd * gamma + beta; bias (optional) holds one row or
+ * x1's elements; gamma and beta may be left out (no elements: 1 and 0);
+ * sum (optional) receives s. */
+struct layer_call {
+	const struct npukb_ref_tensor *x1, *x2, *bias, *gamma, *beta;
+	struct npukb_ref_tensor *y, *mean, *rstd, *sum;
+	double alpha;
+};
+
+static double layer_s(const struct layer_call *l, size_t i, size_t j)
+{
+	double s = l->alpha * npukb_load_as_double(l->x1->dtype, l->x1->data, i);
+	if (l->x2)
+		s += npukb_load_as_double(l->x2->dtype, l->x2->data, i);
+	if (l->bias && l->bias->numel)
+		s += npukb_load_as_double(l->bias->dtype, l->bias->data,
+					  l->bias->numel == l->x1->numel ? i : j);
+	return s;
+}
+
+static int layer_rows(const struct npukb_ref_call *c, const struct layer_call *l, char *err,
+		      size_t errlen)
+{
+	size_t d = 0, rows, r, j;
+	double eps;
+	int rc = ref_attr_double(c, "epsilon", &eps, err, errlen);
+	if (rc < 0)
+		return rc;
+	/* The rows are mean's elements: gamma may be left out. */
+	if (l->mean->numel == 0 || l->x1->numel % l->mean->numel != 0) {
+		snprintf(err, errlen, "%s has %zu elements, not a multiple of %s's %zu", l->x1->name,
+			 l->x1->numel, l->mean->name, l->mean->numel);
+		return -EINVAL;
+	}
+	rows = l->mean->numel;
+	d = l->x1->numel / rows;
+	if ((l->x2 && l->x2->numel != l->x1->numel) || (l->gamma->numel && l->gamma->numel != d) ||
+	    (l->beta->numel && l->beta->numel != d) ||
+	    (l->bias && l->bias->numel && l->bias->numel != d && l->bias->numel != l->x1->numel) ||
+	    l->y->numel != l->x1->numel || l->mean->numel != rows || l->rstd->numel != rows ||
+	    (l->sum && l->sum->numel != l->x1->numel)) {
+		snprintf(err, errlen,
+			 "%s and %s need %zu elements (beta %zu, bias one row or all), mean and rstd one per row (%zu)",
+			 l->y->name, l->x1->name, l->x1->numel, d, rows);
+		return -EINVAL;
+	}
+	for (r = 0; r < rows; r++) {
+		double mean = 0.0, var = 0.0, inv;
+		for (j = 0; j < d; j++)
+			mean += layer_s(l, r * d + j, j);
+		mean /= (double)d;
+		for (j = 0; j < d; j++) {
+			double dev = layer_s(l, r * d + j, j) - mean;
+			var += dev * dev;
+		}
+		inv = 1.0 / sqrt(var / (double)d + eps);
+		npukb_store_from_double(l->mean->dtype, l->mean->data, r, mean);
+		npukb_store_from_double(l->rstd->dtype, l->rstd->data, r, inv);
+		for (j = 0; j < d; j++) {
+			size_t i = r * d + j;
+			double s = layer_s(l, i, j);
+			double y = (s - mean) * inv;
+			if (l->gamma->numel)
+				y *= npukb_load_as_double(l->gamma->dtype, l->gamma->data, j);
+			if (l->beta->numel)
+				y += npukb_load_as_double(l->beta->dtype, l->beta->data, j);
+			npukb_store_from_double(l->y->dtype, l->y->data, i, y);
+			if (l->sum)
+				npukb_store_from_double(l->sum->dtype, l->sum->data, i, s);
+		}
+	}
+	return 0;
+}
+
+/* in: x, gx, beta, gamma; out: mean, rstd, y; s = alpha * x + gx. */
+int npukb_ref_deep_norm(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	struct layer_call l = { &c->in[0], &c->in[1], NULL, &c->in[3], &c->in[2],
+				&c->out[2], &c->out[0], &c->out[1], NULL, 1.0 };
+	int rc = ref_attr_double(c, "alpha", &l.alpha, err, errlen);
+	return rc < 0 ? rc : layer_rows(c, &l, err, errlen);
+}
+
+/* in: x1, x2, gamma, beta, bias (optional); out: y, mean, rstd, x = s. */
+int npukb_ref_add_layer_norm(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	struct layer_call l = { &c->in[0], &c->in[1], &c->in[4], &c->in[2], &c->in[3],
+				&c->out[0], &c->out[1], &c->out[2], &c->out[3], 1.0 };
+	return layer_rows(c, &l, err, errlen);
+}
+
+/* in: gamma, beta, bias (optional), x1, x2; out: x1 (becomes y), x2
+ * (becomes s), mean, rstd. */
+int npukb_ref_inplace_add_layer_norm(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	struct layer_call l = { &c->in[3], &c->in[4], &c->in[2], &c->in[0], &c->in[1],
+				&c->out[0], &c->out[2], &c->out[3], &c->out[1], 1.0 };
+	return layer_rows(c, &l, err, errlen);
+}
+
+/* in: x, normalized_shape (its dimensions, which mean's shape repeats),
+ * gamma (optional), beta (optional); out: y, mean, rstd. */
+int npukb_ref_layer_norm_v4(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	struct layer_call l = { &c->in[0], NULL, NULL, &c->in[2], &c->in[3],
+				&c->out[0], &c->out[1], &c->out[2], NULL, 1.0 };
+	return layer_rows(c, &l, err, errlen);
+}
+
+/* The analytic gradient of y = x * rstd * gamma (rstd = 1 / sqrt(mean(x^2)
+ * + eps), a function of x) for the incoming gradient dy, per row r:
+ *   dx[r] = dy[r] * gamma * rstd[r] - x[r] * rstd[r]^3 * sum(dy[r] * gamma * x[r]) / d
+ *   dgamma = sum over rows of dy[r] * x[r] * rstd[r]
+ * in: dy, x, rstd (one per row), gamma; out: dx, dgamma. */
+int npukb_ref_rms_norm_grad(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *dy = &c->in[0], *x = &c->in[1], *rstd = &c->in[2],
+				      *gamma = &c->in[3];
+	struct npukb_ref_tensor *dx = &c->out[0], *dgamma = &c->out[1];
+	size_t d = 0, rows, r, j;
+	double *acc;
+	int rc = row_length(x, gamma, &d, err, errlen);
+
+	if (rc < 0)
+		return rc;
+	rows = x->numel / d;
+	if (dy->numel != x->numel || dx->numel != x->numel || rstd->numel != rows ||
+	    dgamma->numel != d) {
+		snprintf(err, errlen, "%s and %s need %zu elements, %s one per row (%zu), %s %zu",
+			 dy->name, dx->name, x->numel, rstd->name, rows, dgamma->name, d);
+		return -EINVAL;
+	}
+	acc = calloc(d, sizeof(*acc));
+	if (!acc)
+		return -ENOMEM;
+	for (r = 0; r < rows; r++) {
+		double rs = npukb_load_as_double(rstd->dtype, rstd->data, r), s = 0.0;
+		for (j = 0; j < d; j++)
+			s += npukb_load_as_double(dy->dtype, dy->data, r * d + j) *
+			     npukb_load_as_double(gamma->dtype, gamma->data, j) *
+			     npukb_load_as_double(x->dtype, x->data, r * d + j);
+		for (j = 0; j < d; j++) {
+			size_t i = r * d + j;
+			double g = npukb_load_as_double(dy->dtype, dy->data, i);
+			double xv = npukb_load_as_double(x->dtype, x->data, i);
+			npukb_store_from_double(dx->dtype, dx->data, i,
+						g * npukb_load_as_double(gamma->dtype, gamma->data, j) * rs -
+							xv * rs * rs * rs * s / (double)d);
+			acc[j] += g * xv * rs;
+		}
+	}
+	for (j = 0; j < d; j++)
+		npukb_store_from_double(dgamma->dtype, dgamma->data, j, acc[j]);
+	free(acc);
+	return 0;
+}
+
+/* The analytic gradient of LayerNorm of x = x1 + x2 for the incoming
+ * gradient dy, with mean and rstd given (one per row of d elements), plus
+ * the optional dsum; per row, with xh = x - mean and t = dy * gamma:
+ *   v = -1/2 * sum(t * xh) * rstd^3
+ *   m = -sum(t) * rstd - 2/d * v * sum(xh)
+ *   d_x = t * rstd + 2/d * v * xh + m / d (+ dsum)
+ * and over rows d_gamma = sum(dy * xh * rstd), d_beta = sum(dy).
+ * in: dy, x1, x2, rstd, mean, gamma, dsum (optional); out: d_x, d_gamma,
+ * d_beta. */
+int npukb_ref_add_layer_norm_grad(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *dy = &c->in[0], *x1 = &c->in[1], *x2 = &c->in[2],
+				      *rstd = &c->in[3], *mean = &c->in[4], *gamma = &c->in[5],
+				      *dsum = &c->in[6];
+	struct npukb_ref_tensor *dx = &c->out[0], *dg = &c->out[1], *db = &c->out[2];
+	size_t d = 0, rows, r, j;
+	double *acc;
+	int rc = row_length(x1, gamma, &d, err, errlen);
+
+	if (rc < 0)
+		return rc;
+	rows = x1->numel / d;
+	if (dy->numel != x1->numel || x2->numel != x1->numel || dx->numel != x1->numel ||
+	    rstd->numel != rows || mean->numel != rows || dg->numel != d || db->numel != d ||
+	    (dsum->numel && dsum->numel != x1->numel)) {
+		snprintf(err, errlen, "%s, %s, %s and %s need %zu elements, %s and %s one per row (%zu), %s and %s %zu",
+			 dy->name, x1->name, x2->name, dx->name, x1->numel, rstd->name, mean->name,
+			 rows, dg->name, db->name, d);
+		return -EINVAL;
+	}
+	acc = calloc(2 * d, sizeof(*acc));
+	if (!acc)
+		return -ENOMEM;
+	for (r = 0; r < rows; r++) {
+		double rs = npukb_load_as_double(rstd->dtype, rstd->data, r);
+		double mu = npukb_load_as_double(mean->dtype, mean->data, r);
+		double sa = 0.0, sb = 0.0, sc = 0.0, v, m;
+		for (j = 0; j < d; j++) {
+			size_t i = r * d + j;
+			double xh = npukb_load_as_double(x1->dtype, x1->data, i) +
+				    npukb_load_as_double(x2->dtype, x2->data, i) - mu;
+			double t = npukb_load_as_double(dy->dtype, dy->data, i) *
+				   npukb_load_as_double(gamma->dtype, gamma->data, j);
+			sa += t * xh;
+			sb += t;
+			sc += xh;
+		}
+		v = -0.5 * sa * rs * rs * rs;
+		m = -sb * rs - 2.0 / (double)d * v * sc;
+		for (j = 0; j < d; j++) {
+			size_t i = r * d + j;
+			double g = npukb_load_as_double(dy->dtype, dy->data, i);
+			double xh = npukb_load_as_double(x1->dtype, x1->data, i) +
+				    npukb_load_as_double(x2->dtype, x2->data, i) - mu;
+			double out = g * npukb_load_as_double(gamma->dtype, gamma->data, j) * rs +
+				     2.0 / (double)d * v * xh + m / (double)d;
+			if (dsum->numel)
+				out += npukb_load_as_double(dsum->dtype, dsum->data, i);
+			npukb_store_from_double(dx->dtype, dx->data, i, out);
+			acc[j] += g * xh * rs;
+			acc[d + j] += g;
+		}
+	}
+	for (j = 0; j < d; j++) {
+		npukb_store_from_double(dg->dtype, dg->data, j, acc[j]);
+		npukb_store_from_double(db->dtype, db->data, j, acc[d + j]);
+	}
+	free(acc);
+	return 0;
+}

@@ -1,0 +1,431 @@
+/* test_ref_level2b.c - the references of Level 2's Mask, TensorMove and
+ * Norm families (reference/mask.c, tensor_move.c, norm.c), checked on small
+ * inputs computed by hand. */
+#include <criterion/criterion.h>
+
+#include "reference.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define ERRLEN 1024
+
+/* A float32 (or other dtype) tensor of the given shape over data. */
+static struct npukb_ref_tensor tensor(const char *name, enum npukb_dtype dt, void *data, int rank,
+				      const int64_t *dims)
+{
+	struct npukb_ref_tensor t;
+	memset(&t, 0, sizeof(t));
+	t.name = name;
+	t.dtype = dt;
+	t.shape.rank = rank;
+	t.numel = 1;
+	for (int i = 0; i < rank; i++) {
+		t.shape.dims[i] = dims[i];
+		t.numel *= (size_t)dims[i];
+	}
+	t.data = data;
+	return t;
+}
+
+/* Runs reference `name` with the attributes kv (name, value pairs, NULL
+ * terminated, at most 4). */
+static int run(const char *name, const struct npukb_ref_tensor *in, size_t nin,
+	       struct npukb_ref_tensor *out, size_t nout, const char *const *kv, char *err)
+{
+	const struct npukb_reference *r = npukb_reference_find(name);
+	struct npukb_attr_value attrs[4];
+	struct npukb_case c;
+	struct npukb_task t;
+	struct npukb_ref_call call;
+	char cid[] = "t";
+
+	cr_assert_not_null(r, "reference %s is not registered", name);
+	cr_assert_eq(r->nin, nin, "reference %s takes %zu inputs", name, r->nin);
+	cr_assert_eq(r->nout, nout, "reference %s makes %zu outputs", name, r->nout);
+	memset(&c, 0, sizeof(c));
+	memset(&t, 0, sizeof(t));
+	c.id = cid;
+	c.attrs = attrs;
+	for (size_t i = 0; kv && kv[2 * i] && i < 4; i++) {
+		attrs[i].name = (char *)kv[2 * i];
+		attrs[i].value = (char *)kv[2 * i + 1];
+		c.nattrs = i + 1;
+	}
+	call.task = &t;
+	call.kcase = &c;
+	call.in = in;
+	call.nin = nin;
+	call.out = out;
+	call.nout = nout;
+	err[0] = '\0';
+	return r->fn(&call, err, ERRLEN);
+}
+
+/* ---- Mask ----------------------------------------------------------------- */
+
+Test(ref_mask, tril_and_triu_keep_their_triangle_per_matrix)
+{
+	/* Two 2 x 3 matrices. */
+	static const float x[12] = { 1, 2, 3, 4, 5, 6, -1, -2, -3, -4, -5, -6 };
+	static const float tril0[12] = { 1, 0, 0, 4, 5, 0, -1, 0, 0, -4, -5, 0 };
+	static const float trilm1[12] = { 0, 0, 0, 4, 0, 0, 0, 0, 0, -4, 0, 0 };
+	static const float triu1[12] = { 0, 2, 3, 0, 0, 6, 0, -2, -3, 0, 0, -6 };
+	const int64_t dims[3] = { 2, 2, 3 };
+	float y[12];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in = tensor("x", NPUKB_DT_FLOAT32, (void *)x, 3, dims);
+	struct npukb_ref_tensor out = tensor("y", NPUKB_DT_FLOAT32, y, 3, dims);
+	const char *d0[] = { "diagonal", "0", NULL }, *dm1[] = { "diagonal", "-1", NULL },
+		   *d1[] = { "diagonal", "1", NULL };
+
+	cr_assert_eq(run("tril", &in, 1, &out, 1, d0, err), 0, "%s", err);
+	cr_expect_arr_eq(y, tril0, sizeof(y));
+	cr_assert_eq(run("tril", &in, 1, &out, 1, dm1, err), 0, "%s", err);
+	cr_expect_arr_eq(y, trilm1, sizeof(y));
+	cr_assert_eq(run("triu", &in, 1, &out, 1, d1, err), 0, "%s", err);
+	cr_expect_arr_eq(y, triu1, sizeof(y));
+	/* A vector has no matrix; no diagonal is an error too. */
+	in.shape.rank = 1;
+	cr_expect_lt(run("tril", &in, 1, &out, 1, d0, err), 0);
+	in.shape.rank = 3;
+	cr_expect_lt(run("triu", &in, 1, &out, 1, NULL, err), 0);
+}
+
+/* ---- Norm ----------------------------------------------------------------- */
+
+/* Rows (3, 4) and (0, 0) with gamma (1, 2), epsilon 0.5: mean of squares
+ * 12.5 and 0, rstd 1/sqrt(13) and 1/sqrt(0.5). */
+#define RMS_X { 3, 4, 0, 0 }
+#define RMS_GAMMA { 1, 2 }
+
+static void expect_rms(const float *y, const float *rstd)
+{
+	const double r0 = 1.0 / sqrt(13.0);
+	cr_expect_float_eq(rstd[0], (float)r0, 1e-7);
+	cr_expect_float_eq(rstd[1], (float)(1.0 / sqrt(0.5)), 1e-7);
+	cr_expect_float_eq(y[0], (float)(3 * r0), 1e-7);
+	cr_expect_float_eq(y[1], (float)(8 * r0), 1e-7);
+	cr_expect_eq(y[2], 0.0f);
+	cr_expect_eq(y[3], 0.0f);
+}
+
+Test(ref_norm, rms_norm_rows)
+{
+	static const float x[4] = RMS_X, gamma[2] = RMS_GAMMA;
+	const int64_t dx[2] = { 2, 2 }, dg[1] = { 2 }, dr[2] = { 2, 1 };
+	float y[4], rstd[2];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[2] = { tensor("x", NPUKB_DT_FLOAT32, (void *)x, 2, dx),
+					  tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, dg) };
+	struct npukb_ref_tensor out[2] = { tensor("y", NPUKB_DT_FLOAT32, y, 2, dx),
+					   tensor("rstd", NPUKB_DT_FLOAT32, rstd, 2, dr) };
+	const char *eps[] = { "epsilon", "0.5", NULL };
+
+	cr_assert_eq(run("rms_norm", in, 2, out, 2, eps, err), 0, "%s", err);
+	expect_rms(y, rstd);
+	/* gamma must divide x into rows; rstd holds one value per row */
+	in[1].numel = 3;
+	cr_expect_lt(run("rms_norm", in, 2, out, 2, eps, err), 0);
+	in[1].numel = 2;
+	out[1].numel = 1;
+	cr_expect_lt(run("rms_norm", in, 2, out, 2, eps, err), 0);
+}
+
+Test(ref_norm, add_rms_norm_and_in_place_form)
+{
+	static const float x1[4] = { 1, 1, -2, 0.5f }, x2[4] = { 2, 3, 2, -0.5f },
+			   gamma[2] = RMS_GAMMA;
+	const int64_t dx[2] = { 2, 2 }, dg[1] = { 2 }, dr[2] = { 2, 1 };
+	static const float sum[4] = RMS_X;
+	float y[4], rstd[2], s[4];
+	char err[ERRLEN];
+	const char *eps[] = { "epsilon", "0.5", NULL };
+	struct npukb_ref_tensor a_in[3] = { tensor("x1", NPUKB_DT_FLOAT32, (void *)x1, 2, dx),
+					    tensor("x2", NPUKB_DT_FLOAT32, (void *)x2, 2, dx),
+					    tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, dg) };
+	struct npukb_ref_tensor a_out[3] = { tensor("y", NPUKB_DT_FLOAT32, y, 2, dx),
+					     tensor("rstd", NPUKB_DT_FLOAT32, rstd, 2, dr),
+					     tensor("x", NPUKB_DT_FLOAT32, s, 2, dx) };
+	/* in place: inputs gamma, x1, x2; outputs x1 (y), x2 (the sum), rstd */
+	struct npukb_ref_tensor i_in[3] = { a_in[2], a_in[0], a_in[1] };
+	struct npukb_ref_tensor i_out[3] = { a_out[0], a_out[2], a_out[1] };
+
+	cr_assert_eq(run("add_rms_norm", a_in, 3, a_out, 3, eps, err), 0, "%s", err);
+	expect_rms(y, rstd);
+	cr_expect_arr_eq(s, sum, sizeof(s));
+	memset(y, 0, sizeof(y));
+	memset(s, 0, sizeof(s));
+	memset(rstd, 0, sizeof(rstd));
+	cr_assert_eq(run("inplace_add_rms_norm", i_in, 3, i_out, 3, eps, err), 0, "%s", err);
+	expect_rms(y, rstd);
+	cr_expect_arr_eq(s, sum, sizeof(s));
+}
+
+/* ---- TensorMove ----------------------------------------------------------- */
+
+Test(ref_tensor_move, reverse_sequence_along_either_order_of_dims)
+{
+	/* x[2][3]: seq_dim 1, batch_dim 0, lengths (3, 2). */
+	static const int32_t x[6] = { 1, 2, 3, 4, 5, 6 };
+	static const int32_t want[6] = { 3, 2, 1, 5, 4, 6 };
+	/* the same x with seq_dim 0, batch_dim 1: lengths (2, 1, 2) per column */
+	static const int32_t want_t[6] = { 4, 2, 6, 1, 5, 3 };
+	const int64_t dx[2] = { 2, 3 }, d2[1] = { 2 }, d3[1] = { 3 };
+	int64_t len[3] = { 3, 2, 0 }, len_t[3] = { 2, 1, 2 };
+	int32_t y[6];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[2] = { tensor("x", NPUKB_DT_INT32, (void *)x, 2, dx),
+					  tensor("seq_lengths", NPUKB_DT_INT64, len, 1, d2) };
+	struct npukb_ref_tensor out = tensor("y", NPUKB_DT_INT32, y, 2, dx);
+	const char *a[] = { "seq_dim", "1", "batch_dim", "0", NULL };
+	const char *b[] = { "seq_dim", "0", "batch_dim", "1", NULL };
+
+	cr_assert_eq(run("reverse_sequence", in, 2, &out, 1, a, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want, sizeof(y));
+	in[1] = tensor("seq_lengths", NPUKB_DT_INT64, len_t, 1, d3);
+	cr_assert_eq(run("reverse_sequence", in, 2, &out, 1, b, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_t, sizeof(y));
+	/* a length beyond the sequence is refused */
+	len_t[1] = 3;
+	cr_expect_lt(run("reverse_sequence", in, 2, &out, 1, b, err), 0);
+}
+
+Test(ref_tensor_move, expand_broadcasts_from_the_last_dimension)
+{
+	static const int64_t x[3] = { 7, -8, 9 };
+	static const int64_t want[6] = { 7, -8, 9, 7, -8, 9 };
+	static const int64_t col[2] = { 5, 6 };
+	static const int64_t want_col[6] = { 5, 5, 5, 6, 6, 6 };
+	const int64_t dx[1] = { 3 }, dy[2] = { 2, 3 }, dc[2] = { 2, 1 }, bad[2] = { 3, 2 };
+	int64_t y[6];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in = tensor("x", NPUKB_DT_INT64, (void *)x, 1, dx);
+	struct npukb_ref_tensor out = tensor("y", NPUKB_DT_INT64, y, 2, dy);
+
+	cr_assert_eq(run("expand", &in, 1, &out, 1, NULL, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want, sizeof(y));
+	in = tensor("x", NPUKB_DT_INT64, (void *)col, 2, dc);
+	cr_assert_eq(run("expand", &in, 1, &out, 1, NULL, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_col, sizeof(y));
+	in = tensor("x", NPUKB_DT_INT64, (void *)x, 1, dx);
+	out = tensor("y", NPUKB_DT_INT64, y, 2, bad);
+	cr_expect_lt(run("expand", &in, 1, &out, 1, NULL, err), 0);
+}
+
+Test(ref_tensor_move, feeds_repeat_interleaves_then_zero_pads)
+{
+	static const float x[6] = { 1, 2, 3, 4, 5, 6 };
+	static const float want[10] = { 1, 2, 1, 2, 5, 6, 0, 0, 0, 0 };
+	int32_t times[3] = { 2, 0, 1 };
+	const int64_t dx[2] = { 3, 2 }, dt[1] = { 3 }, dy[2] = { 5, 2 };
+	float y[10];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[2] = { tensor("feeds", NPUKB_DT_FLOAT32, (void *)x, 2, dx),
+					  tensor("feeds_repeat_times", NPUKB_DT_INT32, times, 1, dt) };
+	struct npukb_ref_tensor out = tensor("y", NPUKB_DT_FLOAT32, y, 2, dy);
+
+	memset(y, 0x7f, sizeof(y));
+	cr_assert_eq(run("feeds_repeat", in, 2, &out, 1, NULL, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want, sizeof(y));
+	/* more rows than y holds */
+	times[1] = 3;
+	cr_expect_lt(run("feeds_repeat", in, 2, &out, 1, NULL, err), 0);
+}
+
+/* One row s = (1, 3): mean 2, variance 1, rstd 1 with epsilon 0; gamma
+ * (2, 3), beta (0.5, -0.5): y = (-1.5, 2.5). */
+Test(ref_norm, layer_norms_of_one_row)
+{
+	static const float gamma[2] = { 2, 3 }, beta[2] = { 0.5f, -0.5f };
+	static const float x1[2] = { 0, 1 }, x2[2] = { 1, 2 }, dx[2] = { 0.5f, 1.5f }, zero[2] = { 0, 0 };
+	static const float bias_row[2] = { -1, 1 }, want_y[2] = { -1.5f, 2.5f }, want_s[2] = { 1, 3 };
+	const int64_t d2[1] = { 2 }, d1[1] = { 1 }, none[1] = { 0 };
+	float y[2], mean[1], rstd[1], s[2];
+	char err[ERRLEN];
+	const char *eps[] = { "epsilon", "0", NULL }, *deep[] = { "alpha", "2", "epsilon", "0", NULL };
+	struct npukb_ref_tensor t_gamma = tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, d2),
+				t_beta = tensor("beta", NPUKB_DT_FLOAT32, (void *)beta, 1, d2),
+				t_mean = tensor("mean", NPUKB_DT_FLOAT32, mean, 1, d1),
+				t_rstd = tensor("rstd", NPUKB_DT_FLOAT32, rstd, 1, d1),
+				t_y = tensor("y", NPUKB_DT_FLOAT32, y, 1, d2),
+				t_s = tensor("x", NPUKB_DT_FLOAT32, s, 1, d2);
+	struct npukb_ref_tensor no_bias = tensor("bias", NPUKB_DT_FLOAT32, NULL, 1, none);
+	struct npukb_ref_tensor deep_in[4] = { tensor("x", NPUKB_DT_FLOAT32, (void *)dx, 1, d2),
+					       tensor("gx", NPUKB_DT_FLOAT32, (void *)zero, 1, d2),
+					       t_beta, t_gamma };
+	struct npukb_ref_tensor deep_out[3] = { t_mean, t_rstd, t_y };
+	struct npukb_ref_tensor add_in[5] = { tensor("x1", NPUKB_DT_FLOAT32, (void *)x1, 1, d2),
+					      tensor("x2", NPUKB_DT_FLOAT32, (void *)x2, 1, d2),
+					      t_gamma, t_beta, no_bias };
+	struct npukb_ref_tensor add_out[4] = { t_y, t_mean, t_rstd, t_s };
+
+	cr_assert_eq(run("deep_norm", deep_in, 4, deep_out, 3, deep, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_y, sizeof(y));
+	cr_expect_eq(mean[0], 2.0f);
+	cr_expect_eq(rstd[0], 1.0f);
+
+	memset(y, 0, sizeof(y));
+	cr_assert_eq(run("add_layer_norm", add_in, 5, add_out, 4, eps, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_y, sizeof(y));
+	cr_expect_arr_eq(s, want_s, sizeof(s));
+	/* a one-row bias: s = (0, 4), mean 2, variance 4, rstd 1/2 */
+	add_in[4] = tensor("bias", NPUKB_DT_FLOAT32, (void *)bias_row, 1, d2);
+	cr_assert_eq(run("add_layer_norm", add_in, 5, add_out, 4, eps, err), 0, "%s", err);
+	cr_expect_eq(rstd[0], 0.5f);
+	cr_expect_eq(y[0], -1.5f);
+	cr_expect_eq(s[1], 4.0f);
+
+	/* in place: inputs gamma, beta, bias, x1, x2; outputs x1, x2, mean, rstd */
+	{
+		struct npukb_ref_tensor in[5] = { t_gamma, t_beta, no_bias, add_in[0], add_in[1] };
+		struct npukb_ref_tensor out[4] = { t_y, t_s, t_mean, t_rstd };
+		memset(y, 0, sizeof(y));
+		cr_assert_eq(run("inplace_add_layer_norm", in, 5, out, 4, eps, err), 0, "%s", err);
+		cr_expect_arr_eq(y, want_y, sizeof(y));
+		cr_expect_arr_eq(s, want_s, sizeof(s));
+	}
+}
+
+/* LayerNormV4 without gamma: rows (1, 3) and (2, 2) of x, beta (1, -1);
+ * mean 2 and 2, variances 1 and 0 (epsilon 0.25: rstd 1/sqrt(1.25), 2). */
+Test(ref_norm, layer_norm_v4_without_gamma)
+{
+	static const float x[4] = { 1, 3, 2, 2 }, beta[2] = { 1, -1 };
+	static const int64_t nshape[1] = { 2 };
+	const int64_t dx[2] = { 2, 2 }, dm[2] = { 2, 1 }, d1[1] = { 1 }, d2[1] = { 2 }, none[1] = { 0 };
+	float y[4], mean[2], rstd[2];
+	char err[ERRLEN];
+	const char *eps[] = { "epsilon", "0.25", NULL };
+	const double r0 = 1.0 / sqrt(1.25);
+	struct npukb_ref_tensor in[4] = { tensor("x", NPUKB_DT_FLOAT32, (void *)x, 2, dx),
+					  tensor("normalized_shape", NPUKB_DT_INT64, (void *)nshape, 1, d1),
+					  tensor("gamma", NPUKB_DT_FLOAT32, NULL, 1, none),
+					  tensor("beta", NPUKB_DT_FLOAT32, (void *)beta, 1, d2) };
+	struct npukb_ref_tensor out[3] = { tensor("y", NPUKB_DT_FLOAT32, y, 2, dx),
+					   tensor("mean", NPUKB_DT_FLOAT32, mean, 2, dm),
+					   tensor("rstd", NPUKB_DT_FLOAT32, rstd, 2, dm) };
+
+	cr_assert_eq(run("layer_norm_v4", in, 4, out, 3, eps, err), 0, "%s", err);
+	cr_expect_eq(mean[0], 2.0f);
+	cr_expect_eq(mean[1], 2.0f);
+	cr_expect_eq(rstd[0], (float)r0);
+	cr_expect_eq(rstd[1], 2.0f);
+	cr_expect_eq(y[0], (float)(1 - r0));
+	cr_expect_eq(y[1], (float)(r0 - 1));
+	cr_expect_eq(y[2], 1.0f);
+	cr_expect_eq(y[3], -1.0f);
+}
+
+/* AddRmsNormCast: y both in float32 and in float16 (rounded once each). */
+Test(ref_norm, add_rms_norm_cast_writes_y_twice)
+{
+	uint16_t x1[2], x2[2], gamma[2], y2[2], s[2];
+	float y1[2], rstd[1];
+	const int64_t d2[1] = { 2 }, d1[1] = { 1 };
+	char err[ERRLEN];
+	const char *eps[] = { "epsilon", "0", NULL };
+	/* s = (3, 4): rstd = 1 / sqrt(12.5); gamma (1, 1/3) */
+	const double r = 1.0 / sqrt(12.5);
+	x1[0] = npukb_f64_to_f16(1); x1[1] = npukb_f64_to_f16(1);
+	x2[0] = npukb_f64_to_f16(2); x2[1] = npukb_f64_to_f16(3);
+	gamma[0] = npukb_f64_to_f16(1); gamma[1] = npukb_f64_to_f16(1.0 / 3);
+	{
+		const double g1 = npukb_load_as_double(NPUKB_DT_FLOAT16, gamma, 1);
+		struct npukb_ref_tensor in[3] = { tensor("x1", NPUKB_DT_FLOAT16, x1, 1, d2),
+						  tensor("x2", NPUKB_DT_FLOAT16, x2, 1, d2),
+						  tensor("gamma", NPUKB_DT_FLOAT16, gamma, 1, d2) };
+		struct npukb_ref_tensor out[4] = { tensor("y1", NPUKB_DT_FLOAT32, y1, 1, d2),
+						   tensor("y2", NPUKB_DT_FLOAT16, y2, 1, d2),
+						   tensor("rstd", NPUKB_DT_FLOAT32, rstd, 1, d1),
+						   tensor("x", NPUKB_DT_FLOAT16, s, 1, d2) };
+		cr_assert_eq(run("add_rms_norm_cast", in, 3, out, 4, eps, err), 0, "%s", err);
+		cr_expect_eq(y1[1], (float)(4 * r * g1));
+		cr_expect_eq(y2[1], npukb_f64_to_f16(4 * r * g1));
+		cr_expect_eq(y1[0], (float)(3 * r));
+		cr_expect_eq(s[1], npukb_f64_to_f16(4));
+		cr_expect_eq(rstd[0], (float)r);
+	}
+}
+
+/* Rows x (1, 2) and (0, 4), dy (1, 1) and (2, -1), rstd 0.5 and 1, gamma
+ * (1, 1): s = 3 and -4; dx = (0.5 - 0.1875 x) and (2, -1 + 8); dgamma =
+ * (0.5 + 0, 1 - 4). */
+Test(ref_norm, rms_norm_grad_by_hand)
+{
+	static const float x[4] = { 1, 2, 0, 4 }, dy[4] = { 1, 1, 2, -1 }, rstd[2] = { 0.5f, 1 },
+			   gamma[2] = { 1, 1 };
+	static const float want_dx[4] = { 0.3125f, 0.125f, 2, 7 }, want_dg[2] = { 0.5f, -3 };
+	const int64_t dx2[2] = { 2, 2 }, dr[2] = { 2, 1 }, dg[1] = { 2 };
+	float dx[4], dgamma[2];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[4] = { tensor("dy", NPUKB_DT_FLOAT32, (void *)dy, 2, dx2),
+					  tensor("x", NPUKB_DT_FLOAT32, (void *)x, 2, dx2),
+					  tensor("rstd", NPUKB_DT_FLOAT32, (void *)rstd, 2, dr),
+					  tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, dg) };
+	struct npukb_ref_tensor out[2] = { tensor("dx", NPUKB_DT_FLOAT32, dx, 2, dx2),
+					   tensor("dgamma", NPUKB_DT_FLOAT32, dgamma, 1, dg) };
+
+	cr_assert_eq(run("rms_norm_grad", in, 4, out, 2, NULL, err), 0, "%s", err);
+	cr_expect_arr_eq(dx, want_dx, sizeof(dx));
+	cr_expect_arr_eq(dgamma, want_dg, sizeof(dgamma));
+}
+
+/* One row: x = x1 (1, 2) + x2 (0, 1) = (1, 3), mean
+ * given as 1 (not x's 2: the sum(xh) term counts), rstd 1, dy (1, 1),
+ * gamma (1, 1): xh = (0, 2), v = -1, m = -2 + 2 = 0, d_x = (1, -1) plus
+ * dsum (0.5, 0.5); d_gamma = (0, 2), d_beta = (1, 1). */
+Test(ref_norm, add_layer_norm_grad_by_hand)
+{
+	static const float dy[2] = { 1, 1 }, x1[2] = { 1, 2 }, x2[2] = { 0, 1 }, rstd[1] = { 1 },
+			   mean[1] = { 1 }, gamma[2] = { 1, 1 }, dsum[2] = { 0.5f, 0.5f };
+	static const float want_dx[2] = { 1.5f, -0.5f }, want_dg[2] = { 0, 2 }, want_db[2] = { 1, 1 };
+	const int64_t d2[1] = { 2 }, d1[1] = { 1 };
+	float dx[2], dg[2], db[2];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[7] = { tensor("dy", NPUKB_DT_FLOAT32, (void *)dy, 1, d2),
+					  tensor("x1", NPUKB_DT_FLOAT32, (void *)x1, 1, d2),
+					  tensor("x2", NPUKB_DT_FLOAT32, (void *)x2, 1, d2),
+					  tensor("rstd", NPUKB_DT_FLOAT32, (void *)rstd, 1, d1),
+					  tensor("mean", NPUKB_DT_FLOAT32, (void *)mean, 1, d1),
+					  tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, d2),
+					  tensor("dsum", NPUKB_DT_FLOAT32, (void *)dsum, 1, d2) };
+	struct npukb_ref_tensor out[3] = { tensor("dx", NPUKB_DT_FLOAT32, dx, 1, d2),
+					   tensor("dgamma", NPUKB_DT_FLOAT32, dg, 1, d2),
+					   tensor("dbeta", NPUKB_DT_FLOAT32, db, 1, d2) };
+
+	cr_assert_eq(run("add_layer_norm_grad", in, 7, out, 3, NULL, err), 0, "%s", err);
+	cr_expect_arr_eq(dx, want_dx, sizeof(dx));
+	cr_expect_arr_eq(dg, want_dg, sizeof(dg));
+	cr_expect_arr_eq(db, want_db, sizeof(db));
+}
+
+/* var[4][3], axes (0, 1), begin (1, 0), strides (2, 1), input_value[2][2]:
+ * rows 1 and 3, columns 0 and 1 take the values. */
+Test(ref_tensor_move, strided_slice_assign_in_place)
+{
+	static const float val[4] = { -1, -2, -3, -4 };
+	static const int64_t begin[2] = { 1, 0 }, end[2] = { 4, 2 }, strides[2] = { 2, 1 },
+			     axes[2] = { 0, 1 };
+	static const float var0[12] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+	static const float want[12] = { 0, 1, 2, -1, -2, 5, 6, 7, 8, -3, -4, 11 };
+	const int64_t dv[2] = { 4, 3 }, du[2] = { 2, 2 }, d2[1] = { 2 };
+	float var[12];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[6] = { tensor("input_value", NPUKB_DT_FLOAT32, (void *)val, 2, du),
+					  tensor("begin", NPUKB_DT_INT64, (void *)begin, 1, d2),
+					  tensor("end", NPUKB_DT_INT64, (void *)end, 1, d2),
+					  tensor("strides", NPUKB_DT_INT64, (void *)strides, 1, d2),
+					  tensor("axes", NPUKB_DT_INT64, (void *)axes, 1, d2),
+					  tensor("var", NPUKB_DT_FLOAT32, (void *)var0, 2, dv) };
+	struct npukb_ref_tensor out = tensor("var", NPUKB_DT_FLOAT32, var, 2, dv);
+
+	memcpy(var, var0, sizeof(var));
+	cr_assert_eq(run("strided_slice_assign", in, 6, &out, 1, NULL, err), 0, "%s", err);
+	cr_expect_arr_eq(var, want, sizeof(var));
+	/* a slice leaving var is refused */
+	in[5].shape.dims[0] = 3;
+	out.shape.dims[0] = 3;
+	cr_expect_lt(run("strided_slice_assign", in, 6, &out, 1, NULL, err), 0);
+}
