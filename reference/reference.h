@@ -89,5 +89,11 @@ int npukb_ref_masked_select(const struct npukb_ref_call *call, char *err, size_t
 int npukb_ref_arange(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_eye(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_fill(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* activation.c */
+int npukb_ref_swish(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_fast_gelu(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_fast_gelu_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_gelu(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_gelu_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
 
 #endif

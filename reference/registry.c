@@ -40,6 +40,12 @@ static const struct npukb_reference references[] = {
 	{ "scatter_list", 4, 1, npukb_ref_scatter_list },
 	{ "masked_select", 2, 2, npukb_ref_masked_select },
 	{ "matmul", 2, 1, npukb_ref_matmul },
+	/* activation.c */
+	{ "swish", 1, 1, npukb_ref_swish },
+	{ "fast_gelu", 1, 1, npukb_ref_fast_gelu },
+	{ "fast_gelu_grad", 2, 1, npukb_ref_fast_gelu_grad },
+	{ "gelu", 1, 1, npukb_ref_gelu },
+	{ "gelu_grad", 2, 1, npukb_ref_gelu_grad },
 };
 
 const struct npukb_reference *npukb_reference_find(const char *name)
