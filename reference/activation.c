@@ -119,3 +119,96 @@ int npukb_ref_gelu_grad(const struct npukb_ref_call *c, char *err, size_t errlen
 	}
 	return 0;
 }
+
+/* MulSigmoid: x1 is [B, N], x2 holds N elements (shape [1, ...]) shared by
+ * every row; t = sigmoid(t1 x1), y = (t < t2 ? t : 2 t) * x2 * t3. */
+int npukb_ref_mul_sigmoid(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	size_t n = c->in[1].numel, i;
+	double t1, t2, t3;
+	int rc = attr_double(c, "t1", &t1, err, errlen);
+	if (!rc)
+		rc = attr_double(c, "t2", &t2, err, errlen);
+	if (!rc)
+		rc = attr_double(c, "t3", &t3, err, errlen);
+	if (rc)
+		return rc;
+	if (n == 0 || c->in[0].numel != c->out[0].numel || c->in[0].numel % n) {
+		snprintf(err, errlen, "x1 (%zu elements) is not rows of x2 (%zu) or not y's size (%zu)",
+			 c->in[0].numel, n, c->out[0].numel);
+		return -EINVAL;
+	}
+	for (i = 0; i < c->out[0].numel; i++) {
+		double t = sigmoid(t1 * in_at(c, 0, i));
+		out_at(c, i, (t < t2 ? t : 2.0 * t) * in_at(c, 1, i % n) * t3);
+	}
+	return 0;
+}
+
+/* x seen as [outer, 2, half * inner] around the attribute dim: the two
+ * halves of each outer row are contiguous runs of len elements. */
+static int glu_split(const struct npukb_ref_call *c, const struct npukb_shape *x, size_t *outer,
+		     size_t *len, char *err, size_t errlen)
+{
+	long long d;
+	size_t k;
+	int rc = ref_attr_int(c, "dim", &d, err, errlen);
+	if (rc)
+		return rc;
+	if (d < 0)
+		d += x->rank;
+	if (d < 0 || d >= x->rank || x->dims[d] % 2) {
+		snprintf(err, errlen, "dim %lld does not split x (rank %d) in two halves", d,
+			 x->rank);
+		return -EINVAL;
+	}
+	*outer = 1;
+	for (k = 0; k < (size_t)d; k++)
+		*outer *= x->dims[k];
+	*len = *outer ? npukb_shape_numel(x) / *outer / 2 : 0;
+	return 0;
+}
+
+/* SwiGlu: y = silu(a) * b, (a, b) the two halves of x along dim. */
+int npukb_ref_swiglu(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	size_t outer, len, o, j;
+	int rc = glu_split(c, &c->in[0].shape, &outer, &len, err, errlen);
+	if (rc)
+		return rc;
+	if (c->out[0].numel != outer * len) {
+		snprintf(err, errlen, "y has %zu elements, half of x is %zu", c->out[0].numel,
+			 outer * len);
+		return -EINVAL;
+	}
+	for (o = 0; o < outer; o++)
+		for (j = 0; j < len; j++) {
+			double a = in_at(c, 0, o * 2 * len + j), b = in_at(c, 0, o * 2 * len + len + j);
+			out_at(c, o * len + j, a * sigmoid(a) * b);
+		}
+	return 0;
+}
+
+/* SwiGluGrad: for y = silu(a) b, dx = (g b silu'(a), g silu(a)) along dim,
+ * silu'(a) = s (1 + a (1 - s)), s = sigmoid(a). */
+int npukb_ref_swiglu_grad(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	size_t outer, len, o, j;
+	int rc = glu_split(c, &c->in[1].shape, &outer, &len, err, errlen);
+	if (rc)
+		return rc;
+	if (c->in[0].numel != outer * len || c->out[0].numel != c->in[1].numel) {
+		snprintf(err, errlen, "y_grad (%zu elements) is not half of x (%zu)", c->in[0].numel,
+			 c->in[1].numel);
+		return -EINVAL;
+	}
+	for (o = 0; o < outer; o++)
+		for (j = 0; j < len; j++) {
+			size_t ia = o * 2 * len + j, ib = ia + len;
+			double g = in_at(c, 0, o * len + j), a = in_at(c, 1, ia), b = in_at(c, 1, ib);
+			double s = sigmoid(a);
+			out_at(c, ia, g * b * s * (1.0 + a * (1.0 - s)));
+			out_at(c, ib, g * a * s);
+		}
+	return 0;
+}

@@ -46,6 +46,12 @@ static const struct npukb_reference references[] = {
 	{ "fast_gelu_grad", 2, 1, npukb_ref_fast_gelu_grad },
 	{ "gelu", 1, 1, npukb_ref_gelu },
 	{ "gelu_grad", 2, 1, npukb_ref_gelu_grad },
+	{ "mul_sigmoid", 2, 1, npukb_ref_mul_sigmoid },
+	{ "swiglu", 1, 1, npukb_ref_swiglu },
+	{ "swiglu_grad", 2, 1, npukb_ref_swiglu_grad },
+	/* loss.c */
+	{ "mse_loss", 2, 1, npukb_ref_mse_loss },
+	{ "mse_loss_grad", 3, 1, npukb_ref_mse_loss_grad },
 };
 
 const struct npukb_reference *npukb_reference_find(const char *name)
