@@ -24,6 +24,7 @@ static const struct {
 	{ "rel-max1", NPUKB_RULE_REL_MAX1 },
 	{ "gemm", NPUKB_RULE_GEMM },
 	{ "ratio", NPUKB_RULE_RATIO },
+	{ "rel-max1-ulp", NPUKB_RULE_REL_MAX1_ULP },
 };
 
 static const char *rule_name(enum npukb_compare_rule r)
@@ -107,6 +108,22 @@ static double tol_gemm(enum npukb_dtype dt, int k_ge_2048)
 	}
 }
 
+/* One unit in the last place of dtype dt in the binade of |e| (the
+ * subnormal spacing below the smallest normal). */
+static double ulp_at(enum npukb_dtype dt, double e)
+{
+	int mant, emin, ex;
+	switch (dt) {
+	case NPUKB_DT_FLOAT16: mant = 11; emin = -14; break;
+	case NPUKB_DT_BFLOAT16: mant = 8; emin = -126; break;
+	case NPUKB_DT_FLOAT64: mant = 53; emin = -1022; break;
+	default: mant = 24; emin = -126; break; /* float32, complex64 parts */
+	}
+	(void)frexp(fabs(e), &ex); /* |e| = m 2^ex, m in [0.5, 1) */
+	ex = e == 0.0 || ex - 1 < emin ? emin : ex - 1;
+	return ldexp(1.0, ex - (mant - 1));
+}
+
 /* Outcome of comparing one real value pair. */
 enum part_fate {
 	PART_OK = 0,
@@ -145,12 +162,15 @@ static void eval_part(const struct npukb_compare_stats *st, double e, double a,
 	pe->abs_err = d;
 	switch (st->rule) {
 	case NPUKB_RULE_REL_MAX1:
+	case NPUKB_RULE_REL_MAX1_ULP:
 	case NPUKB_RULE_GEMM: {
 		double scale = ae > 1.0 ? ae : 1.0;
 		pe->rel_err = d / scale;
 		/* Compare the product, not the quotient: tol is a short dyadic
 		 * fraction, so tol*scale is exact and the edge is exact too. */
 		pe->fate = d > st->tol * scale ? PART_BAD : PART_OK;
+		if (st->rule == NPUKB_RULE_REL_MAX1_ULP && d <= ulp_at(st->dtype, e))
+			pe->fate = PART_OK;
 		break;
 	}
 	default:
@@ -266,7 +286,7 @@ int npukb_compare_tensors(const char *rule, double atol_override, double rtol_ov
 		err[0] = '\0';
 	if (npukb_compare_rule_from_name(rule, &r) != 0) {
 		snprintf(err, errlen,
-			 "unknown tolerance rule '%s' (known: default, rel-max1, gemm, ratio)",
+			 "unknown tolerance rule '%s' (known: default, rel-max1, rel-max1-ulp, gemm, ratio)",
 			 rule);
 		return -EINVAL;
 	}
@@ -288,6 +308,7 @@ int npukb_compare_tensors(const char *rule, double atol_override, double rtol_ov
 		/* NaN overrides fail ">= 0" and so fall back to the defaults. */
 		switch (r) {
 		case NPUKB_RULE_REL_MAX1:
+		case NPUKB_RULE_REL_MAX1_ULP:
 			st->tol = rtol_override >= 0 ? rtol_override : tol_rel_max1(dt);
 			break;
 		case NPUKB_RULE_GEMM:
@@ -415,6 +436,10 @@ const char *npukb_compare_describe_tolerance(const struct npukb_compare_stats *s
 	case NPUKB_RULE_REL_MAX1:
 	case NPUKB_RULE_GEMM:
 		snprintf(buf, len, "tol=%s*max(1,|ref|)",
+			 npukb_compare_format_value(NPUKB_DT_FLOAT64, st->tol, a, sizeof(a)));
+		break;
+	case NPUKB_RULE_REL_MAX1_ULP:
+		snprintf(buf, len, "max(tol=%s*max(1,|ref|), 1 ulp at ref)",
 			 npukb_compare_format_value(NPUKB_DT_FLOAT64, st->tol, a, sizeof(a)));
 		break;
 	default:

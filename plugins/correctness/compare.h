@@ -11,6 +11,12 @@
  *   rel-max1  |out-ref| > tol*max(1,|ref|); tol by dtype: float16 1/512,
  *             bfloat16 1/256+1/16384, float32 (and float64, complex64)
  *             1/2048+1/16384; an rtol override replaces tol
+ *   rel-max1-ulp  as rel-max1, but an element within one unit in the last
+ *             place of the output dtype at |ref| is never bad: a result
+ *             computed in float and rounded to bfloat16 or float16 can
+ *             round the other way than the exact value (double rounding),
+ *             and for bfloat16 one ulp exceeds rel-max1's tol when |ref|
+ *             is in the lower half of a binade above 1
  *   gemm      as rel-max1 with tol by dtype and reduction length K:
  *             float16 1/256 (1/128 when K >= 2048), bfloat16 1/128 (1/64),
  *             float32/float64/complex64 1/2048 (1/512)
@@ -39,7 +45,8 @@ enum npukb_compare_rule {
 	NPUKB_RULE_DEFAULT = 1,
 	NPUKB_RULE_REL_MAX1,
 	NPUKB_RULE_GEMM,
-	NPUKB_RULE_RATIO
+	NPUKB_RULE_RATIO,
+	NPUKB_RULE_REL_MAX1_ULP
 };
 
 /* One bad element, for messages. */
@@ -81,7 +88,7 @@ struct npukb_compare_stats {
 	struct npukb_compare_bad samples[NPUKB_COMPARE_MAX_SAMPLES];
 };
 
-/* "default" (also for NULL or ""), "rel-max1", "gemm", "ratio".
+/* "default" (also for NULL or ""), "rel-max1", "rel-max1-ulp", "gemm", "ratio".
  * Return 0, or -EINVAL for an unknown name. */
 int npukb_compare_rule_from_name(const char *name, enum npukb_compare_rule *out);
 

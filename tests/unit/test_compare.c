@@ -210,6 +210,16 @@ ParameterizedTestParameters(edges, half_rules)
 		{ "bf16 gemm +2ulp", "gemm", NPUKB_DT_BFLOAT16, 0, 0x3F80, 0x3F82, 1 },
 		{ "bf16 gemm K>=2048 +2ulp", "gemm", NPUKB_DT_BFLOAT16, 1, 0x3F80, 0x3F82, 0 },
 		{ "bf16 gemm K>=2048 +3ulp", "gemm", NPUKB_DT_BFLOAT16, 1, 0x3F80, 0x3F83, 1 },
+		/* rel-max1-ulp: rel-max1, or within one ulp of the dtype at |ref| */
+		{ "bf16 rel-max1 1.8828125 -1ulp", "rel-max1", NPUKB_DT_BFLOAT16, 0, 0x3FF1, 0x3FF0, 1 },
+		{ "bf16 rel-max1-ulp 1.8828125 -1ulp", "rel-max1-ulp", NPUKB_DT_BFLOAT16, 0, 0x3FF1, 0x3FF0, 0 },
+		{ "bf16 rel-max1-ulp 1.8828125 -2ulp", "rel-max1-ulp", NPUKB_DT_BFLOAT16, 0, 0x3FF1, 0x3FEF, 1 },
+		{ "bf16 rel-max1-ulp 1.0 +1ulp", "rel-max1-ulp", NPUKB_DT_BFLOAT16, 0, 0x3F80, 0x3F81, 0 },
+		{ "bf16 rel-max1-ulp 1.0 +2ulp", "rel-max1-ulp", NPUKB_DT_BFLOAT16, 0, 0x3F80, 0x3F82, 1 },
+		{ "bf16 rel-max1-ulp 0 vs next", "rel-max1-ulp", NPUKB_DT_BFLOAT16, 0, 0x0000, 0x3B83, 1 },
+		{ "f16 rel-max1-ulp 1.0 +2ulp", "rel-max1-ulp", NPUKB_DT_FLOAT16, 0, 0x3C00, 0x3C02, 0 },
+		{ "f16 rel-max1-ulp 1.0 +3ulp", "rel-max1-ulp", NPUKB_DT_FLOAT16, 0, 0x3C00, 0x3C03, 1 },
+		{ "f16 rel-max1-ulp 1.0 vs nan", "rel-max1-ulp", NPUKB_DT_FLOAT16, 0, 0x3C00, 0x7E00, 1 },
 		/* NaN payloads do not matter; infinities must match in sign */
 		{ "f16 nan vs nan (other payload)", "default", NPUKB_DT_FLOAT16, 0, 0x7E00, 0x7E01, 0 },
 		{ "f16 inf vs inf", "default", NPUKB_DT_FLOAT16, 0, 0x7C00, 0x7C00, 0 },
@@ -572,6 +582,9 @@ Test(format, tolerance_words)
 	cmp1("rel-max1", -1, -1, NPUKB_DT_FLOAT16, h, h, 1, 0, &st);
 	cr_expect_str_eq(npukb_compare_describe_tolerance(&st, buf, sizeof(buf)),
 			 "tol=0.001953125*max(1,|ref|)");
+	cmp1("rel-max1-ulp", -1, -1, NPUKB_DT_FLOAT16, h, h, 1, 0, &st);
+	cr_expect_str_eq(npukb_compare_describe_tolerance(&st, buf, sizeof(buf)),
+			 "max(tol=0.001953125*max(1,|ref|), 1 ulp at ref)");
 	cmp1("default", -1, -1, NPUKB_DT_INT32, i32, i32, 1, 0, &st);
 	cr_expect_str_eq(npukb_compare_describe_tolerance(&st, buf, sizeof(buf)), "exact");
 }
