@@ -15,8 +15,8 @@
  *             place of the output dtype at |ref| is never bad: a result
  *             computed in float and rounded to bfloat16 or float16 can
  *             round the other way than the exact value (double rounding),
- *             and for bfloat16 one ulp exceeds rel-max1's tol when |ref|
- *             is in the lower half of a binade above 1
+ *             and for bfloat16 one ulp exceeds rel-max1's tol for nearly
+ *             every |ref| above 1
  *   gemm      as rel-max1 with tol by dtype and reduction length K:
  *             float16 1/256 (1/128 when K >= 2048), bfloat16 1/128 (1/64),
  *             float32/float64/complex64 1/2048 (1/512)
