@@ -212,3 +212,64 @@ int npukb_ref_swiglu_grad(const struct npukb_ref_call *c, char *err, size_t errl
 		}
 	return 0;
 }
+
+/* GeGluV2: gelu = a Phi(a) (exact GELU), y = gelu * b, (a, b) the halves of
+ * x along dim; outputs y and gelu. */
+int npukb_ref_geglu(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	size_t outer, len, o, j;
+	int rc = glu_split(c, &c->in[0].shape, &outer, &len, err, errlen);
+	if (rc)
+		return rc;
+	if (c->out[0].numel != outer * len || c->out[1].numel != outer * len) {
+		snprintf(err, errlen, "y (%zu) and gelu (%zu) are not half of x (%zu)",
+			 c->out[0].numel, c->out[1].numel, c->in[0].numel);
+		return -EINVAL;
+	}
+	for (o = 0; o < outer; o++)
+		for (j = 0; j < len; j++) {
+			double a = in_at(c, 0, o * 2 * len + j), b = in_at(c, 0, o * 2 * len + len + j);
+			double g = 0.5 * a * erfc(-a * M_SQRT1_2);
+			out_at(c, o * len + j, g * b);
+			npukb_store_from_double(c->out[1].dtype, c->out[1].data, o * len + j, g);
+		}
+	return 0;
+}
+
+/* GeGluGradV2: for y = gelu(a) b, dx = (dy b gelu'(a), dy gelu(a)) along
+ * dim; approximate 0 is the exact GELU (gelu' = Phi + a phi), 1 the tanh
+ * form x sigmoid(u) (gelu' = s + a u' s (1 - s)). */
+int npukb_ref_geglu_grad(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	size_t outer, len, o, j;
+	long long approx;
+	int rc = glu_split(c, &c->in[1].shape, &outer, &len, err, errlen);
+	if (!rc)
+		rc = ref_attr_int(c, "approximate", &approx, err, errlen);
+	if (rc)
+		return rc;
+	if (c->in[0].numel != outer * len || c->out[0].numel != c->in[1].numel) {
+		snprintf(err, errlen, "dy (%zu elements) is not half of x (%zu)", c->in[0].numel,
+			 c->in[1].numel);
+		return -EINVAL;
+	}
+	for (o = 0; o < outer; o++)
+		for (j = 0; j < len; j++) {
+			size_t ia = o * 2 * len + j, ib = ia + len;
+			double g = in_at(c, 0, o * len + j), a = in_at(c, 1, ia), b = in_at(c, 1, ib);
+			double gelu, dgelu;
+			if (approx) {
+				double s = sigmoid(GELU_K * (a + GELU_C * a * a * a));
+				double du = GELU_K * (1.0 + 3.0 * GELU_C * a * a);
+				gelu = a * s;
+				dgelu = s + a * du * s * (1.0 - s);
+			} else {
+				double phi_cdf = 0.5 * erfc(-a * M_SQRT1_2);
+				gelu = a * phi_cdf;
+				dgelu = phi_cdf + a * exp(-0.5 * a * a) * 0.3989422804014327;
+			}
+			out_at(c, ia, g * b * dgelu);
+			out_at(c, ib, g * gelu);
+		}
+	return 0;
+}

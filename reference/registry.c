@@ -49,6 +49,8 @@ static const struct npukb_reference references[] = {
 	{ "mul_sigmoid", 2, 1, npukb_ref_mul_sigmoid },
 	{ "swiglu", 1, 1, npukb_ref_swiglu },
 	{ "swiglu_grad", 2, 1, npukb_ref_swiglu_grad },
+	{ "geglu", 1, 2, npukb_ref_geglu },
+	{ "geglu_grad", 2, 1, npukb_ref_geglu_grad },
 	/* loss.c */
 	{ "mse_loss", 2, 1, npukb_ref_mse_loss },
 	{ "mse_loss_grad", 3, 1, npukb_ref_mse_loss_grad },

@@ -12,12 +12,14 @@
 // overlap the compute of the next.
 //
 // An operator provides:
-//   static constexpr bool BACKWARD;  false: (a, b) -> y; true: (g, a, b) -> (da, db)
+//   static constexpr bool BACKWARD;  false: (a, b) -> NOUT half tensors;
+//                                    true: (g, a, b) -> (da, db), NOUT 2
+//   static constexpr int NOUT;
 //   static constexpr uint32_t SCRATCH_FLOATS;
 //   __aicore__ void Apply(const LocalTensor<float>* out, const LocalTensor<float>* in,
 //                         const LocalTensor<float>* scratch, uint32_t count);
 // in are (a, b) or (g, a, b) widened to float and may be overwritten; out
-// are (y) or (da, db), float.
+// are the forward outputs or (da, db), float.
 #ifndef NPUKB_ANSWER_GLU_H
 #define NPUKB_ANSWER_GLU_H
 
@@ -29,13 +31,15 @@ template <typename T, class Op>
 class GluStream {
 public:
     static constexpr int NIN = Op::BACKWARD ? 3 : 2;
-    static constexpr int NOUT = Op::BACKWARD ? 2 : 1;
+    static constexpr int NOUT = Op::NOUT;
     static constexpr uint32_t NF = NIN + NOUT + Op::SCRATCH_FLOATS;
     static constexpr uint32_t GRAIN = 64; // floats in 256 bytes
     static constexpr uint32_t UNIT = 32 / sizeof(T);
 
-    // half: y (forward) or g (backward); split: x; splitOut: dx (backward).
-    __aicore__ inline bool Init(GM_ADDR half, GM_ADDR split, GM_ADDR splitOut, uint64_t outer, uint64_t len)
+    // half: the outputs (forward, half2 the second if NOUT is 2) or g
+    // (backward); split: x; splitOut: dx (backward).
+    __aicore__ inline bool Init(GM_ADDR half, GM_ADDR half2, GM_ADDR split, GM_ADDR splitOut, uint64_t outer,
+                                uint64_t len)
     {
         const uint64_t total = outer * len;
         const uint64_t perCore = CeilDiv(CeilDiv(total, UNIT), GetBlockNum()) * UNIT;
@@ -45,7 +49,10 @@ public:
         }
         end = total - begin < perCore ? total : begin + perCore;
         L = len;
-        halfGm.SetGlobalBuffer((__gm__ T*)half, total);
+        halfGm[0].SetGlobalBuffer((__gm__ T*)half, total);
+        if (!Op::BACKWARD && NOUT == 2) {
+            halfGm[1].SetGlobalBuffer((__gm__ T*)half2, total);
+        }
         splitGm.SetGlobalBuffer((__gm__ T*)split, 2 * total);
         if (Op::BACKWARD) {
             splitOutGm.SetGlobalBuffer((__gm__ T*)splitOut, 2 * total);
@@ -123,7 +130,7 @@ private:
         const uint64_t s = SplitOff(p);
         int q = 0;
         if (Op::BACKWARD) {
-            Load(q++, halfGm, p, n, w, stride, L);
+            Load(q++, halfGm[0], p, n, w, stride, L);
         }
         Load(q++, splitGm, s, n, w, stride, 2 * L);
         Load(q, splitGm, s + L, n, w, stride, 2 * L);
@@ -177,7 +184,9 @@ private:
             Store(0, splitOutGm, s, n, w, stride, 2 * L);
             Store(1, splitOutGm, s + L, n, w, stride, 2 * L);
         } else {
-            Store(0, halfGm, p, n, w, stride, L);
+            for (int i = 0; i < NOUT; i++) {
+                Store(i, halfGm[i], p, n, w, stride, L);
+            }
         }
     }
 
@@ -185,7 +194,7 @@ private:
     TQue<QuePosition::VECIN, 2> inQ[NIN];
     TQue<QuePosition::VECOUT, 2> outQ[NOUT];
     TBuf<QuePosition::VECCALC> fBuf;
-    GlobalTensor<T> halfGm, splitGm, splitOutGm;
+    GlobalTensor<T> halfGm[2], splitGm, splitOutGm;
     uint64_t begin = 0, end = 0, L = 0;
     uint32_t cap = 0;
 };

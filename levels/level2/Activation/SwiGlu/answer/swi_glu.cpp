@@ -11,6 +11,7 @@ using namespace npukb_answer;
 
 struct SwiGluFn {
     static constexpr bool BACKWARD = false;
+    static constexpr int NOUT = 1;
     static constexpr uint32_t SCRATCH_FLOATS = 1;
 
     __aicore__ inline void Apply(const LocalTensor<float>* out, const LocalTensor<float>* in,
@@ -27,7 +28,7 @@ extern "C" __global__ __aicore__ void swi_glu(GM_ADDR x, GM_ADDR y, GM_ADDR work
     GET_TILING_DATA(tilingData, tiling);
     GluStream<DTYPE_X, SwiGluFn> stream;
     SwiGluFn op;
-    if (stream.Init(y, x, nullptr, tilingData.outer, tilingData.halfLength)) {
+    if (stream.Init(y, nullptr, x, nullptr, tilingData.outer, tilingData.halfLength)) {
         stream.Process(op);
     }
 }

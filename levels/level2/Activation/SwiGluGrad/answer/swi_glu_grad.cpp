@@ -11,6 +11,7 @@ using namespace npukb_answer;
 
 struct SwiGluGradFn {
     static constexpr bool BACKWARD = true;
+    static constexpr int NOUT = 2;
     static constexpr uint32_t SCRATCH_FLOATS = 1;
 
     __aicore__ inline void Apply(const LocalTensor<float>* out, const LocalTensor<float>* in,
@@ -52,7 +53,7 @@ extern "C" __global__ __aicore__ void swi_glu_grad(GM_ADDR y_grad, GM_ADDR x, GM
     GET_TILING_DATA(tilingData, tiling);
     GluStream<DTYPE_X, SwiGluGradFn> stream;
     SwiGluGradFn op;
-    if (stream.Init(y_grad, x, x_grad, tilingData.outer, tilingData.halfLength)) {
+    if (stream.Init(y_grad, nullptr, x, x_grad, tilingData.outer, tilingData.halfLength)) {
         stream.Process(op);
     }
 }
