@@ -103,5 +103,10 @@ int npukb_ref_geglu_grad(const struct npukb_ref_call *call, char *err, size_t er
 /* loss.c */
 int npukb_ref_mse_loss(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_mse_loss_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* reduce_fused.c */
+int npukb_ref_mul_sigmoid_mul_add(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_add_sigmoid_mul_reduce_sum(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_select_softmax(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_mul_mul_reduce_mean_twice(const struct npukb_ref_call *call, char *err, size_t errlen);
 
 #endif

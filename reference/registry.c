@@ -54,6 +54,11 @@ static const struct npukb_reference references[] = {
 	/* loss.c */
 	{ "mse_loss", 2, 1, npukb_ref_mse_loss },
 	{ "mse_loss_grad", 3, 1, npukb_ref_mse_loss_grad },
+	/* reduce_fused.c */
+	{ "mul_sigmoid_mul_add", 4, 1, npukb_ref_mul_sigmoid_mul_add },
+	{ "add_sigmoid_mul_reduce_sum", 5, 1, npukb_ref_add_sigmoid_mul_reduce_sum },
+	{ "select_softmax", 3, 1, npukb_ref_select_softmax },
+	{ "mul_mul_reduce_mean_twice", 6, 1, npukb_ref_mul_mul_reduce_mean_twice },
 };
 
 const struct npukb_reference *npukb_reference_find(const char *name)
