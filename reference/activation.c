@@ -42,36 +42,32 @@ static void out_at(const struct npukb_ref_call *c, size_t i, double v)
 	npukb_store_from_double(c->out[0].dtype, c->out[0].data, i, v);
 }
 
-/* y = x * sigmoid(scale * x) */
-int npukb_ref_swish(const struct npukb_ref_call *c, char *err, size_t errlen)
+/* y = x * sigmoid(k x): Swish (k the scale) and FastGelu (k = 1.702). */
+static int x_sigmoid(const struct npukb_ref_call *c, double k, char *err, size_t errlen)
 {
-	double s;
 	size_t i;
 	int rc = ref_same_numel(c, 1, err, errlen);
-	if (!rc)
-		rc = attr_double(c, "scale", &s, err, errlen);
 	if (rc)
 		return rc;
 	for (i = 0; i < c->out[0].numel; i++) {
 		double x = in_at(c, 0, i);
-		out_at(c, i, x * sigmoid(s * x));
+		out_at(c, i, x * sigmoid(k * x));
 	}
 	return 0;
+}
+
+int npukb_ref_swish(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	double s;
+	int rc = attr_double(c, "scale", &s, err, errlen);
+	return rc ? rc : x_sigmoid(c, s, err, errlen);
 }
 
 /* FastGelu: x * sigmoid(1.702 x), which is upstream's
  * x / (1 + exp(-1.702|x|)) * exp(0.851 (x - |x|)) rearranged. */
 int npukb_ref_fast_gelu(const struct npukb_ref_call *c, char *err, size_t errlen)
 {
-	size_t i;
-	int rc = ref_same_numel(c, 1, err, errlen);
-	if (rc)
-		return rc;
-	for (i = 0; i < c->out[0].numel; i++) {
-		double x = in_at(c, 0, i);
-		out_at(c, i, x * sigmoid(FAST_GELU_A * x));
-	}
-	return 0;
+	return x_sigmoid(c, FAST_GELU_A, err, errlen);
 }
 
 /* z = dy * d/dx [x sigmoid(a x)] = dy * (s + a x s (1 - s)), s = sigmoid(a x) */
@@ -271,5 +267,27 @@ int npukb_ref_geglu_grad(const struct npukb_ref_call *c, char *err, size_t errle
 			out_at(c, ia, g * b * dgelu);
 			out_at(c, ib, g * gelu);
 		}
+	return 0;
+}
+
+/* Softmax over the last axis, in place: in[0] is x before, out[0] after. */
+int npukb_ref_softmax_last(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *x = &c->in[0];
+	size_t len = x->shape.rank ? (size_t)x->shape.dims[x->shape.rank - 1] : 1, r, j;
+	int rc = ref_same_numel(c, 1, err, errlen);
+	if (rc)
+		return rc;
+	for (r = 0; len && r < x->numel / len; r++) {
+		double m = -INFINITY, s = 0.0;
+		for (j = 0; j < len; j++) {
+			double v = in_at(c, 0, r * len + j);
+			m = v > m ? v : m;
+		}
+		for (j = 0; j < len; j++)
+			s += exp(in_at(c, 0, r * len + j) - m);
+		for (j = 0; j < len; j++)
+			out_at(c, r * len + j, exp(in_at(c, 0, r * len + j) - m) / s);
+	}
 	return 0;
 }

@@ -51,6 +51,7 @@ static const struct npukb_reference references[] = {
 	{ "swiglu_grad", 2, 1, npukb_ref_swiglu_grad },
 	{ "geglu", 1, 2, npukb_ref_geglu },
 	{ "geglu_grad", 2, 1, npukb_ref_geglu_grad },
+	{ "softmax_last", 1, 1, npukb_ref_softmax_last },
 	/* loss.c */
 	{ "mse_loss", 2, 1, npukb_ref_mse_loss },
 	{ "mse_loss_grad", 3, 1, npukb_ref_mse_loss_grad },

@@ -52,6 +52,21 @@ struct FloatMapOp {
     }
 };
 
+// s = sigmoid(k x) = 1 / (1 + exp(-k x)); one is scratch and holds 1 on
+// return. exp overflowing to +inf gives s = 0, the correct limit.
+__aicore__ inline void SigmoidK(const LocalTensor<float>& s, const LocalTensor<float>& x,
+                                const LocalTensor<float>& one, float k, uint32_t count)
+{
+    Muls(s, x, -k, count);
+    Duplicate(one, 1.0f, count);
+    PipeBarrier<PIPE_V>();
+    Exp(s, s, count);
+    PipeBarrier<PIPE_V>();
+    Adds(s, s, 1.0f, count);
+    PipeBarrier<PIPE_V>();
+    Div(s, one, s, count);
+}
+
 // y = x / (1 + exp(-k x)), i.e. x * sigmoid(k x); t is scratch. For k x
 // very negative exp overflows to +inf and y is the correct -0 (or +0).
 __aicore__ inline void XSigmoid(const LocalTensor<float>& y, const LocalTensor<float>& x,

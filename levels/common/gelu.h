@@ -3,7 +3,7 @@
 #ifndef NPUKB_ANSWER_GELU_H
 #define NPUKB_ANSWER_GELU_H
 
-#include "kernel_operator.h"
+#include "float_map.h"
 
 namespace npukb_answer {
 
@@ -61,6 +61,40 @@ __aicore__ inline void GeluErf(const LocalTensor<float>& y, const LocalTensor<fl
     Muls(y, x, 0.5f, count);
     PipeBarrier<PIPE_V>();
     Add(y, y, q, count);
+}
+
+// The tanh-form GELU x sigmoid(u), u = k (x + c x^3), k = sqrt(8 / pi),
+// c = 0.044715: s = sigmoid(u) and d = its derivative s + x u' s (1 - s),
+// u' = k (1 + 3 c x^2). q and r are scratch.
+__aicore__ inline void GeluTanhDeriv(const LocalTensor<float>& s, const LocalTensor<float>& d,
+                                     const LocalTensor<float>& x, const LocalTensor<float>& q,
+                                     const LocalTensor<float>& r, uint32_t count)
+{
+    constexpr float K = 1.5957691216057308f;
+    constexpr float C = 0.044715f;
+    Mul(q, x, x, count);
+    PipeBarrier<PIPE_V>();
+    Muls(d, q, C, count);
+    PipeBarrier<PIPE_V>();
+    Adds(d, d, 1.0f, count);
+    PipeBarrier<PIPE_V>();
+    Mul(d, d, x, count); // u / k
+    PipeBarrier<PIPE_V>();
+    SigmoidK(s, d, r, K, count);
+    PipeBarrier<PIPE_V>();
+    Sub(r, r, s, count);
+    Muls(q, q, 3.0f * C, count);
+    PipeBarrier<PIPE_V>();
+    Mul(r, r, s, count); // s (1 - s)
+    Adds(q, q, 1.0f, count);
+    PipeBarrier<PIPE_V>();
+    Muls(q, q, K, count); // u'
+    PipeBarrier<PIPE_V>();
+    Mul(q, q, x, count);
+    PipeBarrier<PIPE_V>();
+    Mul(d, r, q, count);
+    PipeBarrier<PIPE_V>();
+    Add(d, d, s, count);
 }
 
 } // namespace npukb_answer

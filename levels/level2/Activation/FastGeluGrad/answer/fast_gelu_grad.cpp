@@ -21,14 +21,7 @@ struct FastGeluGradFn {
         const LocalTensor<float>& x = in[1];
         const LocalTensor<float>& s = tmp[0];
         const LocalTensor<float>& u = tmp[1];
-        Muls(s, x, -A, count);
-        Duplicate(u, 1.0f, count);
-        PipeBarrier<PIPE_V>();
-        Exp(s, s, count);
-        PipeBarrier<PIPE_V>();
-        Adds(s, s, 1.0f, count);
-        PipeBarrier<PIPE_V>();
-        Div(s, u, s, count);
+        SigmoidK(s, x, u, A, count);
         PipeBarrier<PIPE_V>();
         Sub(u, u, s, count);
         PipeBarrier<PIPE_V>();

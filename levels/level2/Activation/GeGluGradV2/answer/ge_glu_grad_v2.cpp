@@ -16,8 +16,6 @@ struct GeGluGradFn {
     static constexpr bool BACKWARD = true;
     static constexpr int NOUT = 2;
     static constexpr uint32_t SCRATCH_FLOATS = 5;
-    static constexpr float K = 1.5957691216057308f; // sqrt(8 / pi)
-    static constexpr float C = 0.044715f;
     bool tanhForm = false;
 
     __aicore__ inline void Apply(const LocalTensor<float>* out, const LocalTensor<float>* in,
@@ -34,7 +32,7 @@ struct GeGluGradFn {
         const LocalTensor<float>& t = tmp[2];
         const LocalTensor<float>& e = tmp[3];
         if (tanhForm) {
-            Tanh(p, d, a, t, e, count);
+            GeluTanhDeriv(p, d, a, t, e, count);
         } else {
             Erf(p, d, a, t, e, tmp[4], count);
         }
@@ -66,42 +64,6 @@ private:
         Mul(d, a, e, count);
         PipeBarrier<PIPE_V>();
         Add(d, d, p, count);
-    }
-
-    __aicore__ inline void Tanh(const LocalTensor<float>& s, const LocalTensor<float>& d,
-                                const LocalTensor<float>& a, const LocalTensor<float>& q,
-                                const LocalTensor<float>& r, uint32_t count)
-    {
-        Mul(q, a, a, count);
-        Duplicate(r, 1.0f, count);
-        PipeBarrier<PIPE_V>();
-        Muls(s, q, C, count);
-        PipeBarrier<PIPE_V>();
-        Adds(s, s, 1.0f, count);
-        PipeBarrier<PIPE_V>();
-        Mul(s, s, a, count);
-        PipeBarrier<PIPE_V>();
-        Muls(s, s, -K, count);
-        PipeBarrier<PIPE_V>();
-        Exp(s, s, count);
-        PipeBarrier<PIPE_V>();
-        Adds(s, s, 1.0f, count);
-        PipeBarrier<PIPE_V>();
-        Div(s, r, s, count); // s = sigmoid(u)
-        PipeBarrier<PIPE_V>();
-        Sub(r, r, s, count);
-        Muls(q, q, 3.0f * C, count);
-        PipeBarrier<PIPE_V>();
-        Mul(r, r, s, count);
-        Adds(q, q, 1.0f, count);
-        PipeBarrier<PIPE_V>();
-        Muls(q, q, K, count); // u'
-        PipeBarrier<PIPE_V>();
-        Mul(q, q, a, count);
-        PipeBarrier<PIPE_V>();
-        Mul(d, r, q, count);
-        PipeBarrier<PIPE_V>();
-        Add(d, d, s, count);
     }
 };
 

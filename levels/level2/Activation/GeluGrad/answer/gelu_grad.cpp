@@ -7,56 +7,21 @@
 // (the limit), where upstream's px * t^2 would be inf * 0.
 #include "kernel_operator.h"
 #include "../../../../common/float_map.h"
+#include "../../../../common/gelu.h"
 
 using namespace AscendC;
 using namespace npukb_answer;
 
 struct GeluGradFn {
     static constexpr int NIN = 2;
-    static constexpr uint32_t SCRATCH_FLOATS = 3;
-    static constexpr float K = 1.5957691216057308f;
-    static constexpr float C = 0.044715f;
+    static constexpr uint32_t SCRATCH_FLOATS = 4;
 
     __aicore__ inline void Apply(const LocalTensor<float>& z, const LocalTensor<float>* in,
                                  const LocalTensor<float>* tmp, uint32_t count)
     {
-        const LocalTensor<float>& dy = in[0];
-        const LocalTensor<float>& x = in[1];
-        const LocalTensor<float>& s = tmp[0];
-        const LocalTensor<float>& q = tmp[1];
-        const LocalTensor<float>& r = tmp[2];
-        Mul(q, x, x, count);
-        Duplicate(r, 1.0f, count);
+        GeluTanhDeriv(tmp[0], tmp[1], in[1], tmp[2], tmp[3], count);
         PipeBarrier<PIPE_V>();
-        Muls(s, q, C, count);
-        PipeBarrier<PIPE_V>();
-        Adds(s, s, 1.0f, count);
-        PipeBarrier<PIPE_V>();
-        Mul(s, s, x, count);
-        PipeBarrier<PIPE_V>();
-        Muls(s, s, -K, count);
-        PipeBarrier<PIPE_V>();
-        Exp(s, s, count);
-        PipeBarrier<PIPE_V>();
-        Adds(s, s, 1.0f, count);
-        PipeBarrier<PIPE_V>();
-        Div(s, r, s, count);
-        PipeBarrier<PIPE_V>();
-        Sub(r, r, s, count);
-        Muls(q, q, 3.0f * C, count);
-        PipeBarrier<PIPE_V>();
-        Mul(r, r, s, count);
-        Adds(q, q, 1.0f, count);
-        PipeBarrier<PIPE_V>();
-        Muls(q, q, K, count);
-        PipeBarrier<PIPE_V>();
-        Mul(q, q, x, count);
-        PipeBarrier<PIPE_V>();
-        Mul(r, r, q, count);
-        PipeBarrier<PIPE_V>();
-        Add(r, r, s, count);
-        PipeBarrier<PIPE_V>();
-        Mul(z, r, dy, count);
+        Mul(z, tmp[1], in[0], count);
     }
 };
 

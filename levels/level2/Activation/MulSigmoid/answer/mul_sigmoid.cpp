@@ -9,7 +9,7 @@
 // W in UB), and the x1/y queues are double-buffered so the copies of one
 // tile overlap the compute of the next.
 #include "kernel_operator.h"
-#include "../../../../common/elementwise.h"
+#include "../../../../common/float_map.h"
 
 using namespace AscendC;
 using namespace npukb_answer;
@@ -117,19 +117,12 @@ private:
         LocalTensor<float> x2f = x2fBuf.Get<float>();
         LocalTensor<uint8_t> mask = maskBuf.Get<uint8_t>();
         if constexpr (IsSameType<T, float>::value) {
-            Muls(f, x, -t1, count);
+            Adds(f, x, 0.0f, count);
         } else {
             Cast(f, x, RoundMode::CAST_NONE, count);
-            PipeBarrier<PIPE_V>();
-            Muls(f, f, -t1, count);
         }
-        Duplicate(g, 1.0f, count);
         PipeBarrier<PIPE_V>();
-        Exp(f, f, count);
-        PipeBarrier<PIPE_V>();
-        Adds(f, f, 1.0f, count);
-        PipeBarrier<PIPE_V>();
-        Div(f, g, f, count); // sigmoid(t1 x1)
+        SigmoidK(f, f, g, t1, count);
         PipeBarrier<PIPE_V>();
         CompareScalar(mask, f, t2, CMPMODE::LT, count);
         Muls(g, f, 2.0f, count);

@@ -4,6 +4,7 @@
 // computed in float on the shared GLU streaming skeleton
 // (levels/common/glu.h).
 #include "kernel_operator.h"
+#include "../../../../common/float_map.h"
 #include "../../../../common/glu.h"
 
 using namespace AscendC;
@@ -23,14 +24,7 @@ struct SwiGluGradFn {
         const LocalTensor<float>& s = tmp[0];
         const LocalTensor<float>& da = out[0];
         const LocalTensor<float>& db = out[1];
-        Muls(s, a, -1.0f, count);
-        Duplicate(da, 1.0f, count);
-        PipeBarrier<PIPE_V>();
-        Exp(s, s, count);
-        PipeBarrier<PIPE_V>();
-        Adds(s, s, 1.0f, count);
-        PipeBarrier<PIPE_V>();
-        Div(s, da, s, count); // sigmoid(a)
+        SigmoidK(s, a, da, 1.0f, count);
         PipeBarrier<PIPE_V>();
         Sub(da, da, s, count);
         Mul(db, a, s, count); // silu(a)
