@@ -6,9 +6,9 @@
 // rows moves with one DataCopyPad (rows padded to 32 bytes in UB) through a
 // double-buffered input queue and comes back through a double-buffered
 // output queue to the same place; per row: ReduceMax, subtract, Exp,
-// ReduceSum, scale by the reciprocal of the sum. A row longer than a tile's
-// budget is not needed by the cases (rows of at most 2048 elements) and is
-// refused by the tiling arithmetic below (one row per tile at least).
+// ReduceSum, scale by the reciprocal of the sum. A tile holds at least one
+// whole row: rows of up to about 8K float elements fit the UB (the cases'
+// rows have at most 2048), longer ones would need a row split in passes.
 #include "kernel_operator.h"
 #include "../../../../common/elementwise.h"
 
