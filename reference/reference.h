@@ -89,6 +89,26 @@ int npukb_ref_masked_select(const struct npukb_ref_call *call, char *err, size_t
 int npukb_ref_arange(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_eye(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_fill(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* activation.c */
+int npukb_ref_swish(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_fast_gelu(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_fast_gelu_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_gelu(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_gelu_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_mul_sigmoid(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_swiglu(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_swiglu_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_geglu(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_geglu_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_softmax_last(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* loss.c */
+int npukb_ref_mse_loss(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_mse_loss_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* reduce_fused.c */
+int npukb_ref_mul_sigmoid_mul_add(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_add_sigmoid_mul_reduce_sum(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_select_softmax(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_mul_mul_reduce_mean_twice(const struct npukb_ref_call *call, char *err, size_t errlen);
 
 /* mask.c */
 int npukb_ref_tril(const struct npukb_ref_call *call, char *err, size_t errlen);

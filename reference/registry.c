@@ -56,6 +56,26 @@ static const struct npukb_reference references[] = {
 	{ "rms_norm_grad", 4, 2, npukb_ref_rms_norm_grad },
 	{ "add_layer_norm_grad", 7, 3, npukb_ref_add_layer_norm_grad },
 	{ "strided_slice_assign", 6, 1, npukb_ref_strided_slice_assign },
+	/* activation.c */
+	{ "swish", 1, 1, npukb_ref_swish },
+	{ "fast_gelu", 1, 1, npukb_ref_fast_gelu },
+	{ "fast_gelu_grad", 2, 1, npukb_ref_fast_gelu_grad },
+	{ "gelu", 1, 1, npukb_ref_gelu },
+	{ "gelu_grad", 2, 1, npukb_ref_gelu_grad },
+	{ "mul_sigmoid", 2, 1, npukb_ref_mul_sigmoid },
+	{ "swiglu", 1, 1, npukb_ref_swiglu },
+	{ "swiglu_grad", 2, 1, npukb_ref_swiglu_grad },
+	{ "geglu", 1, 2, npukb_ref_geglu },
+	{ "geglu_grad", 2, 1, npukb_ref_geglu_grad },
+	{ "softmax_last", 1, 1, npukb_ref_softmax_last },
+	/* loss.c */
+	{ "mse_loss", 2, 1, npukb_ref_mse_loss },
+	{ "mse_loss_grad", 3, 1, npukb_ref_mse_loss_grad },
+	/* reduce_fused.c */
+	{ "mul_sigmoid_mul_add", 4, 1, npukb_ref_mul_sigmoid_mul_add },
+	{ "add_sigmoid_mul_reduce_sum", 5, 1, npukb_ref_add_sigmoid_mul_reduce_sum },
+	{ "select_softmax", 3, 1, npukb_ref_select_softmax },
+	{ "mul_mul_reduce_mean_twice", 6, 1, npukb_ref_mul_mul_reduce_mean_twice },
 };
 
 const struct npukb_reference *npukb_reference_find(const char *name)

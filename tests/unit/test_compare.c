@@ -219,6 +219,10 @@ ParameterizedTestParameters(edges, half_rules)
 		{ "bf16 rel-max1-ulp 0 vs next", "rel-max1-ulp", NPUKB_DT_BFLOAT16, 0, 0x0000, 0x3B83, 1 },
 		{ "f16 rel-max1-ulp 1.0 +2ulp", "rel-max1-ulp", NPUKB_DT_FLOAT16, 0, 0x3C00, 0x3C02, 0 },
 		{ "f16 rel-max1-ulp 1.0 +3ulp", "rel-max1-ulp", NPUKB_DT_FLOAT16, 0, 0x3C00, 0x3C03, 1 },
+		{ "bf16 rel-max1 1.8828125 -1ulp", "rel-max1", NPUKB_DT_BFLOAT16, 0, 0x3FF1, 0x3FF0, 1 },
+		{ "bf16 rel-max1-ulp 1.8828125 -1ulp", "rel-max1-ulp", NPUKB_DT_BFLOAT16, 0, 0x3FF1, 0x3FF0, 0 },
+		{ "bf16 rel-max1-ulp 1.8828125 -2ulp", "rel-max1-ulp", NPUKB_DT_BFLOAT16, 0, 0x3FF1, 0x3FEF, 1 },
+		{ "f16 rel-max1-ulp 1.0 vs nan", "rel-max1-ulp", NPUKB_DT_FLOAT16, 0, 0x3C00, 0x7E00, 1 },
 		/* NaN payloads do not matter; infinities must match in sign */
 		{ "f16 nan vs nan (other payload)", "default", NPUKB_DT_FLOAT16, 0, 0x7E00, 0x7E01, 0 },
 		{ "f16 inf vs inf", "default", NPUKB_DT_FLOAT16, 0, 0x7C00, 0x7C00, 0 },

@@ -1,0 +1,293 @@
+/* activation.c - Level 2 activations and their gradients, element-wise in
+ * double from the operators' definitions, rounded once to the output dtype.
+ * Gradients are the analytic derivatives of the forward functions. */
+#include "ref_util.h"
+
+#include <math.h>
+
+/* sqrt(8 / pi): the tanh-approximation GELU's 2 * sqrt(2 / pi). */
+#define GELU_K 1.5957691216057308
+#define GELU_C 0.044715
+#define FAST_GELU_A 1.702
+
+static double sigmoid(double u)
+{
+	return u >= 0 ? 1.0 / (1.0 + exp(-u)) : exp(u) / (1.0 + exp(u));
+}
+
+static int attr_double(const struct npukb_ref_call *c, const char *name, double *out, char *err,
+		       size_t errlen)
+{
+	const char *v = npukb_case_attr(c->kcase, name);
+	char *end;
+	if (!v) {
+		snprintf(err, errlen, "case gives no attribute %s", name);
+		return -EINVAL;
+	}
+	*out = strtod(v, &end);
+	if (end == v || *end) {
+		snprintf(err, errlen, "attribute %s = '%s' is not a number", name, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static double in_at(const struct npukb_ref_call *c, size_t k, size_t i)
+{
+	return npukb_load_as_double(c->in[k].dtype, c->in[k].data, i);
+}
+
+static void out_at(const struct npukb_ref_call *c, size_t i, double v)
+{
+	npukb_store_from_double(c->out[0].dtype, c->out[0].data, i, v);
+}
+
+/* y = x * sigmoid(k x): Swish (k the scale) and FastGelu (k = 1.702). */
+static int x_sigmoid(const struct npukb_ref_call *c, double k, char *err, size_t errlen)
+{
+	size_t i;
+	int rc = ref_same_numel(c, 1, err, errlen);
+	if (rc)
+		return rc;
+	for (i = 0; i < c->out[0].numel; i++) {
+		double x = in_at(c, 0, i);
+		out_at(c, i, x * sigmoid(k * x));
+	}
+	return 0;
+}
+
+int npukb_ref_swish(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	double s;
+	int rc = attr_double(c, "scale", &s, err, errlen);
+	return rc ? rc : x_sigmoid(c, s, err, errlen);
+}
+
+/* FastGelu: x * sigmoid(1.702 x), which is upstream's
+ * x / (1 + exp(-1.702|x|)) * exp(0.851 (x - |x|)) rearranged. */
+int npukb_ref_fast_gelu(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	return x_sigmoid(c, FAST_GELU_A, err, errlen);
+}
+
+/* z = dy * d/dx [x sigmoid(a x)] = dy * (s + a x s (1 - s)), s = sigmoid(a x) */
+int npukb_ref_fast_gelu_grad(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	size_t i;
+	int rc = ref_same_numel(c, 2, err, errlen);
+	if (rc)
+		return rc;
+	for (i = 0; i < c->out[0].numel; i++) {
+		double dy = in_at(c, 0, i), x = in_at(c, 1, i);
+		double s = sigmoid(FAST_GELU_A * x);
+		out_at(c, i, dy * (s + FAST_GELU_A * x * s * (1.0 - s)));
+	}
+	return 0;
+}
+
+/* The exact GELU: x * Phi(x) = x * erfc(-x / sqrt 2) / 2. */
+int npukb_ref_gelu(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	size_t i;
+	int rc = ref_same_numel(c, 1, err, errlen);
+	if (rc)
+		return rc;
+	for (i = 0; i < c->out[0].numel; i++) {
+		double x = in_at(c, 0, i);
+		out_at(c, i, 0.5 * x * erfc(-x * M_SQRT1_2));
+	}
+	return 0;
+}
+
+/* z = dy * d/dx [x sigmoid(u)], u = k (x + c x^3): the derivative of the
+ * tanh-approximation GELU, s + x u' s (1 - s) with u' = k (1 + 3 c x^2). */
+int npukb_ref_gelu_grad(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	size_t i;
+	int rc = ref_same_numel(c, 2, err, errlen);
+	if (rc)
+		return rc;
+	for (i = 0; i < c->out[0].numel; i++) {
+		double dy = in_at(c, 0, i), x = in_at(c, 1, i);
+		double s = sigmoid(GELU_K * (x + GELU_C * x * x * x));
+		double du = GELU_K * (1.0 + 3.0 * GELU_C * x * x);
+		out_at(c, i, dy * (s + x * du * s * (1.0 - s)));
+	}
+	return 0;
+}
+
+/* MulSigmoid: x1 is [B, N], x2 holds N elements (shape [1, ...]) shared by
+ * every row; t = sigmoid(t1 x1), y = (t < t2 ? t : 2 t) * x2 * t3. */
+int npukb_ref_mul_sigmoid(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	size_t n = c->in[1].numel, i;
+	double t1, t2, t3;
+	int rc = attr_double(c, "t1", &t1, err, errlen);
+	if (!rc)
+		rc = attr_double(c, "t2", &t2, err, errlen);
+	if (!rc)
+		rc = attr_double(c, "t3", &t3, err, errlen);
+	if (rc)
+		return rc;
+	if (n == 0 || c->in[0].numel != c->out[0].numel || c->in[0].numel % n) {
+		snprintf(err, errlen, "x1 (%zu elements) is not rows of x2 (%zu) or not y's size (%zu)",
+			 c->in[0].numel, n, c->out[0].numel);
+		return -EINVAL;
+	}
+	for (i = 0; i < c->out[0].numel; i++) {
+		double t = sigmoid(t1 * in_at(c, 0, i));
+		out_at(c, i, (t < t2 ? t : 2.0 * t) * in_at(c, 1, i % n) * t3);
+	}
+	return 0;
+}
+
+/* x seen as [outer, 2, half * inner] around the attribute dim: the two
+ * halves of each outer row are contiguous runs of len elements. */
+static int glu_split(const struct npukb_ref_call *c, const struct npukb_shape *x, size_t *outer,
+		     size_t *len, char *err, size_t errlen)
+{
+	long long d;
+	size_t k;
+	int rc = ref_attr_int(c, "dim", &d, err, errlen);
+	if (rc)
+		return rc;
+	if (d < 0)
+		d += x->rank;
+	if (d < 0 || d >= x->rank || x->dims[d] % 2) {
+		snprintf(err, errlen, "dim %lld does not split x (rank %d) in two halves", d,
+			 x->rank);
+		return -EINVAL;
+	}
+	*outer = 1;
+	for (k = 0; k < (size_t)d; k++)
+		*outer *= x->dims[k];
+	*len = *outer ? npukb_shape_numel(x) / *outer / 2 : 0;
+	return 0;
+}
+
+/* SwiGlu: y = silu(a) * b, (a, b) the two halves of x along dim. */
+int npukb_ref_swiglu(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	size_t outer, len, o, j;
+	int rc = glu_split(c, &c->in[0].shape, &outer, &len, err, errlen);
+	if (rc)
+		return rc;
+	if (c->out[0].numel != outer * len) {
+		snprintf(err, errlen, "y has %zu elements, half of x is %zu", c->out[0].numel,
+			 outer * len);
+		return -EINVAL;
+	}
+	for (o = 0; o < outer; o++)
+		for (j = 0; j < len; j++) {
+			double a = in_at(c, 0, o * 2 * len + j), b = in_at(c, 0, o * 2 * len + len + j);
+			out_at(c, o * len + j, a * sigmoid(a) * b);
+		}
+	return 0;
+}
+
+/* SwiGluGrad: for y = silu(a) b, dx = (g b silu'(a), g silu(a)) along dim,
+ * silu'(a) = s (1 + a (1 - s)), s = sigmoid(a). */
+int npukb_ref_swiglu_grad(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	size_t outer, len, o, j;
+	int rc = glu_split(c, &c->in[1].shape, &outer, &len, err, errlen);
+	if (rc)
+		return rc;
+	if (c->in[0].numel != outer * len || c->out[0].numel != c->in[1].numel) {
+		snprintf(err, errlen, "y_grad (%zu elements) is not half of x (%zu)", c->in[0].numel,
+			 c->in[1].numel);
+		return -EINVAL;
+	}
+	for (o = 0; o < outer; o++)
+		for (j = 0; j < len; j++) {
+			size_t ia = o * 2 * len + j, ib = ia + len;
+			double g = in_at(c, 0, o * len + j), a = in_at(c, 1, ia), b = in_at(c, 1, ib);
+			double s = sigmoid(a);
+			out_at(c, ia, g * b * s * (1.0 + a * (1.0 - s)));
+			out_at(c, ib, g * a * s);
+		}
+	return 0;
+}
+
+/* GeGluV2: gelu = a Phi(a) (exact GELU), y = gelu * b, (a, b) the halves of
+ * x along dim; outputs y and gelu. */
+int npukb_ref_geglu(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	size_t outer, len, o, j;
+	int rc = glu_split(c, &c->in[0].shape, &outer, &len, err, errlen);
+	if (rc)
+		return rc;
+	if (c->out[0].numel != outer * len || c->out[1].numel != outer * len) {
+		snprintf(err, errlen, "y (%zu) and gelu (%zu) are not half of x (%zu)",
+			 c->out[0].numel, c->out[1].numel, c->in[0].numel);
+		return -EINVAL;
+	}
+	for (o = 0; o < outer; o++)
+		for (j = 0; j < len; j++) {
+			double a = in_at(c, 0, o * 2 * len + j), b = in_at(c, 0, o * 2 * len + len + j);
+			double g = 0.5 * a * erfc(-a * M_SQRT1_2);
+			out_at(c, o * len + j, g * b);
+			npukb_store_from_double(c->out[1].dtype, c->out[1].data, o * len + j, g);
+		}
+	return 0;
+}
+
+/* GeGluGradV2: for y = gelu(a) b, dx = (dy b gelu'(a), dy gelu(a)) along
+ * dim; approximate 0 is the exact GELU (gelu' = Phi + a phi), 1 the tanh
+ * form x sigmoid(u) (gelu' = s + a u' s (1 - s)). */
+int npukb_ref_geglu_grad(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	size_t outer, len, o, j;
+	long long approx;
+	int rc = glu_split(c, &c->in[1].shape, &outer, &len, err, errlen);
+	if (!rc)
+		rc = ref_attr_int(c, "approximate", &approx, err, errlen);
+	if (rc)
+		return rc;
+	if (c->in[0].numel != outer * len || c->out[0].numel != c->in[1].numel) {
+		snprintf(err, errlen, "dy (%zu elements) is not half of x (%zu)", c->in[0].numel,
+			 c->in[1].numel);
+		return -EINVAL;
+	}
+	for (o = 0; o < outer; o++)
+		for (j = 0; j < len; j++) {
+			size_t ia = o * 2 * len + j, ib = ia + len;
+			double g = in_at(c, 0, o * len + j), a = in_at(c, 1, ia), b = in_at(c, 1, ib);
+			double gelu, dgelu;
+			if (approx) {
+				double s = sigmoid(GELU_K * (a + GELU_C * a * a * a));
+				double du = GELU_K * (1.0 + 3.0 * GELU_C * a * a);
+				gelu = a * s;
+				dgelu = s + a * du * s * (1.0 - s);
+			} else {
+				double phi_cdf = 0.5 * erfc(-a * M_SQRT1_2);
+				gelu = a * phi_cdf;
+				dgelu = phi_cdf + a * exp(-0.5 * a * a) * 0.3989422804014327;
+			}
+			out_at(c, ia, g * b * dgelu);
+			out_at(c, ib, g * gelu);
+		}
+	return 0;
+}
+
+/* Softmax over the last axis, in place: in[0] is x before, out[0] after. */
+int npukb_ref_softmax_last(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *x = &c->in[0];
+	size_t len = x->shape.rank ? (size_t)x->shape.dims[x->shape.rank - 1] : 1, r, j;
+	int rc = ref_same_numel(c, 1, err, errlen);
+	if (rc)
+		return rc;
+	for (r = 0; len && r < x->numel / len; r++) {
+		double m = -INFINITY, s = 0.0;
+		for (j = 0; j < len; j++) {
+			double v = in_at(c, 0, r * len + j);
+			m = v > m ? v : m;
+		}
+		for (j = 0; j < len; j++)
+			s += exp(in_at(c, 0, r * len + j) - m);
+		for (j = 0; j < len; j++)
+			out_at(c, r * len + j, exp(in_at(c, 0, r * len + j) - m) / s);
+	}
+	return 0;
+}
