@@ -22,6 +22,7 @@
 #include "socs.h"
 
 #include <ctype.h>
+#include <sys/random.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -48,6 +49,11 @@
 #define TILING_HEADER "npukb_tiling.h"
 /* runtime/harness.cpp compiled once per build, linked into every variant. */
 #define HARNESS_OBJ "npukb_harness.o"
+/* A fresh random token per launch, written here before the harness starts;
+ * the harness reads and deletes it before any code of the sample runs and
+ * writes it into the stats file, so a kernel cannot forge its timing by
+ * writing that file and ending the process (runtime/harness.cpp). */
+#define RUN_TOKEN_NAME "npukb-run-token"
 #define COMPILE_LOG "compile.log"
 /* Every compiler command of the build, one shell-quoted line each, so that
  * a build can be repeated by hand in the kept work folder (--keep-work). */
@@ -1148,10 +1154,13 @@ static int build_kernel_only(struct build_ctx *b, struct npukb_build_result *res
 		argv[argc++] = tiling_def;
 	for (i = 0; quote_dirs[i]; i++)
 		argv[argc++] = quote_dirs[i];
-	for (i = 0; i < nsrc; i++)
-		tail[i] = srcs[i];
-	tail[i++] = LAUNCHER_NAME;
+	/* The harness first: its .preinit_array entry (the run token) must
+	 * run before anything of the sample's, and those run in link order. */
+	i = 0;
 	tail[i++] = HARNESS_OBJ;
+	for (size_t j = 0; j < nsrc; j++)
+		tail[i++] = srcs[j];
+	tail[i++] = LAUNCHER_NAME;
 	tail[i] = NULL;
 	rc = build_variants(b, argv, argc, tail, NULL, res);
 out:
@@ -1361,10 +1370,13 @@ static int build_host_device(struct build_ctx *b, struct npukb_build_result *res
 	argv[argc++] = "-DNPUKB_SYS_WORKSPACE=16777216";
 	for (i = 0; quote_dirs[i]; i++)
 		argv[argc++] = quote_dirs[i];
-	for (i = 0; i < nkern; i++)
-		tail[i] = kern[i];
+	/* Our objects (the harness among them) before the sample's sources:
+	 * .preinit_array entries run in link order, the run token's first. */
+	i = 0;
 	for (size_t j = 0; j < nobj; j++)
 		tail[i++] = objs[j];
+	for (size_t j = 0; j < nkern; j++)
+		tail[i++] = kern[j];
 	tail[i++] = "-Wl,--no-as-needed";
 	for (size_t j = 0; libs[j]; j++)
 		tail[i++] = libs[j];
@@ -1476,17 +1488,21 @@ out:
 
 /* cycles= and time_us= are required; block_dim= (host+device: what the
  * tiling function chose) is read when present. */
-static int read_stats(const char *path, double *cycles, double *time_us, int *block_dim)
+static int read_stats(const char *path, const char *token, double *cycles, double *time_us,
+		      int *block_dim)
 {
 	FILE *f = fopen(path, "r");
 	char line[256];
-	int have = 0;
+	int have = 0, genuine = 0;
 
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof line, f)) {
 		char *end;
-		if (strncmp(line, "cycles=", 7) == 0) {
+		if (strncmp(line, "token=", 6) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			genuine = strcmp(line + 6, token) == 0;
+		} else if (strncmp(line, "cycles=", 7) == 0) {
 			*cycles = strtod(line + 7, &end);
 			if (end != line + 7)
 				have |= 1;
@@ -1501,7 +1517,43 @@ static int read_stats(const char *path, double *cycles, double *time_us, int *bl
 		}
 	}
 	fclose(f);
+	if (!genuine)
+		return -EPERM;
 	return have == 3 ? 0 : -EINVAL;
+}
+
+/* A fresh token (32 hex digits from getrandom) in work/RUN_TOKEN_NAME,
+ * readable by the sandbox's user, and no stats file left from before. */
+static int write_run_token(const char *work, char *token, size_t len)
+{
+	unsigned char raw[16];
+	char *path = format("%s/%s", work, RUN_TOKEN_NAME), *stats = format("%s/%s", work, STATS_NAME);
+	int fd, rc = 0;
+
+	if (!path || !stats || len < 2 * sizeof raw + 1) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
+		rc = -errno;
+		goto out;
+	}
+	for (size_t i = 0; i < sizeof raw; i++)
+		snprintf(token + 2 * i, 3, "%02x", raw[i]);
+	if (unlink(stats) != 0 && errno != ENOENT) {
+		rc = -errno;
+		goto out;
+	}
+	(void)unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, token, strlen(token)) != (ssize_t)strlen(token))
+		rc = -errno;
+	if (fd >= 0 && close(fd) != 0 && rc == 0)
+		rc = -errno;
+out:
+	free(path);
+	free(stats);
+	return rc;
 }
 
 /* "npukb-cpusim: ub-overflow: ..." -> "ub-overflow" (malloc'd). */
@@ -1534,7 +1586,7 @@ static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_resu
 {
 	const struct npukb_case_data *d = req->data;
 	const struct npukb_options *o = req->options;
-	char err[512] = "", desc[256], blocks[32];
+	char err[512] = "", desc[256], blocks[32], token[40] = "";
 	char **owned = NULL;
 	const char **argv = NULL;
 	char *work = NULL, *errpath = NULL, *stats = NULL, *text = NULL, *report, *exe = NULL;
@@ -1646,6 +1698,11 @@ static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_resu
 		goto out;
 	}
 	*strrchr(reads[0], '/') = '\0';
+	rc = write_run_token(work, token, sizeof token);
+	if (rc < 0) {
+		res->message = format("cpusim: cannot write the run token in %s: %s", work, strerror(-rc));
+		goto out;
+	}
 	memset(&spec, 0, sizeof(spec));
 	spec.argv = argv;
 	spec.workdir = work;
@@ -1672,11 +1729,17 @@ static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_resu
 	npukb_sandbox_describe(&res->proc, desc, sizeof desc);
 
 	if (res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == 0) {
-		if (read_stats(stats, &res->cycles, &res->time_us, &block_dim) == 0) {
+		int st = read_stats(stats, token, &res->cycles, &res->time_us, &block_dim);
+		if (st == 0) {
 			res->ok = 1;
 			res->has_cycles = 1;
 			res->message = format("ran %d blocks: %.0f cycles, %.3f us", block_dim, res->cycles,
 					      res->time_us);
+		} else if (st == -EPERM) {
+			res->cycles = res->time_us = 0;
+			res->category = xstrdup("sandbox-violation");
+			res->message = xstrdup("the timing file was not written by the harness (a kernel forging "
+					       "its cycle count, then ending the process?)");
 		} else {
 			res->category = xstrdup("early-exit");
 			res->message = xstrdup("the kernel process exited with status 0 before the launch finished "

@@ -177,3 +177,15 @@ Test(cpusim_checks, kernel_ending_the_process_is_an_early_exit, .timeout = 300)
 	expect_run_failure("early_exit", "early-exit", "exited with status 0 before the launch finished");
 	expect_run_failure("early_exit_status", "early-exit", "exited with status 3 before the launch finished");
 }
+
+/* A kernel cannot hand in a timing of its own: the harness writes the
+ * stats file with a token only it has read, and never takes one it finds. */
+Test(cpusim_checks, a_kernel_cannot_forge_its_timing, .timeout = 300)
+{
+	static const char *const names[] = { "forged_timing", "forged_timing_returns", NULL };
+
+	run_checks(names);
+	expect_run_failure("forged_timing", "sandbox-violation", "the timing file was not written by the harness");
+	expect_run_failure("forged_timing_returns", "sandbox-violation",
+			   "the kernel wrote the harness's stats file");
+}

@@ -1,4 +1,4 @@
-// hostile sample: faked_timing (expected: suspect-speedup)
+// hostile sample: faked_timing (expected: sandbox-violation)
 #include "kernel_operator.h"
 #include <cstdio>
 #include <cstdlib>
