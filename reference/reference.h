@@ -85,6 +85,8 @@ int npukb_ref_matmul(const struct npukb_ref_call *call, char *err, size_t errlen
 int npukb_ref_gather_v3(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_scatter_list(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_masked_select(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* foreach.c: the ForeachXxx family, looked up by name (foreach_abs, ...) */
+const struct npukb_reference *npukb_ref_foreach_find(const char *name);
 /* creation.c */
 int npukb_ref_arange(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_eye(const struct npukb_ref_call *call, char *err, size_t errlen);

@@ -48,5 +48,5 @@ const struct npukb_reference *npukb_reference_find(const char *name)
 	for (i = 0; i < sizeof(references) / sizeof(references[0]); i++)
 		if (strcmp(references[i].name, name) == 0)
 			return &references[i];
-	return NULL;
+	return npukb_ref_foreach_find(name);
 }
