@@ -24,6 +24,7 @@ static const struct {
 	{ "rel-max1", NPUKB_RULE_REL_MAX1 },
 	{ "gemm", NPUKB_RULE_GEMM },
 	{ "ratio", NPUKB_RULE_RATIO },
+	{ "rel-max1-ulp", NPUKB_RULE_REL_MAX1_ULP },
 };
 
 static const char *rule_name(enum npukb_compare_rule r)
@@ -107,6 +108,23 @@ static double tol_gemm(enum npukb_dtype dt, int k_ge_2048)
 	}
 }
 
+/* One unit in the last place of dt at v: the spacing of dt's values in
+ * v's binade (the subnormal spacing below the smallest normal). */
+static double ulp_of(enum npukb_dtype dt, double v)
+{
+	int mant, emin, e;
+	switch (dt) {
+	case NPUKB_DT_FLOAT16: mant = 10; emin = -14; break;
+	case NPUKB_DT_BFLOAT16: mant = 7; emin = -126; break;
+	case NPUKB_DT_FLOAT64: mant = 52; emin = -1022; break;
+	default: mant = 23; emin = -126; break; /* float32, complex64 parts */
+	}
+	e = v == 0.0 ? emin : ilogb(v);
+	if (e < emin)
+		e = emin;
+	return ldexp(1.0, e - mant);
+}
+
 /* Outcome of comparing one real value pair. */
 enum part_fate {
 	PART_OK = 0,
@@ -151,6 +169,12 @@ static void eval_part(const struct npukb_compare_stats *st, double e, double a,
 		/* Compare the product, not the quotient: tol is a short dyadic
 		 * fraction, so tol*scale is exact and the edge is exact too. */
 		pe->fate = d > st->tol * scale ? PART_BAD : PART_OK;
+		break;
+	}
+	case NPUKB_RULE_REL_MAX1_ULP: {
+		double scale = ae > 1.0 ? ae : 1.0;
+		pe->rel_err = d / scale;
+		pe->fate = d > st->tol * scale && d > ulp_of(st->dtype, ae) ? PART_BAD : PART_OK;
 		break;
 	}
 	default:
@@ -266,7 +290,7 @@ int npukb_compare_tensors(const char *rule, double atol_override, double rtol_ov
 		err[0] = '\0';
 	if (npukb_compare_rule_from_name(rule, &r) != 0) {
 		snprintf(err, errlen,
-			 "unknown tolerance rule '%s' (known: default, rel-max1, gemm, ratio)",
+			 "unknown tolerance rule '%s' (known: default, rel-max1, rel-max1-ulp, gemm, ratio)",
 			 rule);
 		return -EINVAL;
 	}
@@ -288,6 +312,7 @@ int npukb_compare_tensors(const char *rule, double atol_override, double rtol_ov
 		/* NaN overrides fail ">= 0" and so fall back to the defaults. */
 		switch (r) {
 		case NPUKB_RULE_REL_MAX1:
+		case NPUKB_RULE_REL_MAX1_ULP:
 			st->tol = rtol_override >= 0 ? rtol_override : tol_rel_max1(dt);
 			break;
 		case NPUKB_RULE_GEMM:
@@ -412,6 +437,10 @@ const char *npukb_compare_describe_tolerance(const struct npukb_compare_stats *s
 		return buf;
 	}
 	switch (st->rule) {
+	case NPUKB_RULE_REL_MAX1_ULP:
+		snprintf(buf, len, "tol=%s*max(1,|ref|) or 1 ulp",
+			 npukb_compare_format_value(NPUKB_DT_FLOAT64, st->tol, a, sizeof(a)));
+		break;
 	case NPUKB_RULE_REL_MAX1:
 	case NPUKB_RULE_GEMM:
 		snprintf(buf, len, "tol=%s*max(1,|ref|)",

@@ -11,6 +11,12 @@
  *   rel-max1  |out-ref| > tol*max(1,|ref|); tol by dtype: float16 1/512,
  *             bfloat16 1/256+1/16384, float32 (and float64, complex64)
  *             1/2048+1/16384; an rtol override replaces tol
+ *   rel-max1-ulp  rel-max1, except that an element within one unit in the
+ *             last place of the dtype at |ref| passes too: for results
+ *             computed wider and rounded once, where a rounding error near a
+ *             midpoint picks the other neighbour (bfloat16's ulp, up to
+ *             1/128 relative, exceeds rel-max1's 1/256+1/16384; for the
+ *             other dtypes tol already covers an ulp)
  *   gemm      as rel-max1 with tol by dtype and reduction length K:
  *             float16 1/256 (1/128 when K >= 2048), bfloat16 1/128 (1/64),
  *             float32/float64/complex64 1/2048 (1/512)
@@ -39,7 +45,8 @@ enum npukb_compare_rule {
 	NPUKB_RULE_DEFAULT = 1,
 	NPUKB_RULE_REL_MAX1,
 	NPUKB_RULE_GEMM,
-	NPUKB_RULE_RATIO
+	NPUKB_RULE_RATIO,
+	NPUKB_RULE_REL_MAX1_ULP
 };
 
 /* One bad element, for messages. */
