@@ -40,6 +40,9 @@ static const struct npukb_reference references[] = {
 	{ "scatter_list", 4, 1, npukb_ref_scatter_list },
 	{ "masked_select", 2, 2, npukb_ref_masked_select },
 	{ "matmul", 2, 1, npukb_ref_matmul },
+	{ "cross", 2, 1, npukb_ref_cross },
+	{ "apply_fused_ema_adam", 6, 4, npukb_ref_apply_fused_ema_adam },
+	{ "apply_adamw_v2", 6, 4, npukb_ref_apply_adamw_v2 },
 };
 
 const struct npukb_reference *npukb_reference_find(const char *name)
