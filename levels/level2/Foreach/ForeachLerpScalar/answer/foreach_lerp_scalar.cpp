@@ -2,29 +2,13 @@
 // for every member m of the tensor lists (kernel-only mode, Ascend 910B). The
 // list walk (each member split over all cores, tiled to the UB, double-
 // buffered, tails by DataCopyPad; half and bfloat16 computed in float and
-// rounded once) is levels/common/foreach.h; this file is the function of one
-// tile.
+// rounded once) is levels/common/foreach.h, the function of one tile
+// LerpScalarFn in levels/common/foreach_fns.h.
 #include "kernel_operator.h"
-#include "../../../../common/foreach.h"
+#include "../../../../common/foreach_fns.h"
 
 using namespace AscendC;
 using namespace npukb_answer;
-
-struct LerpScalarFn {
-    static constexpr int NLIST = 2;
-    static constexpr uint32_t SCRATCH = 1;
-
-    template <typename C>
-    __aicore__ static inline void Apply(const LocalTensor<C>& y, const LocalTensor<C>* x, const LocalTensor<C>* s,
-                                        C v, uint32_t n)
-    {
-        Sub(s[0], x[1], x[0], n);
-        PipeBarrier<PIPE_V>();
-        Muls(s[0], s[0], v, n);
-        PipeBarrier<PIPE_V>();
-        Add(y, x[0], s[0], n);
-    }
-};
 
 extern "C" __global__ __aicore__ void foreach_lerp_scalar(GM_ADDR x1, GM_ADDR x2, GM_ADDR weight,
                                                           GM_ADDR y, GM_ADDR workspace,

@@ -2,25 +2,13 @@
 // member m of the tensor lists (kernel-only mode, Ascend 910B). The list walk
 // (each member split over all cores, tiled to the UB, double-buffered, tails
 // by DataCopyPad; half and bfloat16 computed in float and rounded once) is
-// levels/common/foreach.h; this file is the function of one tile.
+// levels/common/foreach.h, the function of one tile MaximumScalarFn in
+// levels/common/foreach_fns.h.
 #include "kernel_operator.h"
-#include "../../../../common/foreach.h"
+#include "../../../../common/foreach_fns.h"
 
 using namespace AscendC;
 using namespace npukb_answer;
-
-struct MaximumScalarFn {
-    static constexpr int NLIST = 1;
-    static constexpr uint32_t SCRATCH = 0;
-
-    template <typename C>
-    __aicore__ static inline void Apply(const LocalTensor<C>& y, const LocalTensor<C>* x, const LocalTensor<C>* s,
-                                        C v, uint32_t n)
-    {
-        (void)s;
-        Maxs(y, x[0], v, n);
-    }
-};
 
 extern "C" __global__ __aicore__ void foreach_maximum_scalar(GM_ADDR x, GM_ADDR scalar, GM_ADDR y,
                                                              GM_ADDR workspace, GM_ADDR tiling)
