@@ -7,36 +7,6 @@
 
 #include <math.h>
 
-static int attr_double(const struct npukb_ref_call *c, const char *name, double *out, char *err,
-		       size_t errlen)
-{
-	const char *v = npukb_case_attr(c->kcase, name);
-	char *end;
-	if (!v) {
-		snprintf(err, errlen, "case gives no attribute %s", name);
-		return -EINVAL;
-	}
-	*out = strtod(v, &end);
-	if (end == v || *end) {
-		snprintf(err, errlen, "attribute %s = '%s' is not a number", name, v);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int attr_bool(const struct npukb_ref_call *c, const char *name, int *out, char *err,
-		     size_t errlen)
-{
-	const char *v = npukb_case_attr(c->kcase, name);
-	if (!v || (strcmp(v, "true") != 0 && strcmp(v, "false") != 0 && strcmp(v, "1") != 0 &&
-		   strcmp(v, "0") != 0)) {
-		snprintf(err, errlen, "attribute %s must be true or false", name);
-		return -EINVAL;
-	}
-	*out = strcmp(v, "true") == 0 || strcmp(v, "1") == 0;
-	return 0;
-}
-
 /* All of c's tensors but the one-element step have the output's size. */
 static int same_sizes(const struct npukb_ref_call *c, size_t step_at, char *err, size_t errlen)
 {
@@ -68,14 +38,14 @@ int npukb_ref_apply_fused_ema_adam(const struct npukb_ref_call *c, char *err, si
 	long long mode;
 	int bias, rc;
 
-	if ((rc = same_sizes(c, 1, err, errlen)) || (rc = attr_double(c, "lr", &lr, err, errlen)) ||
-	    (rc = attr_double(c, "ema_decay", &ema, err, errlen)) ||
-	    (rc = attr_double(c, "beta1", &b1, err, errlen)) ||
-	    (rc = attr_double(c, "beta2", &b2, err, errlen)) ||
-	    (rc = attr_double(c, "eps", &eps, err, errlen)) ||
-	    (rc = attr_double(c, "weight_decay", &wd, err, errlen)) ||
+	if ((rc = same_sizes(c, 1, err, errlen)) || (rc = ref_attr_double(c, "lr", &lr, err, errlen)) ||
+	    (rc = ref_attr_double(c, "ema_decay", &ema, err, errlen)) ||
+	    (rc = ref_attr_double(c, "beta1", &b1, err, errlen)) ||
+	    (rc = ref_attr_double(c, "beta2", &b2, err, errlen)) ||
+	    (rc = ref_attr_double(c, "eps", &eps, err, errlen)) ||
+	    (rc = ref_attr_double(c, "weight_decay", &wd, err, errlen)) ||
 	    (rc = ref_attr_int(c, "mode", &mode, err, errlen)) ||
-	    (rc = attr_bool(c, "bias_correction", &bias, err, errlen)))
+	    (rc = ref_attr_bool(c, "bias_correction", &bias, err, errlen)))
 		return rc;
 	t = (double)ref_load_i64(step, 0);
 	if (bias) {
@@ -114,13 +84,13 @@ int npukb_ref_apply_adamw_v2(const struct npukb_ref_call *c, char *err, size_t e
 	double lr, b1, b2, wd, eps, t, bc1, bc2;
 	int ams, maximize, rc;
 
-	if ((rc = same_sizes(c, 1, err, errlen)) || (rc = attr_double(c, "lr", &lr, err, errlen)) ||
-	    (rc = attr_double(c, "beta1", &b1, err, errlen)) ||
-	    (rc = attr_double(c, "beta2", &b2, err, errlen)) ||
-	    (rc = attr_double(c, "weight_decay", &wd, err, errlen)) ||
-	    (rc = attr_double(c, "eps", &eps, err, errlen)) ||
-	    (rc = attr_bool(c, "amsgrad", &ams, err, errlen)) ||
-	    (rc = attr_bool(c, "maximize", &maximize, err, errlen)))
+	if ((rc = same_sizes(c, 1, err, errlen)) || (rc = ref_attr_double(c, "lr", &lr, err, errlen)) ||
+	    (rc = ref_attr_double(c, "beta1", &b1, err, errlen)) ||
+	    (rc = ref_attr_double(c, "beta2", &b2, err, errlen)) ||
+	    (rc = ref_attr_double(c, "weight_decay", &wd, err, errlen)) ||
+	    (rc = ref_attr_double(c, "eps", &eps, err, errlen)) ||
+	    (rc = ref_attr_bool(c, "amsgrad", &ams, err, errlen)) ||
+	    (rc = ref_attr_bool(c, "maximize", &maximize, err, errlen)))
 		return rc;
 	t = npukb_load_as_double(step->dtype, step->data, 0) + 1.0;
 	bc1 = 1.0 - pow(b1, t);

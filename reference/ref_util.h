@@ -84,4 +84,36 @@ static inline int ref_attr_int(const struct npukb_ref_call *c, const char *name,
 	return 0;
 }
 
+/* Float attribute of the case; -EINVAL with a message when absent. */
+static inline int ref_attr_double(const struct npukb_ref_call *c, const char *name, double *out,
+				  char *err, size_t errlen)
+{
+	const char *v = npukb_case_attr(c->kcase, name);
+	char *end;
+	if (!v) {
+		snprintf(err, errlen, "case gives no attribute %s", name);
+		return -EINVAL;
+	}
+	*out = strtod(v, &end);
+	if (end == v || *end) {
+		snprintf(err, errlen, "attribute %s = '%s' is not a number", name, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Bool attribute of the case (true/false or 1/0). */
+static inline int ref_attr_bool(const struct npukb_ref_call *c, const char *name, int *out,
+				char *err, size_t errlen)
+{
+	const char *v = npukb_case_attr(c->kcase, name);
+	if (!v || (strcmp(v, "true") != 0 && strcmp(v, "false") != 0 && strcmp(v, "1") != 0 &&
+		   strcmp(v, "0") != 0)) {
+		snprintf(err, errlen, "attribute %s must be true or false", name);
+		return -EINVAL;
+	}
+	*out = strcmp(v, "true") == 0 || strcmp(v, "1") == 0;
+	return 0;
+}
+
 #endif

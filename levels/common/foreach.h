@@ -48,6 +48,42 @@ struct ForeachCompute<int32_t> {
 
 constexpr uint32_t FOREACH_MAX_RANK = 8;
 
+// This core's share of member m of a list: [start, start + len), whole
+// 32-byte units of T for every core but the last with work; false when the
+// core has none (members smaller than the cores' count of units).
+template <typename T>
+__aicore__ inline bool MemberShare(ListTensorDesc& list, uint32_t m, uint64_t& start, uint64_t& len)
+{
+    uint64_t shape[FOREACH_MAX_RANK];
+    TensorDesc<T> desc;
+    desc.SetShapeAddr(shape);
+    list.GetDesc(desc, m);
+    uint64_t numel = 1;
+    for (uint64_t d = 0; d < desc.GetDim(); d++) {
+        numel *= desc.GetShape(static_cast<uint32_t>(d));
+    }
+    constexpr uint64_t unit = 32 / sizeof(T);
+    const uint64_t perCore = CeilDiv(CeilDiv(numel, unit), GetBlockNum()) * unit;
+    start = perCore * GetBlockIdx();
+    if (start >= numel) {
+        return false;
+    }
+    len = numel - start < perCore ? numel - start : perCore;
+    return true;
+}
+
+// Zeroes the lanes of a tile of n elements up to count (a tail's padding),
+// before the copy-in that fills the first n: stale values could be NaN.
+template <typename T>
+__aicore__ inline void ZeroTail(const LocalTensor<T>& x, uint32_t n, uint32_t count)
+{
+    if (n != count) {
+        Duplicate(x.template ReinterpretCast<half>(), (half)0.0f,
+                  static_cast<int32_t>(count * sizeof(T) / sizeof(half)));
+        PipeBarrier<PIPE_ALL>();
+    }
+}
+
 template <typename T, class F, ForeachScalar SC = ForeachScalar::NONE, typename S = float>
 class Foreach {
 public:
@@ -105,21 +141,10 @@ private:
 
     __aicore__ inline void Member(F& f, uint32_t m, C scalar)
     {
-        uint64_t shape[FOREACH_MAX_RANK];
-        TensorDesc<T> desc;
-        desc.SetShapeAddr(shape);
-        out.GetDesc(desc, m);
-        uint64_t numel = 1;
-        for (uint64_t d = 0; d < desc.GetDim(); d++) {
-            numel *= desc.GetShape(static_cast<uint32_t>(d));
-        }
-        constexpr uint64_t unit = 32 / sizeof(T);
-        const uint64_t perCore = CeilDiv(CeilDiv(numel, unit), GetBlockNum()) * unit;
-        const uint64_t start = perCore * GetBlockIdx();
-        if (start >= numel) {
+        uint64_t start = 0, len = 0;
+        if (!MemberShare<T>(out, m, start, len)) {
             return;
         }
-        const uint64_t len = numel - start < perCore ? numel - start : perCore;
         for (int i = 0; i < F::NLIST; i++) {
             xGm[i].SetGlobalBuffer(in[i].template GetDataPtr<T>(m) + start, len);
         }
@@ -136,13 +161,7 @@ private:
     {
         for (int i = 0; i < F::NLIST; i++) {
             LocalTensor<T> x = inQueue[i].template AllocTensor<T>();
-            const uint32_t count = static_cast<uint32_t>(AlignUp(n, GRAIN));
-            if (n != count) {
-                // zero the lanes past the tail (stale values could be NaN)
-                Duplicate(x.template ReinterpretCast<half>(), (half)0.0f,
-                          static_cast<int32_t>(count * sizeof(T) / sizeof(half)));
-                PipeBarrier<PIPE_ALL>();
-            }
+            ZeroTail(x, n, static_cast<uint32_t>(AlignUp(n, GRAIN)));
             CopyGmToUb(x, xGm[i][off], n);
             inQueue[i].EnQue(x);
         }

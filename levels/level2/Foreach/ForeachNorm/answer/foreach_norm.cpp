@@ -9,7 +9,7 @@
 //    and writes it to the workspace (DMA, not the scalar cache); after one
 //    SyncAll, core m % blocks adds member m's partials and takes the root.
 #include "kernel_operator.h"
-#include "../../../../common/elementwise.h"
+#include "../../../../common/foreach.h"
 
 using namespace AscendC;
 using namespace npukb_answer;
@@ -17,7 +17,6 @@ using namespace npukb_answer;
 namespace {
 
 constexpr uint32_t TILE = 4096;   // elements per tile
-constexpr uint32_t MAX_RANK = 8;
 constexpr uint32_t MAX_CORES = 64; // partials read back per member
 
 template <typename T>
@@ -60,43 +59,21 @@ public:
     }
 
 private:
-    __aicore__ inline uint64_t Numel(uint32_t m)
-    {
-        uint64_t shape[MAX_RANK];
-        TensorDesc<T> desc;
-        desc.SetShapeAddr(shape);
-        in.GetDesc(desc, m);
-        uint64_t n = 1;
-        for (uint64_t d = 0; d < desc.GetDim(); d++) {
-            n *= desc.GetShape(static_cast<uint32_t>(d));
-        }
-        return n;
-    }
-
     // This core's share of member m, folded to one float in the workspace.
     __aicore__ inline void Partial(uint32_t m)
     {
         LocalTensor<float> acc = accBuf.Get<float>();
         Duplicate(acc, 0.0f, TILE);
         PipeBarrier<PIPE_V>();
-        const uint64_t numel = Numel(m);
-        constexpr uint64_t unit = 32 / sizeof(T);
-        const uint64_t perCore = CeilDiv(CeilDiv(numel, unit), GetBlockNum()) * unit;
-        const uint64_t start = perCore * GetBlockIdx();
-        if (start < numel) {
-            const uint64_t len = numel - start < perCore ? numel - start : perCore;
+        uint64_t start = 0, len = 0;
+        if (MemberShare<T>(in, m, start, len)) {
             GlobalTensor<T> xGm;
             xGm.SetGlobalBuffer(in.GetDataPtr<T>(m) + start, len);
             for (uint64_t off = 0; off < len; off += TILE) {
                 const uint32_t n = static_cast<uint32_t>(len - off < TILE ? len - off : TILE);
                 const uint32_t count = static_cast<uint32_t>(AlignUp(n, 256 / sizeof(T)));
                 LocalTensor<T> x = inQueue.AllocTensor<T>();
-                if (n != count) {
-                    // zero lanes past the tail add nothing to any norm
-                    Duplicate(x.template ReinterpretCast<half>(), (half)0.0f,
-                              static_cast<int32_t>(count * sizeof(T) / sizeof(half)));
-                    PipeBarrier<PIPE_ALL>();
-                }
+                ZeroTail(x, n, count); // zero lanes add nothing to any norm
                 CopyGmToUb(x, xGm[off], n);
                 inQueue.EnQue(x);
                 Accumulate(count);
