@@ -71,7 +71,9 @@ static const char run_usage[] =
 	"  --case ID          only the case with this id (in every selected task); repeatable\n"
 	"  --cases SUBSET     all (default), or smallest-per-dtype: for each combination\n"
 	"                     of tensor dtypes of a task, only its case with the fewest\n"
-	"                     tensor bytes (what `make check` runs of Level 1)\n"
+	"                     tensor bytes (what `make check` runs of Level 1), or\n"
+	"                     smallest-one: only the task's case with the fewest tensor\n"
+	"                     bytes (one build per task; make check's Level 2)\n"
 	"  --sample DIR       judge the sample in DIR against every selected task; repeatable\n"
 	"  --samples ROOT     judge every folder ROOT/<task id>/<sample>/\n"
 	"  --no-answer        do not judge the expert answers\n"
@@ -238,7 +240,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		case 'C': cases[ncases++] = optarg; break;
 		case 'K':
 			if (npukb_case_subset_parse(optarg, &cfg.case_subset) != 0)
-				{ rc = bad_value("--cases", optarg, "all or smallest-per-dtype"); goto out_noplugins; }
+				{ rc = bad_value("--cases", optarg, "all, smallest-per-dtype or smallest-one"); goto out_noplugins; }
 			break;
 		case 's': samples[nsamples++] = optarg; break;
 		case 'S': cfg.samples_root = optarg; break;
