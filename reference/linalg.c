@@ -52,3 +52,46 @@ int npukb_ref_matmul(const struct npukb_ref_call *c, char *err, size_t errlen)
 	}
 	return 0;
 }
+
+/* Cross: y = x1 x x2, the cross product of the 3-vectors along dim (whose
+ * size must be 3): with the tensor seen as [pre, 3, post], y[p, k, c] =
+ * x1[p, k+1, c] x2[p, k+2, c] - x1[p, k+2, c] x2[p, k+1, c], k+1 and k+2
+ * taken mod 3. Integer results wrap. */
+int npukb_ref_cross(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *a = &c->in[0], *b = &c->in[1];
+	struct npukb_ref_tensor *y = &c->out[0];
+	long long dim;
+	size_t pre = 1, post = 1;
+	int rc = ref_attr_int(c, "dim", &dim, err, errlen), r = a->shape.rank;
+
+	if (rc)
+		return rc;
+	if (dim < 0)
+		dim += r;
+	if (dim < 0 || dim >= r || a->shape.dims[dim] != 3 || b->numel != a->numel ||
+	    y->numel != a->numel) {
+		snprintf(err, errlen, "%s, %s and %s must have one shape whose dim %lld is 3", a->name,
+			 b->name, y->name, dim);
+		return -EINVAL;
+	}
+	for (int d = 0; d < dim; d++)
+		pre *= (size_t)a->shape.dims[d];
+	for (int d = (int)dim + 1; d < r; d++)
+		post *= (size_t)a->shape.dims[d];
+	for (size_t p = 0; p < pre; p++)
+		for (size_t k = 0; k < 3; k++)
+			for (size_t j = 0; j < post; j++) {
+				size_t base = p * 3 * post + j, i1 = base + ((k + 1) % 3) * post,
+				       i2 = base + ((k + 2) % 3) * post;
+				double v = npukb_load_as_double(a->dtype, a->data, i1) *
+						   npukb_load_as_double(b->dtype, b->data, i2) -
+					   npukb_load_as_double(a->dtype, a->data, i2) *
+						   npukb_load_as_double(b->dtype, b->data, i1);
+				if (ref_is_int(y->dtype))
+					ref_store_i64(y, base + k * post, (int64_t)v);
+				else
+					npukb_store_from_double(y->dtype, y->data, base + k * post, v);
+			}
+	return 0;
+}

@@ -66,16 +66,24 @@ static inline int ref_same_numel(const struct npukb_ref_call *c, size_t nin, cha
 	return 0;
 }
 
+/* The case's value of attribute name; NULL, with a message, when absent. */
+static inline const char *ref_attr_text(const struct npukb_ref_call *c, const char *name, char *err,
+					size_t errlen)
+{
+	const char *v = npukb_case_attr(c->kcase, name);
+	if (!v)
+		snprintf(err, errlen, "case gives no attribute %s", name);
+	return v;
+}
+
 /* Integer attribute of the case; -EINVAL with a message when absent. */
 static inline int ref_attr_int(const struct npukb_ref_call *c, const char *name, long long *out,
 			       char *err, size_t errlen)
 {
-	const char *v = npukb_case_attr(c->kcase, name);
+	const char *v = ref_attr_text(c, name, err, errlen);
 	char *end;
-	if (!v) {
-		snprintf(err, errlen, "case gives no attribute %s", name);
+	if (!v)
 		return -EINVAL;
-	}
 	*out = strtoll(v, &end, 10);
 	if (end == v || *end) {
 		snprintf(err, errlen, "attribute %s = '%s' is not an integer", name, v);
@@ -88,17 +96,31 @@ static inline int ref_attr_int(const struct npukb_ref_call *c, const char *name,
 static inline int ref_attr_double(const struct npukb_ref_call *c, const char *name, double *out,
 				  char *err, size_t errlen)
 {
-	const char *v = npukb_case_attr(c->kcase, name);
+	const char *v = ref_attr_text(c, name, err, errlen);
 	char *end;
-	if (!v) {
-		snprintf(err, errlen, "case gives no attribute %s", name);
+	if (!v)
 		return -EINVAL;
-	}
 	*out = strtod(v, &end);
 	if (end == v || *end) {
 		snprintf(err, errlen, "attribute %s = '%s' is not a number", name, v);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* Bool attribute of the case (true/false or 1/0). */
+static inline int ref_attr_bool(const struct npukb_ref_call *c, const char *name, int *out,
+				char *err, size_t errlen)
+{
+	const char *v = ref_attr_text(c, name, err, errlen);
+	if (!v)
+		return -EINVAL;
+	if (strcmp(v, "true") != 0 && strcmp(v, "false") != 0 && strcmp(v, "1") != 0 &&
+	    strcmp(v, "0") != 0) {
+		snprintf(err, errlen, "attribute %s must be true or false", name);
+		return -EINVAL;
+	}
+	*out = strcmp(v, "true") == 0 || strcmp(v, "1") == 0;
 	return 0;
 }
 

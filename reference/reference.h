@@ -81,10 +81,16 @@ int npukb_ref_ccopy(const struct npukb_ref_call *call, char *err, size_t errlen)
 int npukb_ref_sscal(const struct npukb_ref_call *call, char *err, size_t errlen);
 /* linalg.c */
 int npukb_ref_matmul(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_cross(const struct npukb_ref_call *call, char *err, size_t errlen);
 /* index.c */
 int npukb_ref_gather_v3(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_scatter_list(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_masked_select(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* foreach.c: the ForeachXxx family, looked up by name (foreach_abs, ...) */
+const struct npukb_reference *npukb_ref_foreach_find(const char *name);
+/* optim.c */
+int npukb_ref_apply_fused_ema_adam(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_apply_adamw_v2(const struct npukb_ref_call *call, char *err, size_t errlen);
 /* creation.c */
 int npukb_ref_arange(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_eye(const struct npukb_ref_call *call, char *err, size_t errlen);

@@ -76,6 +76,9 @@ static const struct npukb_reference references[] = {
 	{ "add_sigmoid_mul_reduce_sum", 5, 1, npukb_ref_add_sigmoid_mul_reduce_sum },
 	{ "select_softmax", 3, 1, npukb_ref_select_softmax },
 	{ "mul_mul_reduce_mean_twice", 6, 1, npukb_ref_mul_mul_reduce_mean_twice },
+	{ "cross", 2, 1, npukb_ref_cross },
+	{ "apply_fused_ema_adam", 6, 4, npukb_ref_apply_fused_ema_adam },
+	{ "apply_adamw_v2", 6, 4, npukb_ref_apply_adamw_v2 },
 };
 
 const struct npukb_reference *npukb_reference_find(const char *name)
@@ -84,5 +87,5 @@ const struct npukb_reference *npukb_reference_find(const char *name)
 	for (i = 0; i < sizeof(references) / sizeof(references[0]); i++)
 		if (strcmp(references[i].name, name) == 0)
 			return &references[i];
-	return NULL;
+	return npukb_ref_foreach_find(name);
 }

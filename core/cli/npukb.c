@@ -75,13 +75,15 @@ static const char run_usage[] =
 	"too (it is the speed baseline) unless --no-answer.\n"
 	"\n"
 	"Selection:\n"
-	"  --level N          only level N (1-3); default: level 1\n"
-	"  --all-levels       every level\n"
+	"  --level N          only level N (1-3, levels/levelN/); default: level 1\n"
+	"  --all-levels       every level found under the levels folder\n"
 	"  --task ID          only this task (e.g. level1/Math/AddCustom); repeatable\n"
 	"  --case ID          only the case with this id (in every selected task); repeatable\n"
 	"  --cases SUBSET     all (default), or smallest-per-dtype: for each combination\n"
 	"                     of tensor dtypes of a task, only its case with the fewest\n"
-	"                     tensor bytes (what `make check` runs of Level 1)\n"
+	"                     tensor bytes (what `make check` runs of Level 1), or\n"
+	"                     smallest-one: only the task's case with the fewest tensor\n"
+	"                     bytes (one build per task; make check's Level 2)\n"
 	"  --sample DIR       judge the sample in DIR against every selected task; repeatable\n"
 	"  --samples ROOT     judge every folder ROOT/<task id>/<sample>/\n"
 	"  --no-answer        do not judge the expert answers\n"
@@ -286,7 +288,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		case 'C': cases[ncases++] = optarg; break;
 		case 'K':
 			if (npukb_case_subset_parse(optarg, &cfg.case_subset) != 0)
-				{ rc = bad_value("--cases", optarg, "all or smallest-per-dtype"); goto out_noplugins; }
+				{ rc = bad_value("--cases", optarg, "all, smallest-per-dtype or smallest-one"); goto out_noplugins; }
 			break;
 		case 's': samples[nsamples++] = optarg; break;
 		case 'S': cfg.samples_root = optarg; break;
@@ -490,7 +492,8 @@ static int cmd_list(int argc, char **argv, struct common_opts *co)
 {
 	static const char usage[] =
 		"Usage: npukb list [--level N] [--levels DIR]\n"
-		"List the tasks (id, number of cases, kernel name) of every level or of level N.\n";
+		"List the tasks (id, number of cases, kernel name) of every level or of level N.\n"
+		"Exit status 3 when the selection holds no task.\n";
 	struct npukb_catalog cat;
 	int level = 0, rc = parse_common_only(argc, argv, co, &level, usage);
 	size_t i;
@@ -508,6 +511,16 @@ static int cmd_list(int argc, char **argv, struct common_opts *co)
 	for (i = 0; i < cat.nerrors; i++)
 		fprintf(stderr, "npukb list: invalid manifest: %s\n", cat.errors[i].message);
 	rc = cat.nerrors ? EXIT_BADINPUT : EXIT_OK;
+	/* An empty listing must not read as success: a level suite would
+	 * otherwise pass on a level that has no tasks at all. */
+	if (cat.ntasks == 0 && cat.nerrors == 0) {
+		if (level)
+			fprintf(stderr, "npukb list: level %d has no tasks (no levels/level%d/<Category>/<Task>/task.xml)\n",
+				level, level);
+		else
+			fprintf(stderr, "npukb list: no tasks in any level\n");
+		rc = EXIT_BADINPUT;
+	}
 	npukb_catalog_free(&cat);
 	return rc;
 }

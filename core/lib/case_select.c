@@ -1,5 +1,6 @@
-/* case_select.c - case subsets: all cases, or the smallest case of each
- * dtype combination (what `make check` runs of a level). */
+/* case_select.c - case subsets: all cases, the smallest case of each dtype
+ * combination (what `make check` runs of Level 1), or the smallest case of
+ * the task (of Level 2). */
 #include "case_select.h"
 
 #include <errno.h>
@@ -11,6 +12,8 @@ int npukb_case_subset_parse(const char *name, enum npukb_case_subset *out)
 		*out = NPUKB_CASES_ALL;
 	else if (strcmp(name, "smallest-per-dtype") == 0)
 		*out = NPUKB_CASES_SMALLEST_PER_DTYPE;
+	else if (strcmp(name, "smallest-one") == 0)
+		*out = NPUKB_CASES_SMALLEST_ONE;
 	else
 		return -EINVAL;
 	return 0;
@@ -65,7 +68,8 @@ int npukb_case_in_subset(const struct npukb_task *t, size_t i, enum npukb_case_s
 	for (j = 0; j < t->ncases; j++) {
 		size_t other;
 
-		if (j == i || !same_dtypes(t, &t->cases[i], &t->cases[j]))
+		if (j == i || (s == NPUKB_CASES_SMALLEST_PER_DTYPE &&
+				!same_dtypes(t, &t->cases[i], &t->cases[j])))
 			continue;
 		other = npukb_case_tensor_bytes(t, &t->cases[j]);
 		if (other < mine || (other == mine && j < i))

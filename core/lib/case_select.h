@@ -11,9 +11,14 @@ enum npukb_case_subset {
 	 * case with the fewest tensor bytes (the first one on a tie): every
 	 * dtype of every task is exercised at the least cost. */
 	NPUKB_CASES_SMALLEST_PER_DTYPE,
+	/* The task's one case with the fewest tensor bytes (the first one on
+	 * a tie): one build and one run per task, for suites whose time is
+	 * short (make check's Level 2). */
+	NPUKB_CASES_SMALLEST_ONE,
 };
 
-/* Parse "all" / "smallest-per-dtype"; -EINVAL for anything else. */
+/* Parse "all" / "smallest-per-dtype" / "smallest-one"; -EINVAL for
+ * anything else. */
 int npukb_case_subset_parse(const char *name, enum npukb_case_subset *out);
 
 /* 1 when case i of t belongs to the subset. */

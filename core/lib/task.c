@@ -752,13 +752,18 @@ static int name_value(struct expr *e, const char *name, const char *at, int64_t 
 
 		if (!a->name || strcmp(a->name, name) != 0)
 			continue;
-		if (!a->type || strcmp(a->type, "int") != 0)
-			return expr_fail(e, at, "attribute '%s' has type %s; only int attributes can be used",
+		if (!a->type || (strcmp(a->type, "int") != 0 && strcmp(a->type, "bool") != 0))
+			return expr_fail(e, at, "attribute '%s' has type %s; only int and bool attributes can be used",
 					 name, a->type ? a->type : "(none)");
 		val = npukb_case_attr(e->c, name);
 		if (!val)
 			return expr_fail(e, at, "case '%s' gives no value for attribute '%s'",
 					 case_id(e->c), name);
+		/* A bool is 1 or 0, as a flag in a tiling struct (ApplyAdamWV2's amsgrad). */
+		if (strcmp(a->type, "bool") == 0) {
+			*v = strcmp(val, "true") == 0 || strcmp(val, "1") == 0;
+			return 0;
+		}
 		errno = 0;
 		n = strtoll(val, &end, 10);
 		while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')

@@ -43,6 +43,21 @@ grep_out "rejection reason" "plugin ABI $((abi + 98)), npukb expects $abi" "$tmp
 
 check "list" 0 "$npukb" list --level 1
 grep_out "list shows AddCustom" "level1/Math/AddCustom" "$tmp/out"
+check "list level 2" 0 "$npukb" list --level 2
+grep_out "list shows a Level 2 task" "^level2/Foreach/ForeachAbs	" "$tmp/out"
+if grep -q "^level1/" "$tmp/out"; then
+	fail=$((fail + 1)); echo "FAIL: list --level 2 shows Level 1 tasks"
+else
+	pass=$((pass + 1))
+fi
+# a level without tasks is said so, and is no success
+mkdir -p "$tmp/levels/schema" "$tmp/levels/level1/Math" "$tmp/levels/level2"
+cp "$src/levels/schema/task.rng" "$tmp/levels/schema/"
+cp -r "$src/levels/level1/Math/AddCustom" "$tmp/levels/level1/Math/"
+check "list an empty level" 3 "$npukb" list --levels "$tmp/levels" --level 2
+grep_out "empty level named" "level 2 has no tasks" "$tmp/err"
+check "list a level with tasks" 0 "$npukb" list --levels "$tmp/levels" --level 1
+check "run an empty level" 3 "$npukb" run --levels "$tmp/levels" --level 2 -o "$tmp/r0"
 check "validate all" 0 "$npukb" validate
 check "validate one" 0 "$npukb" validate "$src/levels/level1/Math/AddCustom/task.xml"
 check "validate malformed" 1 "$npukb" validate "$src/tests/data/manifests/malformed_unquoted.xml"

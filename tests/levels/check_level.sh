@@ -4,10 +4,11 @@
 #
 #   check_level.sh LEVEL SUBSET SEEDS
 #
-# SUBSET is npukb run's --cases (all | smallest-per-dtype). Prints a line per
-# task with its wall time, then the totals; exits 0 only when every task of
-# the level passed. Used by `make check` (level 1, smallest case of each
-# dtype) and `make check-level1` (every case, default seeds).
+# SUBSET is npukb run's --cases (all | smallest-per-dtype | smallest-one).
+# Prints a line per task with its wall time, then the totals; exits 0 only
+# when every task of the level passed. Used by `make check` (level 1,
+# smallest case of each dtype) and `make check-level1` (every case, default
+# seeds).
 set -u
 level=${1:?level}
 subset=${2:?subset}

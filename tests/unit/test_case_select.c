@@ -41,6 +41,8 @@ Test(case_select, parse)
 	cr_assert_eq(s, NPUKB_CASES_ALL);
 	cr_assert_eq(npukb_case_subset_parse("smallest-per-dtype", &s), 0);
 	cr_assert_eq(s, NPUKB_CASES_SMALLEST_PER_DTYPE);
+	cr_assert_eq(npukb_case_subset_parse("smallest-one", &s), 0);
+	cr_assert_eq(s, NPUKB_CASES_SMALLEST_ONE);
 	cr_assert_lt(npukb_case_subset_parse("smallest", &s), 0);
 	cr_assert_lt(npukb_case_subset_parse("", &s), 0);
 }
@@ -77,5 +79,17 @@ Test(case_select, single_dtype_task_keeps_one_case)
 
 	selected(t, NPUKB_CASES_SMALLEST_PER_DTYPE, buf, sizeof(buf));
 	cr_assert_str_eq(buf, "4");
+	npukb_task_free(t);
+}
+
+/* smallest-one: the one case with the fewest bytes over every dtype (2: 17
+ * float32 elements), the first on a tie. */
+Test(case_select, smallest_one_keeps_one_case)
+{
+	struct npukb_task *t = load("tests/data/levels-variants/level1/Test/DtypeNeg/task.xml");
+	char buf[256];
+
+	selected(t, NPUKB_CASES_SMALLEST_ONE, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "2");
 	npukb_task_free(t);
 }

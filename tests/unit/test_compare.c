@@ -205,6 +205,18 @@ ParameterizedTestParameters(edges, half_rules)
 		/* at 1.0 a bf16 ulp (1/128) is already beyond tol */
 		{ "bf16 rel-max1 1.0 +1ulp", "rel-max1", NPUKB_DT_BFLOAT16, 0, 0x3F80, 0x3F81, 1 },
 		{ "bf16 rel-max1 1.0 equal", "rel-max1", NPUKB_DT_BFLOAT16, 0, 0x3F80, 0x3F80, 0 },
+		/* bfloat16 rel-max1-ulp: one ulp passes at the top of a binade
+		 * too (1.0 + 1/128; 1.9921875 vs 2.0), two do not */
+		{ "bf16 rel-max1-ulp 1.0 +1ulp", "rel-max1-ulp", NPUKB_DT_BFLOAT16, 0, 0x3F80, 0x3F81, 0 },
+		{ "bf16 rel-max1-ulp 1.0 +2ulp", "rel-max1-ulp", NPUKB_DT_BFLOAT16, 0, 0x3F80, 0x3F82, 1 },
+		{ "bf16 rel-max1-ulp 1.0 -1ulp", "rel-max1-ulp", NPUKB_DT_BFLOAT16, 0, 0x3F80, 0x3F7F, 0 },
+		{ "bf16 rel-max1-ulp 1.99 +1ulp", "rel-max1-ulp", NPUKB_DT_BFLOAT16, 0, 0x3FFF, 0x4000, 0 },
+		{ "bf16 rel-max1-ulp 1.99 +2ulp", "rel-max1-ulp", NPUKB_DT_BFLOAT16, 0, 0x3FFF, 0x4001, 1 },
+		{ "bf16 rel-max1-ulp 0 vs 65/16384", "rel-max1-ulp", NPUKB_DT_BFLOAT16, 0, 0x0000, 0x3B82, 0 },
+		{ "bf16 rel-max1-ulp 0 vs next", "rel-max1-ulp", NPUKB_DT_BFLOAT16, 0, 0x0000, 0x3B83, 1 },
+		/* float16: tol (2 ulps at 1.0) already covers an ulp: as rel-max1 */
+		{ "f16 rel-max1-ulp 1.0 +2ulp", "rel-max1-ulp", NPUKB_DT_FLOAT16, 0, 0x3C00, 0x3C02, 0 },
+		{ "f16 rel-max1-ulp 1.0 +3ulp", "rel-max1-ulp", NPUKB_DT_FLOAT16, 0, 0x3C00, 0x3C03, 1 },
 		/* bfloat16 gemm: 1/128 = 1 ulp at 1.0; 1/64 when K >= 2048 */
 		{ "bf16 gemm +1ulp", "gemm", NPUKB_DT_BFLOAT16, 0, 0x3F80, 0x3F81, 0 },
 		{ "bf16 gemm +2ulp", "gemm", NPUKB_DT_BFLOAT16, 0, 0x3F80, 0x3F82, 1 },

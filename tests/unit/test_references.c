@@ -53,6 +53,7 @@ static int run_ref_kv(const char *name, const struct npukb_ref_tensor *in, size_
 	cr_assert_eq(r->nin, nin, "reference %s takes %zu inputs", name, r->nin);
 	memset(&c, 0, sizeof(c));
 	memset(&t, 0, sizeof(t));
+	t.reference = (char *)name; /* the Foreach table finds its row by it */
 	c.id = cid;
 	c.attrs = attrs;
 	for (size_t i = 0; kv && kv[2 * i] && i < 4; i++) {
@@ -898,4 +899,92 @@ Test(references, every_level1_manifest_prepares, .timeout = 600)
 	closedir(cats);
 	cr_expect_eq(ntasks, 37, "found %zu Level 1 manifests", ntasks);
 	cr_expect_geq(ncases, 150, "prepared %zu cases", ncases);
+}
+
+/* ---- the Foreach family (reference/foreach.c) ------------------------------ */
+
+/* A float32 list of two members, [2] and [1], the second at offset 8 (the
+ * gap between them is no element of either). */
+static const struct npukb_shape fe_members[2] = { { 1, { 2 } }, { 1, { 1 } } };
+static const size_t fe_offsets[2] = { 0, 8 };
+
+static struct npukb_ref_tensor mklist(const char *name, float *data)
+{
+	struct npukb_ref_tensor t = mk(name, NPUKB_DT_FLOAT32, 9, data);
+	t.nmembers = 2;
+	t.members = fe_members;
+	t.member_offsets = fe_offsets;
+	return t;
+}
+
+Test(references, foreach_rows_apply_member_by_member)
+{
+	float x1[9] = { 1, -2, 0, 0, 0, 0, 0, 0, 3 }, x2[9] = { 4, 8, 0, 0, 0, 0, 0, 0, -2 };
+	float y[9], alpha[1] = { 0.5f }, scalars[2] = { 2, -4 };
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[3], out;
+
+	/* y = x1 + alpha * x2, one alpha */
+	in[0] = mklist("x1", x1);
+	in[1] = mklist("x2", x2);
+	in[2] = mk("alpha", NPUKB_DT_FLOAT32, 1, alpha);
+	out = mklist("y", y);
+	memset(y, 0, sizeof(y));
+	cr_assert_eq(run_ref_attr("foreach_add_list", in, 3, &out, NULL, NULL, err), 0, "%s", err);
+	cr_expect_eq(y[0], 3.0f);
+	cr_expect_eq(y[1], 2.0f);
+	cr_expect_eq(y[8], 2.0f);
+	/* y = x / scalars[m]: member 0 by 2, member 1 by -4 */
+	in[1] = mk("scalars", NPUKB_DT_FLOAT32, 2, scalars);
+	cr_assert_eq(run_ref_attr("foreach_div_scalar_list", in, 2, &out, NULL, NULL, err), 0, "%s", err);
+	cr_expect_eq(y[0], 0.5f);
+	cr_expect_eq(y[1], -1.0f);
+	cr_expect_eq(y[8], -0.75f);
+	/* one value per member is required */
+	in[1] = mk("scalars", NPUKB_DT_FLOAT32, 1, scalars);
+	cr_expect_eq(run_ref_attr("foreach_div_scalar_list", in, 2, &out, NULL, NULL, err), -EINVAL);
+	cr_expect_null(npukb_reference_find("foreach_nosuch"));
+}
+
+Test(references, foreach_round_off_modes)
+{
+	float x[9] = { 2.5f, -2.5f, 0, 0, 0, 0, 0, 0, -1.25f }, y[9];
+	int32_t mode[1];
+	/* per mode: y for 2.5, -2.5, -1.25 */
+	static const float want[8][3] = {
+		{ 0, 0, 0 }, { 2, -2, -1 }, { 2, -3, -2 }, { 3, -2, -1 },
+		{ 3, -3, -1 }, { 2, -2, -1 }, { 3, -3, -1 }, { 0.5f, -0.5f, -0.25f },
+	};
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[2], out = mklist("y", y);
+	in[0] = mklist("x", x);
+	in[1] = mk("roundMode", NPUKB_DT_INT32, 1, mode);
+	for (int m = 1; m <= 7; m++) {
+		mode[0] = m;
+		cr_assert_eq(run_ref_attr("foreach_round_off_number", in, 2, &out, NULL, NULL, err), 0,
+			     "%s", err);
+		cr_expect_eq(y[0], want[m][0], "mode %d: %g", m, y[0]);
+		cr_expect_eq(y[1], want[m][1], "mode %d: %g", m, y[1]);
+		cr_expect_eq(y[8], want[m][2], "mode %d: %g", m, y[8]);
+	}
+}
+
+Test(references, foreach_norm_per_member)
+{
+	float x[9] = { 3, -4, 0, 0, 0, 0, 0, 0, -7 }, y[9], p[1] = { 2 };
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[2], out = mklist("y", y);
+	static const struct npukb_shape ones[2] = { { 1, { 1 } }, { 1, { 1 } } };
+	out.members = ones;
+	in[0] = mklist("x", x);
+	in[1] = mk("scalar", NPUKB_DT_FLOAT32, 1, p);
+	cr_assert_eq(run_ref_attr("foreach_norm", in, 2, &out, NULL, NULL, err), 0, "%s", err);
+	cr_expect_eq(y[0], 5.0f);
+	cr_expect_eq(y[8], 7.0f);
+	p[0] = 1;
+	cr_assert_eq(run_ref_attr("foreach_norm", in, 2, &out, NULL, NULL, err), 0, "%s", err);
+	cr_expect_eq(y[0], 7.0f);
+	p[0] = INFINITY;
+	cr_assert_eq(run_ref_attr("foreach_norm", in, 2, &out, NULL, NULL, err), 0, "%s", err);
+	cr_expect_eq(y[0], 4.0f);
 }

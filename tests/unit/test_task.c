@@ -239,3 +239,36 @@ Test(task, attribute_named_like_a_function)
 	cr_expect_eq(v, -97);
 	npukb_task_free(t);
 }
+
+/* A bool attribute is 1 or 0 in an expression (a flag in a tiling struct,
+ * ApplyAdamWV2's amsgrad); a float one is refused. */
+Test(task, bool_attribute_is_one_or_zero)
+{
+	struct npukb_task *t = make_task();
+	char err[256];
+	int64_t v = -1;
+
+	t->nattrs = 2;
+	t->attrs = calloc(2, sizeof(*t->attrs));
+	cr_assert_not_null(t->attrs);
+	t->attrs[0].name = xstrdup("flag");
+	t->attrs[0].type = xstrdup("bool");
+	t->attrs[1].name = xstrdup("rate");
+	t->attrs[1].type = xstrdup("float");
+	t->cases[0].nattrs = 2;
+	t->cases[0].attrs = calloc(2, sizeof(*t->cases[0].attrs));
+	cr_assert_not_null(t->cases[0].attrs);
+	t->cases[0].attrs[0].name = xstrdup("flag");
+	t->cases[0].attrs[0].value = xstrdup("true");
+	t->cases[0].attrs[1].name = xstrdup("rate");
+	t->cases[0].attrs[1].value = xstrdup("0.5");
+	cr_expect_eq(npukb_tiling_eval(t, &t->cases[0], "flag * 10 + 1", &v, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(v, 11);
+	free(t->cases[0].attrs[0].value);
+	t->cases[0].attrs[0].value = xstrdup("false");
+	cr_expect_eq(npukb_tiling_eval(t, &t->cases[0], "flag * 10 + 1", &v, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(v, 1);
+	cr_expect_lt(npukb_tiling_eval(t, &t->cases[0], "rate", &v, err, sizeof(err)), 0);
+	cr_expect_not_null(strstr(err, "only int and bool attributes"), "%s", err);
+	npukb_task_free(t);
+}
