@@ -354,6 +354,29 @@ Test(classify, crash_is_refined_by_run_rules)
 	npukb_verdict_clear(&v);
 }
 
+/* UndefinedBehaviorSanitizer's words for the two run rules it feeds (a
+ * build with --enable-sanitizers reports array and alignment faults so,
+ * and the run then ends as a bare crash). */
+Test(classify, ubsan_reports_refine_a_crash)
+{
+	struct npukb_verdict v;
+	load_shipped_rules();
+	classify(NPUKB_STAGE_CORRECTNESS, "crash", "seed 0: killed by SIGABRT",
+		 "add_custom.cpp:41:17: runtime error: index 8 out of bounds for type 'float [8]'\n"
+		 "SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior add_custom.cpp:41:17\n",
+		 &v);
+	cr_expect_str_eq(v.category, "out-of-bounds");
+	cr_expect_str_eq(v.rule, "run-ubsan-out-of-bounds");
+	npukb_verdict_clear(&v);
+	classify(NPUKB_STAGE_CORRECTNESS, "crash", "seed 0: killed by SIGABRT",
+		 "add_custom.cpp:30:9: runtime error: load of misaligned address 0x7f3a00000012 for type "
+		 "'float', which requires 4 byte alignment\n",
+		 &v);
+	cr_expect_str_eq(v.category, "misaligned");
+	cr_expect_str_eq(v.rule, "run-ubsan-misaligned");
+	npukb_verdict_clear(&v);
+}
+
 Test(classify, compile_rules_do_not_apply_to_runs)
 {
 	struct npukb_verdict v;
