@@ -7,15 +7,19 @@
 # Environment:
 #   MUTANTS          space-separated mutant ids to run (default: all)
 #   MUTANTS_WORKDIR  where the copy of the tree goes (default: a fresh
-#                    /tmp/npukb-mutants-XXXXXX, removed at the end)
+#                    /tmp/npukb-mutants-XXXXXX, removed at the end); a copy
+#                    already built there is reused as it is
 #   MUTANTS_MIN      the score below which the script exits 1 (default 95)
 #
 # The tree is copied (never edited in place), configured and built once;
 # the tests of all selected mutants must pass on the unmutated copy. Then
 # each mutant of scripts/mutants/mutants.list is applied alone, the copy
 # rebuilt incrementally, its tests run, and the file restored. A mutant is
-# caught when one of its tests fails. Prints one line per mutant and the
-# score; survivors are listed with their written reason, if any.
+# caught when one of its tests fails. A mutant whose tests already fail on
+# the unmutated copy (a flaky or broken test) is "unjudged": left out of
+# the score and named. Prints one line per mutant and the score; survivors
+# are listed with their written reason, if any. Exit 0 only when nothing
+# is stale, unjudged or unbuildable and the score reaches MUTANTS_MIN.
 set -u
 check_only=0
 if [ "${1:-}" = "-n" ]; then
@@ -106,26 +110,32 @@ tree="$work/tree"
 log="$work/log"
 mkdir -p "$tree" "$log"
 
-echo "run-mutants: copying $src to $tree"
-(cd "$src" && git ls-files -z --cached --others --exclude-standard) |
-	(cd "$src" && tar --null -T - -cf -) | tar -xf - -C "$tree" || exit 2
-cd "$tree" || exit 2
-echo "run-mutants: building the copy (log: $log/build.log)"
-if ! { ./autogen.sh && ./configure && make -j2; } >"$log/build.log" 2>&1; then
-	tail -20 "$log/build.log"
-	echo "run-mutants: the unmutated copy does not build" >&2
-	exit 2
+if [ -f "$tree/Makefile" ]; then
+	echo "run-mutants: reusing the copy in $tree"
+	cd "$tree" || exit 2
+else
+	echo "run-mutants: copying $src to $tree"
+	(cd "$src" && git ls-files -z --cached --others --exclude-standard) |
+		(cd "$src" && tar --null -T - -cf -) | tar -xf - -C "$tree" || exit 2
+	cd "$tree" || exit 2
+	echo "run-mutants: building the copy (log: $log/build.log)"
+	if ! { ./autogen.sh && ./configure && make -j2; } >"$log/build.log" 2>&1; then
+		tail -20 "$log/build.log"
+		echo "run-mutants: the unmutated copy does not build" >&2
+		exit 2
+	fi
 fi
 
 alltests=$(echo "$all" | while IFS="$tab" read -r id file tests old new why; do
 	selected "$id" && echo "$tests"
-done | tr ' ' '\n' | sort -u | tr '\n' ' ')
-echo "run-mutants: the tests on the unmutated copy: $alltests"
-if ! make check TESTS="$alltests" >"$log/baseline.log" 2>&1; then
-	grep -E '^(FAIL|ERROR)' "$log/baseline.log"
-	echo "run-mutants: tests fail without any mutant; fix that first" >&2
-	exit 2
-fi
+done | tr ' ' '\n' | sort -u)
+broken=""
+for t in $alltests; do
+	if ! make check TESTS="$t" >"$log/baseline.$(basename "$t").log" 2>&1; then
+		echo "run-mutants: $t fails on the unmutated copy: its mutants are unjudged"
+		broken="$broken $t"
+	fi
+done
 
 caught=0 survived=0 stale=0 invalid=0
 survivors=""
@@ -134,6 +144,15 @@ results="$work/results"
 echo "$all" | while IFS="$tab" read -r id file tests old new why; do
 	selected "$id" || continue
 	t0=$(date +%s)
+	for t in $tests; do
+		case " $broken " in
+		*" $t "*)
+			echo "unjudged $id $why" >>"$results"
+			printf '%-9s %s: %s fails without the mutant\n' unjudged "$id" "$t"
+			continue 2
+			;;
+		esac
+	done
 	cp -p "$file" "$work/orig" || { echo "stale $id" >>"$results"; printf '%-9s %s: no %s\n' stale "$id" "$file"; continue; }
 	if ! MUT_OLD=$old MUT_NEW=$new apply "$file"; then
 		echo "stale $id" >>"$results"
@@ -157,9 +176,10 @@ caught=$(grep -c '^caught ' "$results")
 survived=$(grep -c '^survived ' "$results")
 stale=$(grep -c '^stale ' "$results")
 invalid=$(grep -c '^invalid ' "$results")
+unjudged=$(grep -c '^unjudged ' "$results")
 judged=$((caught + survived))
 echo
-echo "mutants: $caught caught, $survived survived, $stale stale, $invalid do not build"
+echo "mutants: $caught caught, $survived survived, $stale stale, $invalid do not build, $unjudged unjudged"
 if [ "$survived" -gt 0 ]; then
 	echo "survivors:"
 	grep '^survived ' "$results" | while read -r _ id why; do
@@ -172,4 +192,4 @@ if [ "$judged" -eq 0 ]; then
 fi
 score=$((100 * caught / judged))
 echo "mutation score: $caught/$judged = $score% (floor $min%)"
-[ "$stale" -eq 0 ] && [ "$invalid" -eq 0 ] && [ "$score" -ge "$min" ]
+[ "$stale" -eq 0 ] && [ "$invalid" -eq 0 ] && [ "$unjudged" -eq 0 ] && [ "$score" -ge "$min" ]

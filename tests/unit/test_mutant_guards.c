@@ -40,11 +40,7 @@ static struct npukb_plugin_set plugins;
 
 static const struct npukb_sample_result *sample(const char *id)
 {
-	for (size_t i = 0; i < results.n; i++)
-		if (strcmp(results.items[i].sample_id, id) == 0)
-			return &results.items[i];
-	cr_assert_fail("no result for sample %s", id);
-	return NULL;
+	return test_find_sample(&results, id);
 }
 
 /* Judges the named samples of tests/samples/checks on AddCustom's case 4. */
