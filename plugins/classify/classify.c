@@ -21,11 +21,15 @@
 /* Diagnostics of a template-heavy build can run to many thousands of lines;
  * the root cause is near the top, so stop looking after this many. */
 #define MAX_SCAN_LINES 5000
+/* The notes under one error (candidates, deduction failures) read by the
+ * note rules; an overload set of AscendC's vector APIs stays well within. */
+#define MAX_NOTE_LINES 400
 
 enum rule_stage {
 	RULE_COMPILE = 1,
 	RULE_RUN = 2,
-	RULE_ANY = RULE_COMPILE | RULE_RUN
+	RULE_ANY = RULE_COMPILE | RULE_RUN,
+	RULE_NOTE = 4 /* only the lines under the deciding compile error */
 };
 
 struct rule {
@@ -82,6 +86,8 @@ static int parse_stage(const char *s, enum rule_stage *out)
 		*out = RULE_RUN;
 	else if (strcmp(s, "any") == 0)
 		*out = RULE_ANY;
+	else if (strcmp(s, "note") == 0)
+		*out = RULE_NOTE;
 	else
 		return -1;
 	return 0;
@@ -110,7 +116,7 @@ static int parse_rule(char *text, const char *path, int lineno, struct rule *r,
 		return -EINVAL;
 	}
 	if (parse_stage(stage, &r->stage) != 0) {
-		snprintf(err, errlen, "%s:%d: unknown stage '%s' (compile, run or any)", path,
+		snprintf(err, errlen, "%s:%d: unknown stage '%s' (compile, run, any or note)", path,
 			 lineno, stage);
 		return -EINVAL;
 	}
@@ -275,47 +281,98 @@ static void normalise_line(const char *p, const char *end, char *dst)
 	*dst = '\0';
 }
 
+/* The end of the line at p, and the start of the next one. */
+static const char *line_end(const char *p, const char **next)
+{
+	const char *end = strchr(p, '\n');
+	if (!end)
+		end = p + strlen(p);
+	*next = *end ? end + 1 : end;
+	return end;
+}
+
+/* The normalised copy of [p, end), malloc'd. */
+static char *normalised(const char *p, const char *end)
+{
+	char *buf = malloc((size_t)(end - p) + 1);
+	if (buf)
+		normalise_line(p, end, buf);
+	return buf;
+}
+
 /* The first rule matching the first line that any rule matches. On a match
- * *matched is the normalised line (malloc'd). */
+ * *matched is the normalised line (malloc'd) and *after the text after it. */
 static const struct rule *match_text(const char *text, enum rule_stage stage, int *lines_left,
-				     char **matched)
+				     char **matched, const char **after)
 {
 	const char *p = text;
-	char *buf = NULL;
-	size_t cap = 0;
 	while (p && *p && *lines_left > 0) {
-		const char *end = strchr(p, '\n');
-		size_t n, i;
-		if (!end)
-			end = p + strlen(p);
-		n = (size_t)(end - p);
+		const char *next, *end = line_end(p, &next);
+		char *buf;
+		size_t i;
 		/* "$ command": a backend's echo of the command it ran, not
 		 * the tool's own words; a flag like -Werror must not match. */
-		if (n >= 2 && p[0] == '$' && p[1] == ' ') {
-			p = *end ? end + 1 : end;
+		if (end - p >= 2 && p[0] == '$' && p[1] == ' ') {
+			p = next;
 			continue;
 		}
 		(*lines_left)--;
-		if (!buf || n + 1 > cap) {
-			char *nb = realloc(buf, n + 1);
-			if (!nb)
-				break;
-			buf = nb;
-			cap = n + 1;
-		}
-		normalise_line(p, end, buf);
+		buf = normalised(p, end);
+		if (!buf)
+			break;
 		for (i = 0; i < nrules; i++) {
 			if (!(rules[i].stage & stage))
 				continue;
 			if (regexec(&rules[i].re, buf, 0, NULL, 0) == 0) {
 				*matched = buf;
+				*after = next;
 				return &rules[i];
 			}
 		}
-		p = *end ? end + 1 : end;
+		free(buf);
+		p = next;
 	}
-	free(buf);
 	return NULL;
+}
+
+/* The note rule earliest in the file matching any of the lines from p up
+ * to the next error: the compiler's notes under the deciding error say
+ * what was wrong with the call (a type that conflicts, an argument too
+ * many, a tensor of the other kind), whichever function it named. On a
+ * match *line is that note (malloc'd). */
+static const struct rule *match_notes(const char *p, char **line)
+{
+	char *notes[MAX_NOTE_LINES];
+	size_t n = 0, i, k;
+	const struct rule *r = NULL;
+
+	while (*p && n < MAX_NOTE_LINES) {
+		const char *next, *end = line_end(p, &next);
+		char *buf = normalised(p, end);
+		if (!buf)
+			break;
+		if (strstr(buf, "error:")) {
+			free(buf);
+			break;
+		}
+		notes[n++] = buf;
+		p = next;
+	}
+	for (i = 0; i < nrules && !r; i++) {
+		if (rules[i].stage != RULE_NOTE)
+			continue;
+		for (k = 0; k < n; k++) {
+			if (regexec(&rules[i].re, notes[k], 0, NULL, 0) == 0) {
+				r = &rules[i];
+				*line = notes[k];
+				notes[k] = NULL;
+				break;
+			}
+		}
+	}
+	for (k = 0; k < n; k++)
+		free(notes[k]);
+	return r;
 }
 
 /* Is the incoming category a question the rules may answer? */
@@ -330,9 +387,9 @@ static int is_open(const struct npukb_verdict *f)
 static int classify_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *out)
 {
 	const struct npukb_verdict *f = ctx->failure;
-	const struct rule *r = NULL;
-	char *matched = NULL;
-	const char *msg;
+	const struct rule *r = NULL, *note = NULL;
+	char *matched = NULL, *note_line = NULL;
+	const char *msg, *after = NULL;
 	int left = MAX_SCAN_LINES;
 	enum rule_stage stage;
 
@@ -345,14 +402,26 @@ static int classify_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *out
 	msg = f->message ? f->message : "";
 	stage = f->stage == NPUKB_STAGE_COMPILE ? RULE_COMPILE : RULE_RUN;
 	if (is_open(f)) {
-		r = match_text(f->details, stage, &left, &matched);
+		r = match_text(f->details, stage, &left, &matched, &after);
 		if (!r) {
 			left = 1;
-			r = match_text(f->message, stage, &left, &matched);
+			r = match_text(f->message, stage, &left, &matched, &after);
 		}
+		if (r && stage == RULE_COMPILE)
+			note = match_notes(after, &note_line);
 	}
 
-	if (r) {
+	if (note) {
+		/* both lines: the error says where, the note why */
+		char *both = NULL;
+		npukb_verdict_fail(out, note->category, "%s", msg);
+		npukb_verdict_set_rule(out, note->id);
+		if (asprintf(&both, "%s\n%s", matched, note_line) >= 0)
+			npukb_verdict_set_details(out, both);
+		else
+			npukb_verdict_set_details(out, note_line);
+		free(both);
+	} else if (r) {
 		npukb_verdict_fail(out, r->category, "%s", msg);
 		npukb_verdict_set_rule(out, r->id);
 		npukb_verdict_set_details(out, matched);
@@ -370,6 +439,7 @@ static int classify_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *out
 		npukb_verdict_set_rule(out, "fallback");
 	}
 	free(matched);
+	free(note_line);
 	return 0;
 }
 

@@ -32,6 +32,16 @@ const char *const *test_sample_dirs(const char *folder, const char *const *names
 	return dirs;
 }
 
+const struct npukb_sample_result *test_find_sample(const struct npukb_results *results,
+						   const char *id)
+{
+	for (size_t i = 0; i < results->n; i++)
+		if (strcmp(results->items[i].sample_id, id) == 0)
+			return &results->items[i];
+	cr_assert_fail("no result for sample %s", id);
+	return NULL;
+}
+
 void test_cpusim_config(struct npukb_run_config *cfg, struct npukb_plugin_set *plugins,
 			const char *levels_rel, char *outdir)
 {

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "plugin_loader.h"
+#include "results.h"
 #include "run.h"
 
 /* buf = $NPUKB_SRCDIR/rel (the current folder when unset). */
@@ -21,6 +22,10 @@ void test_src_path(char *buf, size_t len, const char *rel);
 /* The folders $NPUKB_SRCDIR/folder/<name> of the NULL-terminated names (at
  * most 8), NULL-terminated, in static storage until the next call. */
 const char *const *test_sample_dirs(const char *folder, const char *const *names);
+
+/* The result of the sample with this id; fails the test when there is none. */
+const struct npukb_sample_result *test_find_sample(const struct npukb_results *results,
+						   const char *id);
 
 void test_cpusim_config(struct npukb_run_config *cfg, struct npukb_plugin_set *plugins,
 			const char *levels_rel, char *outdir);

@@ -212,10 +212,64 @@ Test(classify, first_error_decides_over_later_notes)
 	struct npukb_verdict v;
 	load_shipped_rules();
 	classify(NPUKB_STAGE_COMPILE, "other-compile", "error: no matching function", log, &v);
-	cr_expect_str_eq(v.category, "api-signature");
-	cr_expect_str_eq(v.rule, "api-no-matching-function");
+	/* the first error decides, and its notes say why: two element types */
+	cr_expect_str_eq(v.category, "type");
+	cr_expect_str_eq(v.rule, "note-conflicting-types");
 	cr_expect(v.details && strstr(v.details, "no matching function for call to 'Add"),
 		  "details: %s", v.details);
+	cr_expect(v.details && strstr(v.details, "deduced conflicting types"), "details: %s",
+		  v.details);
+	npukb_verdict_clear(&v);
+}
+
+/* The same wrong argument to a queue method and to a vector op is one
+ * mistake: the notes under the error decide, not the function's name. */
+Test(classify, notes_decide_whichever_function_was_called)
+{
+	static const char queue[] =
+		"add_custom.cpp:38:23: error: no matching function for call to 'AscendC::TQue<AscendC::TPosition::VECIN, 2>::EnQue(AscendC::LocalTensor<half>&, int32_t&)'\n"
+		"kernel_operator.h:644:14: note: candidate: 'template<class T> bool AscendC::TQueBind<src, dst, depth>::EnQue(const AscendC::LocalTensor<U>&)'\n"
+		"kernel_operator.h:644:14: note:   candidate expects 1 argument, 2 provided\n";
+	static const char vector[] =
+		"add_custom.cpp:46:12: error: no matching function for call to 'Add(AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>&, uint32_t&, int)'\n"
+		"vec.h:406:14: note: candidate: 'template<class T> void AscendC::Add(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const int32_t&)'\n"
+		"vec.h:406:14: note:   candidate expects 4 arguments, 5 provided\n";
+	static const char gm_to_vector[] =
+		"add_custom.cpp:46:12: error: no matching function for call to 'Add(AscendC::GlobalTensor<half>, AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>&, uint32_t&)'\n"
+		"vec.h:406:14: note:   template argument deduction/substitution failed:\n"
+		"add_custom.cpp:46:12: note:   'AscendC::GlobalTensor<half>' is not derived from 'const AscendC::LocalTensor<T>'\n"
+		"vec.h:406:14: note:   candidate expects 6 arguments, 4 provided\n";
+	static const struct {
+		const char *log, *category, *rule;
+	} rows[] = {
+		{ queue, "api-signature", "note-arity-gcc" },
+		{ vector, "api-signature", "note-arity-gcc" },
+		/* a tensor of the other kind outweighs the other overloads' arity */
+		{ gm_to_vector, "memory-object", "note-tensor-kind" },
+	};
+	struct npukb_verdict v;
+	load_shipped_rules();
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		classify(NPUKB_STAGE_COMPILE, "other-compile", "error", rows[i].log, &v);
+		cr_expect_str_eq(v.category, rows[i].category, "row %zu", i);
+		cr_expect_str_eq(v.rule, rows[i].rule, "row %zu", i);
+		npukb_verdict_clear(&v);
+	}
+}
+
+/* Notes belong to the error above them: those under a later error never
+ * refine the first one. */
+Test(classify, notes_under_a_later_error_do_not_refine)
+{
+	static const char log[] =
+		"add_custom.cpp:20:5: error: 'tileNum' was not declared in this scope\n"
+		"add_custom.cpp:46:12: error: no matching function for call to 'Adds(AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>&, int, uint32_t&)'\n"
+		"add_custom.cpp:46:12: note:   deduced conflicting types for parameter 'const T' ('half' and 'int')\n";
+	struct npukb_verdict v;
+	load_shipped_rules();
+	classify(NPUKB_STAGE_COMPILE, "other-compile", "error", log, &v);
+	cr_expect_str_eq(v.category, "scope");
+	cr_expect_str_eq(v.rule, "scope-not-declared");
 	npukb_verdict_clear(&v);
 }
 
@@ -351,6 +405,29 @@ Test(classify, crash_is_refined_by_run_rules)
 	classify(NPUKB_STAGE_CORRECTNESS, "crash", "seed 0: killed by SIGSEGV", "", &v);
 	cr_expect_str_eq(v.category, "crash");
 	cr_expect_str_eq(v.rule, "builtin:crash");
+	npukb_verdict_clear(&v);
+}
+
+/* UndefinedBehaviorSanitizer's words for the two run rules it feeds (a
+ * build with --enable-sanitizers reports array and alignment faults so,
+ * and the run then ends as a bare crash). */
+Test(classify, ubsan_reports_refine_a_crash)
+{
+	struct npukb_verdict v;
+	load_shipped_rules();
+	classify(NPUKB_STAGE_CORRECTNESS, "crash", "seed 0: killed by SIGABRT",
+		 "add_custom.cpp:41:17: runtime error: index 8 out of bounds for type 'float [8]'\n"
+		 "SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior add_custom.cpp:41:17\n",
+		 &v);
+	cr_expect_str_eq(v.category, "out-of-bounds");
+	cr_expect_str_eq(v.rule, "run-ubsan-out-of-bounds");
+	npukb_verdict_clear(&v);
+	classify(NPUKB_STAGE_CORRECTNESS, "crash", "seed 0: killed by SIGABRT",
+		 "add_custom.cpp:30:9: runtime error: load of misaligned address 0x7f3a00000012 for type "
+		 "'float', which requires 4 byte alignment\n",
+		 &v);
+	cr_expect_str_eq(v.category, "misaligned");
+	cr_expect_str_eq(v.rule, "run-ubsan-misaligned");
 	npukb_verdict_clear(&v);
 }
 

@@ -4,8 +4,17 @@
  *
  * Every sample goes through the real pipeline on cpusim (compile,
  * correctness on case 4 with one seed, classify), and the category a report
- * would show is held against the label. Prints the confusion table (label x
- * predicted) and fails below 95% or with fewer than 60 samples. */
+ * would show is held against the label: the diagnostics are those of this
+ * build, never a stored copy. split.txt puts every sample in the half the
+ * rules may be tuned on ("tune") or in the half that only measures them
+ * ("heldout"); the split was fixed before the rules were tuned. Prints the
+ * confusion table (label x predicted) of each half and fails when the tuning
+ * half is below 95% (the bar the rules were tuned to, as before the split),
+ * when the held-out half falls below the floor it was measured at, or when
+ * the corpus is below its size floors. The held-out target is 95%; the rules
+ * of 2026-11 measured 73/82 (89.0%) there, so the floor guards that figure
+ * until a new held-out set shows better (tuning on this held-out half would
+ * make it a tuning half). */
 #include <criterion/criterion.h>
 
 #include "fsutil.h"
@@ -18,15 +27,44 @@
 #include <string.h>
 
 #define TASK "level1/Math/AddCustom"
-#define MIN_SAMPLES 60
-#define MIN_ACCURACY 0.95
+#define MIN_SAMPLES 150
+#define MIN_HALF 60
+#define MIN_TUNE_ACCURACY 0.95
+#define MIN_HELDOUT_ACCURACY 0.89
 #define MAX_CATS 40
+
+enum half { TUNE, HELDOUT, NHALVES };
+static const char *const half_names[NHALVES] = { "tune", "heldout" };
 
 struct labelled {
 	char *dir;
 	char *id;
 	char label[64];
+	enum half half;
 };
+
+/* The split's half of <category>/<name>; fails the test when it is not listed. */
+static enum half half_of(const char *split, const char *cat, const char *name)
+{
+	FILE *f = fopen(split, "r");
+	char line[512], key[300];
+	enum half h = NHALVES;
+	cr_assert_not_null(f, "cannot open %s", split);
+	snprintf(key, sizeof(key), "%s/%s ", cat, name);
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, strlen(key)) != 0)
+			continue;
+		if (strncmp(line + strlen(key), "tune", 4) == 0)
+			h = TUNE;
+		else if (strncmp(line + strlen(key), "heldout", 7) == 0)
+			h = HELDOUT;
+		break;
+	}
+	fclose(f);
+	cr_assert_neq(h, NHALVES, "%s/%s is not in %s: give it a half (see the file's header)", cat,
+		      name, split);
+	return h;
+}
 
 static int read_label(const char *path, char *out, size_t len)
 {
@@ -54,7 +92,7 @@ static int read_label(const char *path, char *out, size_t len)
 }
 
 /* Every <root>/<category>/<name>/ with a label. */
-static size_t collect(const char *root, struct labelled **out)
+static size_t collect(const char *root, const char *split, struct labelled **out)
 {
 	char **cats = NULL, **names = NULL;
 	size_t ncats = 0, nnames = 0, i, j, n = 0, cap = 0;
@@ -78,6 +116,7 @@ static size_t collect(const char *root, struct labelled **out)
 				  "%s: no label", lpath);
 			cr_assert_str_eq(list[n].label, cats[i],
 					 "%s: label %s does not match its folder", lpath, list[n].label);
+			list[n].half = half_of(split, cats[i], names[j]);
 			free(lpath);
 			n++;
 		}
@@ -100,35 +139,72 @@ static int index_of(const char **names, size_t *n, const char *name)
 	return (int)(*n)++;
 }
 
+/* Prints one half's confusion table; returns its accuracy. */
+static double print_half(const struct labelled *list, const char *const *pred, size_t n, enum half h)
+{
+	const char *labels[MAX_CATS], *preds[MAX_CATS];
+	size_t nlabels = 0, npreds = 0, i, j, total = 0, correct = 0;
+	unsigned table[MAX_CATS][MAX_CATS];
+
+	memset(table, 0, sizeof(table));
+	for (i = 0; i < n; i++) {
+		if (list[i].half != h)
+			continue;
+		table[index_of(labels, &nlabels, list[i].label)][index_of(preds, &npreds, pred[i])]++;
+		total++;
+		correct += strcmp(pred[i], list[i].label) == 0;
+	}
+	fprintf(stderr, "\nclassify corpus, %s half: confusion table (rows: label, columns: predicted)\n%-17s",
+		half_names[h], "");
+	for (j = 0; j < npreds; j++)
+		fprintf(stderr, " %5.5s", preds[j]);
+	fputc('\n', stderr);
+	for (i = 0; i < nlabels; i++) {
+		fprintf(stderr, "%-17s", labels[i]);
+		for (j = 0; j < npreds; j++) {
+			if (table[i][j])
+				fprintf(stderr, " %5u", table[i][j]);
+			else
+				fprintf(stderr, " %5s", ".");
+		}
+		fputc('\n', stderr);
+	}
+	fprintf(stderr, "%s: %zu of %zu classified into their label: %.1f%%\n", half_names[h],
+		correct, total, total ? 100.0 * (double)correct / (double)total : 0.0);
+	cr_assert_geq(total, MIN_HALF, "the %s half has %zu samples, at least %d wanted",
+		      half_names[h], total, MIN_HALF);
+	return (double)correct / (double)total;
+}
+
 Test(classify_corpus, accuracy_floor, .timeout = 1800)
 {
 	static const char *ids[] = { TASK, NULL };
 	static const char *cases[] = { "4", NULL };
 	const char *src = getenv("NPUKB_SRCDIR");
-	char levels[4096], schema[4096], root[4096], outdir[] = "/tmp/npukb-corpus-XXXXXX";
+	char levels[4096], schema[4096], root[4096], split[4200];
+	char outdir[] = "/tmp/npukb-corpus-XXXXXX";
 	char **dirs, err[8192] = "";
 	struct npukb_plugin_set plugins;
 	struct npukb_results results;
 	struct npukb_run_config cfg;
 	struct labelled *list;
-	const char **sample_dirs;
-	const char *labels[MAX_CATS], *preds[MAX_CATS];
-	size_t nlabels = 0, npreds = 0, n, i, j, correct = 0;
-	unsigned table[MAX_CATS][MAX_CATS];
-	double accuracy;
+	const char **sample_dirs, **pred;
+	size_t n, i;
+	double tune, heldout;
 
 	src = src ? src : ".";
 	snprintf(levels, sizeof(levels), "%s/levels", src);
 	snprintf(schema, sizeof(schema), "%s/levels/schema/task.rng", src);
 	snprintf(root, sizeof(root), "%s/tests/corpus/classify", src);
-	n = collect(root, &list);
+	snprintf(split, sizeof(split), "%s/split.txt", root);
+	n = collect(root, split, &list);
 	cr_assert_geq(n, MIN_SAMPLES, "the corpus has %zu samples, at least %d wanted", n,
 		      MIN_SAMPLES);
 	sample_dirs = calloc(n + 1, sizeof(*sample_dirs));
-	cr_assert_not_null(sample_dirs);
+	pred = calloc(n, sizeof(*pred));
+	cr_assert(sample_dirs && pred);
 	for (i = 0; i < n; i++)
 		sample_dirs[i] = list[i].dir;
-
 	cr_assert_not_null(mkdtemp(outdir));
 	cr_assert_eq(npukb_plugin_dirs(NULL, &dirs, err, sizeof(err)), 0);
 	cr_assert_eq(npukb_plugins_load(&plugins, dirs, err, sizeof(err)), 0);
@@ -157,51 +233,32 @@ Test(classify_corpus, accuracy_floor, .timeout = 1800)
 	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
 	cr_assert_eq(results.n, n);
 
-	memset(table, 0, sizeof(table));
 	for (i = 0; i < n; i++) {
 		const struct npukb_sample_result *s = &results.items[i];
 		const struct npukb_verdict *v;
-		const char *cat = NULL, *rule = NULL, *pred;
-		int li, pi;
+		const char *cat = NULL, *rule = NULL;
 		cr_assert_str_eq(s->sample_id, list[i].id);
 		cr_assert_eq(s->ncases, 1);
 		v = npukb_case_outcome(s, 0, &cat, &rule);
-		pred = v->outcome == NPUKB_PASS ? "pass" : v->outcome == NPUKB_SKIPPED ? "skipped"
-										 : cat ? cat : "?";
-		li = index_of(labels, &nlabels, list[i].label);
-		pi = index_of(preds, &npreds, pred);
-		table[li][pi]++;
-		if (strcmp(pred, list[i].label) == 0) {
-			correct++;
-		} else {
+		pred[i] = v->outcome == NPUKB_PASS ? "pass" : v->outcome == NPUKB_SKIPPED ? "skipped"
+											 : cat ? cat : "?";
+		if (strcmp(pred[i], list[i].label) != 0) {
 			const struct npukb_verdict *cls = s->compile.outcome == NPUKB_PASS
 								  ? &s->cases[0].classify
 								  : &s->compile_classify;
-			fprintf(stderr, "MISCLASSIFIED %s/%s as %s (rule %s): %s\n  matched: %s\n",
-				list[i].label, list[i].id, pred, rule ? rule : "-",
-				v->message ? v->message : "", cls->details ? cls->details : "-");
+			fprintf(stderr, "MISCLASSIFIED (%s) %s/%s as %s (rule %s): %s\n  matched: %s\n",
+				half_names[list[i].half], list[i].label, list[i].id, pred[i],
+				rule ? rule : "-", v->message ? v->message : "",
+				cls->details ? cls->details : "-");
 		}
 	}
+	tune = print_half(list, pred, n, TUNE);
+	heldout = print_half(list, pred, n, HELDOUT);
+	fprintf(stderr, "tuning %.1f%% (floor %.0f%%), held-out %.1f%% (floor %.0f%%, target 95%%)\n",
+		100.0 * tune, 100.0 * MIN_TUNE_ACCURACY, 100.0 * heldout,
+		100.0 * MIN_HELDOUT_ACCURACY);
 
-	fprintf(stderr, "\nclassify corpus: confusion table (rows: label, columns: predicted)\n%-17s",
-		"");
-	for (j = 0; j < npreds; j++)
-		fprintf(stderr, " %5.5s", preds[j]);
-	fputc('\n', stderr);
-	for (i = 0; i < nlabels; i++) {
-		fprintf(stderr, "%-17s", labels[i]);
-		for (j = 0; j < npreds; j++) {
-			if (table[i][j])
-				fprintf(stderr, " %5u", table[i][j]);
-			else
-				fprintf(stderr, " %5s", ".");
-		}
-		fputc('\n', stderr);
-	}
-	accuracy = (double)correct / (double)n;
-	fprintf(stderr, "%zu of %zu classified into their label: %.1f%% (floor %.0f%%)\n", correct,
-		n, 100.0 * accuracy, 100.0 * MIN_ACCURACY);
-
+	/* pred[] points into results: both halves are counted before they go */
 	npukb_results_free(&results);
 	npukb_plugins_unload(&plugins);
 	npukb_rm_rf(outdir);
@@ -211,5 +268,10 @@ Test(classify_corpus, accuracy_floor, .timeout = 1800)
 	}
 	free(list);
 	free(sample_dirs);
-	cr_assert_geq(accuracy, MIN_ACCURACY, "accuracy %.3f below %.2f", accuracy, MIN_ACCURACY);
+	free(pred);
+	cr_assert_geq(tune, MIN_TUNE_ACCURACY, "tuning accuracy %.3f below %.2f", tune,
+		      MIN_TUNE_ACCURACY);
+	/* 73/82 is 0.8902: a floor a hair below it, not a rounding accident */
+	cr_assert_geq(heldout, MIN_HELDOUT_ACCURACY - 1e-9, "held-out accuracy %.3f below %.2f",
+		      heldout, MIN_HELDOUT_ACCURACY);
 }

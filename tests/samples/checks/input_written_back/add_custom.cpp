@@ -1,0 +1,33 @@
+// Test sample: a right z = x + y that also stores the sum back into x (an
+// "in-place" habit from other operators). z is right on every seed; only
+// the input check can tell, and it must report input-mutated.
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace,
+                                                 GM_ADDR tiling)
+{
+    GET_TILING_DATA(td, tiling);
+    const uint32_t n = td.totalLength / GetBlockNum();
+    const uint32_t base = n * GetBlockIdx();
+    GlobalTensor<half> xGm, yGm, zGm;
+    xGm.SetGlobalBuffer((__gm__ half*)x + base, n);
+    yGm.SetGlobalBuffer((__gm__ half*)y + base, n);
+    zGm.SetGlobalBuffer((__gm__ half*)z + base, n);
+    TPipe pipe;
+    TBuf<QuePosition::VECCALC> bx, by;
+    pipe.InitBuffer(bx, n * sizeof(half));
+    pipe.InitBuffer(by, n * sizeof(half));
+    LocalTensor<half> a = bx.Get<half>();
+    LocalTensor<half> b = by.Get<half>();
+    DataCopy(a, xGm, n);
+    DataCopy(b, yGm, n);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Add(a, a, b, n);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(zGm, a, n);
+    DataCopy(xGm, a, n);
+}
