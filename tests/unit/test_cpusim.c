@@ -1301,13 +1301,20 @@ Test(cpusim, fp16_selftest, .timeout = 120)
 	const char *cc[] = { "g++", "-std=c++17", "-O2", "-Wall", "-Wextra", "-Werror", inc, src,
 			     "-o", "fp16_selftest", NULL };
 	const char *run[] = { "./fp16_selftest", NULL };
-	const char *reads[] = { getenv("NPUKB_CPUSIM_DIR"), NULL };
+	char *dir;
+	const char *reads[2] = { NULL, NULL };
 
 	setup_env();
+	/* The sandbox binds read paths at their own path: a VPATH build's
+	 * NPUKB_CPUSIM_DIR (.../_build/sub/../../plugins/cpusim under
+	 * distcheck) is resolved first. */
+	dir = realpath(getenv("NPUKB_CPUSIM_DIR"), NULL);
+	cr_assert_not_null(dir, "NPUKB_CPUSIM_DIR %s", getenv("NPUKB_CPUSIM_DIR"));
+	reads[0] = dir;
 	if (getenv("NPUKB_CXX"))
 		cc[0] = getenv("NPUKB_CXX");
-	snprintf(src, sizeof src, "%s/selftest/fp16_selftest.cpp", getenv("NPUKB_CPUSIM_DIR"));
-	snprintf(inc, sizeof inc, "-I%s/include", getenv("NPUKB_CPUSIM_DIR"));
+	snprintf(src, sizeof src, "%s/selftest/fp16_selftest.cpp", dir);
+	snprintf(inc, sizeof inc, "-I%s/include", dir);
 	memset(&spec, 0, sizeof(spec));
 	spec.read_paths = reads;
 	spec.argv = cc;
@@ -1321,4 +1328,5 @@ Test(cpusim, fp16_selftest, .timeout = 120)
 	cr_assert_eq(npukb_sandbox_run(&spec, &res, err, sizeof err), 0, "%s", err);
 	cr_assert_eq(res.kind, NPUKB_EXIT_NORMAL);
 	cr_assert_eq(res.exit_code, 0, "fp16 selftest failed (see %s/run.err)", wd);
+	free(dir);
 }
