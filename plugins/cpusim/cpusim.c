@@ -1711,6 +1711,11 @@ static int cpusim_run(const struct npukb_run_request *req, struct npukb_run_resu
 	spec.limits = o->run_limits;
 	spec.isolate_network = 1;
 	spec.read_paths = (const char *const *)reads;
+	/* The case's tensor files live in the work folder: the quota is
+	 * theirs plus what the kernel may write of its own (the default). */
+	spec.workdir_quota = (uint64_t)1 << 30;
+	for (i = 0; i < d->nargs; i++)
+		spec.workdir_quota += d->args[i].bytes;
 	rc = npukb_sandbox_run(&spec, &res->proc, err, sizeof err);
 	if (rc < 0) {
 		res->message = format("cpusim: cannot run the kernel: %s", err);
