@@ -7,6 +7,8 @@
  * rules file's header, where whoever edits the rules reads them. */
 #include <npukb/plugin.h>
 
+#include "call_facts.h"
+
 #include <errno.h>
 #include <regex.h>
 #include <stdio.h>
@@ -281,6 +283,19 @@ static void normalise_line(const char *p, const char *end, char *dst)
 	*dst = '\0';
 }
 
+/* Drop g++'s " {aka 'unsigned int'}" glosses: a rule about a conversion
+ * "from 'uint32_t' to 'half'" must not depend on whether the type has one. */
+static void drop_aka(char *s)
+{
+	char *p;
+	while ((p = strstr(s, " {aka ")) != NULL) {
+		char *end = strchr(p, '}');
+		if (!end)
+			break;
+		memmove(p, end + 1, strlen(end + 1) + 1);
+	}
+}
+
 /* The end of the line at p, and the start of the next one. */
 static const char *line_end(const char *p, const char **next)
 {
@@ -295,8 +310,10 @@ static const char *line_end(const char *p, const char **next)
 static char *normalised(const char *p, const char *end)
 {
 	char *buf = malloc((size_t)(end - p) + 1);
-	if (buf)
+	if (buf) {
 		normalise_line(p, end, buf);
+		drop_aka(buf);
+	}
 	return buf;
 }
 
@@ -340,9 +357,9 @@ static const struct rule *match_text(const char *text, enum rule_stage stage, in
  * what was wrong with the call (a type that conflicts, an argument too
  * many, a tensor of the other kind), whichever function it named. On a
  * match *line is that note (malloc'd). */
-static const struct rule *match_notes(const char *p, char **line)
+static const struct rule *match_notes(const char *error, const char *p, char **line)
 {
-	char *notes[MAX_NOTE_LINES];
+	char *notes[MAX_NOTE_LINES + 1];
 	size_t n = 0, i, k;
 	const struct rule *r = NULL;
 
@@ -351,12 +368,22 @@ static const struct rule *match_notes(const char *p, char **line)
 		char *buf = normalised(p, end);
 		if (!buf)
 			break;
-		if (strstr(buf, "error:")) {
+		/* g++ explains a failed deduction with an "error:" line of its
+		 * own (a template argument it could not convert): a note. */
+		if (strstr(buf, "error:") &&
+		    !(n > 0 && strstr(notes[n - 1], "template argument deduction/substitution failed"))) {
 			free(buf);
 			break;
 		}
 		notes[n++] = buf;
 		p = next;
+	}
+	/* What the call's and candidates' types say together (call_facts.h),
+	 * as one more line for the rules. */
+	{
+		char *facts = classify_call_facts(error, notes, n);
+		if (facts)
+			notes[n++] = facts;
 	}
 	for (i = 0; i < nrules && !r; i++) {
 		if (rules[i].stage != RULE_NOTE)
@@ -408,7 +435,7 @@ static int classify_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *out
 			r = match_text(f->message, stage, &left, &matched, &after);
 		}
 		if (r && stage == RULE_COMPILE)
-			note = match_notes(after, &note_line);
+			note = match_notes(matched, after, &note_line);
 	}
 
 	if (note) {

@@ -164,7 +164,12 @@ int cpusim_srcloc_hide(const char *text, char **out)
 			continue;
 		}
 		dropping = 0;
-		if ((what = to_loc(line, "error: cannot convert ", &wlen)) != NULL) {
+		if ((what = to_loc(line, "error: cannot convert ", &wlen)) != NULL ||
+		    (what = to_loc(line, "error: could not convert ", &wlen)) != NULL) {
+			/* "could not convert 'x' from 'T'": the argument, not its type */
+			const char *from = strstr(what, " from ");
+			if (from && from < what + wlen)
+				wlen = (size_t)(from - what);
 			/* the one-candidate form: the call itself is the error */
 			put(&b, line, (size_t)(strstr(line, "error: ") - line));
 			puts_(&b, "error: too many arguments to function: ");

@@ -224,6 +224,23 @@ Test(classify, first_error_decides_over_later_notes)
 
 /* The same wrong argument to a queue method and to a vector op is one
  * mistake: the notes under the error decide, not the function's name. */
+/* A compile log per row, and the category and rule it must get. */
+struct compile_row {
+	const char *log, *category, *rule;
+};
+
+static void expect_compile_rows(const struct compile_row *rows, size_t n)
+{
+	struct npukb_verdict v;
+	load_shipped_rules();
+	for (size_t i = 0; i < n; i++) {
+		classify(NPUKB_STAGE_COMPILE, "other-compile", "error", rows[i].log, &v);
+		cr_expect_str_eq(v.category, rows[i].category, "row %zu", i);
+		cr_expect_str_eq(v.rule, rows[i].rule, "row %zu", i);
+		npukb_verdict_clear(&v);
+	}
+}
+
 Test(classify, notes_decide_whichever_function_was_called)
 {
 	static const char queue[] =
@@ -239,22 +256,108 @@ Test(classify, notes_decide_whichever_function_was_called)
 		"vec.h:406:14: note:   template argument deduction/substitution failed:\n"
 		"add_custom.cpp:46:12: note:   'AscendC::GlobalTensor<half>' is not derived from 'const AscendC::LocalTensor<T>'\n"
 		"vec.h:406:14: note:   candidate expects 6 arguments, 4 provided\n";
-	static const struct {
-		const char *log, *category, *rule;
-	} rows[] = {
-		{ queue, "api-signature", "note-arity-gcc" },
-		{ vector, "api-signature", "note-arity-gcc" },
+	static const struct compile_row rows[] = {
+		/* no candidate takes the call's count (call_facts.c) */
+		{ queue, "api-signature", "note-call-arity" },
+		{ vector, "api-signature", "note-call-arity" },
 		/* a tensor of the other kind outweighs the other overloads' arity */
 		{ gm_to_vector, "memory-object", "note-tensor-kind" },
 	};
-	struct npukb_verdict v;
-	load_shipped_rules();
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		classify(NPUKB_STAGE_COMPILE, "other-compile", "error", rows[i].log, &v);
-		cr_expect_str_eq(v.category, rows[i].category, "row %zu", i);
-		cr_expect_str_eq(v.rule, rows[i].rule, "row %zu", i);
-		npukb_verdict_clear(&v);
-	}
+	expect_compile_rows(rows, sizeof(rows) / sizeof(rows[0]));
+}
+
+/* The call's argument types against the candidates' parameters: two
+ * arguments in each other's place, or a count no candidate takes, are the
+ * call's shape, whichever note g++ printed first for a candidate; a scalar
+ * of another type or a tensor of the other kind stays what it is. */
+Test(classify, call_shape_from_argument_and_parameter_types)
+{
+	static const char count_before_scalar[] =
+		"k.cpp:49:13: error: no matching function for call to 'Muls(AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>&, uint32_t&, half)'\n"
+		"vec.h:500:13: note: candidate: 'template<class T> void AscendC::Muls(const LocalTensor<T>&, const LocalTensor<T>&, const T&, const int32_t&)'\n"
+		"vec.h:500:13: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:49:13: note:   deduced conflicting types for parameter 'T' ('half' and 'unsigned int')\n";
+	static const char float_scalar[] =
+		"k.cpp:49:13: error: no matching function for call to 'Muls(AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>&, float, uint32_t&)'\n"
+		"vec.h:500:13: note: candidate: 'template<class T> void AscendC::Muls(const LocalTensor<T>&, const LocalTensor<T>&, const T&, const int32_t&)'\n"
+		"vec.h:500:13: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:49:13: note:   deduced conflicting types for parameter 'T' ('half' and 'float')\n";
+	static const char mode_after_count[] =
+		"k.cpp:46:17: error: no matching function for call to 'Cast(AscendC::LocalTensor<half>&, AscendC::LocalTensor<float>&, uint32_t&, AscendC::RoundMode)'\n"
+		"vec.h:700:13: note: candidate: 'template<class T, class U> void AscendC::Cast(const LocalTensor<T>&, const LocalTensor<U>&, const AscendC::RoundMode&, const uint32_t&)'\n"
+		"k.cpp:46:17: note:   cannot convert 'n' (type 'uint32_t' {aka 'unsigned int'}) to type 'const AscendC::RoundMode&'\n";
+	static const char count_missing[] =
+		"k.cpp:39:17: error: no matching function for call to 'DataCopy(AscendC::LocalTensor<half>&, AscendC::GlobalTensor<half>)'\n"
+		"ko.h:900:13: note: candidate: 'template<class T> void AscendC::DataCopy(const LocalTensor<T>&, const GlobalTensor<T>&, uint32_t)'\n"
+		"ko.h:900:13: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:39:17: note:   candidate expects 3 arguments, 2 provided\n"
+		"ko.h:911:13: note: candidate: 'template<class T> void AscendC::DataCopy(const GlobalTensor<T>&, const LocalTensor<T>&, uint32_t)'\n"
+		"ko.h:911:13: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:39:17: note:   'AscendC::LocalTensor<half>' is not derived from 'const AscendC::GlobalTensor<T>'\n";
+	/* a candidate whose leading parameters fit may have defaults after
+	 * them: its count is not known to be wrong */
+	static const char maybe_defaults[] =
+		"k.cpp:39:17: error: no matching function for call to 'Fill(AscendC::GlobalTensor<half>&)'\n"
+		"ko.h:900:13: note: candidate: 'template<class T> void AscendC::Fill(const GlobalTensor<T>&, uint32_t)'\n"
+		"k.cpp:39:17: note:   'AscendC::GlobalTensor<half>' is not derived from 'const AscendC::LocalTensor<T>'\n";
+	static const char template_args_reversed[] =
+		"k.cpp:41:30: error: no matching function for call to 'Cast<half, float>(AscendC::LocalTensor<float>&, AscendC::LocalTensor<half>&, AscendC::RoundMode, uint32_t&)'\n"
+		"vec.h:700:13: note: candidate: 'template<class T, class U> void AscendC::Cast(const LocalTensor<T>&, const LocalTensor<U>&, const AscendC::RoundMode&, const uint32_t&)'\n"
+		"k.cpp:41:30: note:   cannot convert 'b' (type 'AscendC::LocalTensor<float>') to type 'const AscendC::LocalTensor<half>&'\n";
+	/* g++ prints a candidate already specialised by the explicit arguments */
+	static const char template_args_specialised[] =
+		"k.cpp:41:30: error: no matching function for call to 'Cast<half, float>(AscendC::LocalTensor<float>&, AscendC::LocalTensor<half>&, AscendC::RoundMode, uint32_t&)'\n"
+		"cast.h:147:13: note: candidate: 'void AscendC::Cast(const LocalTensor<T>&, const LocalTensor<S0>&, const RoundMode&, uint32_t) [with D = half; S = float]'\n"
+		"cast.h:147:40: note:   no known conversion for argument 1 from 'AscendC::LocalTensor<float>' to 'const AscendC::LocalTensor<half>&'\n";
+	/* without template arguments written out, a tensor of another element
+	 * type is a type mistake */
+	static const char tensor_of_other_type[] =
+		"k.cpp:46:12: error: no matching function for call to 'Add(AscendC::LocalTensor<half>&, AscendC::LocalTensor<float>&, AscendC::LocalTensor<half>&, uint32_t&)'\n"
+		"vec.h:406:14: note: candidate: 'template<class T> void AscendC::Add(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const int32_t&)'\n"
+		"vec.h:406:14: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:46:12: note:   deduced conflicting types for parameter 'T' ('half' and 'float')\n";
+	/* the explanation of a failed deduction is an error line of g++'s own */
+	static const char enum_template_arg[] =
+		"k.cpp:45:40: error: no matching function for call to 'PipeBarrier<AscendC::HardEvent::V_V>()'\n"
+		"ko.h:186:13: note: candidate: 'template<pipe_t pipe> void AscendC::PipeBarrier()'\n"
+		"ko.h:186:13: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:45:40: error: could not convert 'AscendC::HardEvent::V_V' from 'AscendC::HardEvent' to 'pipe_t'\n";
+	static const char pointer_with_aka[] =
+		"k.cpp:18:29: error: no matching function for call to 'AscendC::GlobalTensor<half>::SetGlobalBuffer(uint8_t*, uint32_t&)'\n"
+		"ko.h:343:14: note: candidate: 'void AscendC::GlobalTensor<T>::SetGlobalBuffer(T*, uint64_t) [with T = half; uint64_t = long unsigned int]'\n"
+		"ko.h:343:33: note:   no known conversion for argument 1 from 'uint8_t*' {aka 'unsigned char*'} to 'half*'\n"
+		"ko.h:348:14: note: candidate: 'void AscendC::GlobalTensor<T>::SetGlobalBuffer(T*) [with T = half]'\n"
+		"ko.h:348:14: note:   candidate expects 1 argument, 2 provided\n";
+	static const char gm_to_vector[] =
+		"k.cpp:46:12: error: no matching function for call to 'Add(AscendC::GlobalTensor<half>&, AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>&, uint32_t&)'\n"
+		"vec.h:406:14: note: candidate: 'template<class T> void AscendC::Add(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const int32_t&)'\n"
+		"vec.h:406:14: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:46:12: note:   'AscendC::GlobalTensor<half>' is not derived from 'const AscendC::LocalTensor<T>'\n";
+	static const struct compile_row rows[] = {
+		{ count_before_scalar, "api-signature", "note-call-swapped" },
+		{ float_scalar, "type", "note-conflicting-types" },
+		{ mode_after_count, "api-signature", "note-call-swapped" },
+		{ count_missing, "api-signature", "note-call-arity" },
+		{ maybe_defaults, "memory-object", "note-tensor-kind" },
+		{ template_args_reversed, "template", "note-call-template-args" },
+		{ template_args_specialised, "template", "note-call-template-args" },
+		{ tensor_of_other_type, "type", "note-conflicting-types" },
+		{ enum_template_arg, "template", "note-template-arg-convert" },
+		{ pointer_with_aka, "type", "note-pointer-type" },
+		{ gm_to_vector, "memory-object", "note-tensor-kind" },
+	};
+	expect_compile_rows(rows, sizeof(rows) / sizeof(rows[0]));
+}
+
+Test(classify, call_facts_ignore_what_they_cannot_read)
+{
+	char bad[] = "x.cpp:1:1: note: candidate: 'void f(int'";
+	char *notes[] = { bad };
+	cr_expect_null(classify_call_facts(NULL, notes, 1));
+	cr_expect_null(classify_call_facts("x.cpp:1:1: error: 'x' was not declared in this scope", notes, 1));
+	cr_expect_null(classify_call_facts("x.cpp:1:1: error: no matching function for call to 'f(int'", notes, 1));
+	/* a candidate that cannot be read is no candidate: nothing is said */
+	cr_expect_null(classify_call_facts("x.cpp:1:1: error: no matching function for call to 'f(int, int)'", notes, 1));
 }
 
 /* Notes belong to the error above them: those under a later error never

@@ -42,6 +42,15 @@ Test(srcloc_hide, ascii_quotes_of_lang_c)
 	free(out);
 }
 
+/* A braced or template-argument initialisation says "could not convert"
+ * and names the argument and its type: the argument is what is too many. */
+Test(srcloc_hide, could_not_convert_names_the_argument)
+{
+	char *out = hide("k.cpp:40:52: error: could not convert " LQ "EVENT_ID1" RQ " from " LQ "event_t" RQ " to " LQ "npukb_cpusim::SrcLoc" RQ "\n");
+	cr_assert_str_eq(out, "k.cpp:40:52: error: too many arguments to function: " LQ "EVENT_ID1" RQ " is past its last parameter\n");
+	free(out);
+}
+
 Test(srcloc_hide, candidates_lose_the_parameter_and_its_count)
 {
 	char *out = hide(

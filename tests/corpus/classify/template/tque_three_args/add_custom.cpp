@@ -60,7 +60,7 @@ private:
 private:
     TPipe pipe;
     TQue<QuePosition::VECIN, BUFFER_NUM> inQueueX, inQueueY;
-    TQue<QuePosition::VECOUT, BUFFER_NUM, 1> outQueueZ;
+    TQue<QuePosition::VECOUT, BUFFER_NUM, 0, 1> outQueueZ;
     GlobalTensor<half> xGm;
     GlobalTensor<half> yGm;
     GlobalTensor<half> zGm;
