@@ -2,6 +2,8 @@
  * See compare.h for the rules; this file owns nothing but arithmetic. */
 #include "compare.h"
 
+#include <npukb/parallel.h>
+
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
@@ -224,10 +226,10 @@ static void note_bad(struct npukb_compare_stats *st, size_t i, double e, double 
 }
 
 static void compare_exact(struct npukb_compare_stats *st, enum npukb_dtype dt,
-			  const void *actual, const void *expected, size_t n)
+			  const void *actual, const void *expected, size_t begin, size_t end)
 {
 	size_t i;
-	for (i = 0; i < n; i++) {
+	for (i = begin; i < end; i++) {
 		int64_t a = load_int(dt, actual, i), e = load_int(dt, expected, i);
 		double d = fabs((double)a - (double)e);
 		struct part_eval pe = { PART_OK, d, d / (fabs((double)e) + REL_EPS) };
@@ -238,10 +240,10 @@ static void compare_exact(struct npukb_compare_stats *st, enum npukb_dtype dt,
 }
 
 static void compare_real(struct npukb_compare_stats *st, enum npukb_dtype dt,
-			 const void *actual, const void *expected, size_t n)
+			 const void *actual, const void *expected, size_t begin, size_t end)
 {
 	size_t i;
-	for (i = 0; i < n; i++) {
+	for (i = begin; i < end; i++) {
 		double e = npukb_load_as_double(dt, expected, i);
 		double a = npukb_load_as_double(dt, actual, i);
 		struct part_eval pe;
@@ -255,10 +257,10 @@ static void compare_real(struct npukb_compare_stats *st, enum npukb_dtype dt,
 
 /* complex64 is two float32 per element: real at 2i, imaginary at 2i+1. */
 static void compare_complex(struct npukb_compare_stats *st, const void *actual,
-			    const void *expected, size_t n)
+			    const void *expected, size_t begin, size_t end)
 {
 	size_t i;
-	for (i = 0; i < n; i++) {
+	for (i = begin; i < end; i++) {
 		double er = npukb_load_as_double(NPUKB_DT_FLOAT32, expected, 2 * i);
 		double ei = npukb_load_as_double(NPUKB_DT_FLOAT32, expected, 2 * i + 1);
 		double ar = npukb_load_as_double(NPUKB_DT_FLOAT32, actual, 2 * i);
@@ -275,6 +277,80 @@ static void compare_complex(struct npukb_compare_stats *st, const void *actual,
 			note_bad(st, i, er, ar, ei, ai, d, nonfinite, special);
 		}
 	}
+}
+
+/* Elements per part below which one thread compares the whole tensor. */
+#define COMPARE_PART_MIN (1u << 20)
+
+struct compare_job {
+	const struct npukb_compare_stats *proto; /* thresholds set, counts zero */
+	const void *actual, *expected;
+	struct npukb_compare_stats part[NPUKB_PARALLEL_MAX_PARTS];
+};
+
+static void compare_range(struct npukb_compare_stats *st, const void *actual,
+			  const void *expected, size_t begin, size_t end)
+{
+	if (st->exact)
+		compare_exact(st, st->dtype, actual, expected, begin, end);
+	else if (st->dtype == NPUKB_DT_COMPLEX64)
+		compare_complex(st, actual, expected, begin, end);
+	else
+		compare_real(st, st->dtype, actual, expected, begin, end);
+}
+
+static void compare_part(void *ctx, unsigned p, size_t begin, size_t end)
+{
+	struct compare_job *j = ctx;
+	j->part[p] = *j->proto;
+	compare_range(&j->part[p], j->actual, j->expected, begin, end);
+}
+
+/* Fold the part after st into st, as one pass over both would have left
+ * them: counts add, the earlier index wins ties and firsts, samples keep
+ * index order. */
+static void merge_part(struct npukb_compare_stats *st, const struct npukb_compare_stats *p)
+{
+	size_t k;
+	st->bad += p->bad;
+	if (st->nan_inf_bad == 0 && p->nan_inf_bad > 0)
+		st->first_nan_inf = p->first_nan_inf;
+	st->nan_inf_bad += p->nan_inf_bad;
+	st->special_bad += p->special_bad;
+	if (p->max_abs > st->max_abs) {
+		st->max_abs = p->max_abs;
+		st->max_abs_index = p->max_abs_index;
+	}
+	if (p->max_rel > st->max_rel) {
+		st->max_rel = p->max_rel;
+		st->max_rel_index = p->max_rel_index;
+	}
+	if (!st->has_bad && p->has_bad) {
+		st->has_bad = 1;
+		st->first_bad = p->first_bad;
+	}
+	for (k = 0; k < p->nsamples && st->nsamples < NPUKB_COMPARE_MAX_SAMPLES; k++)
+		st->samples[st->nsamples++] = p->samples[k];
+}
+
+/* The element loop over [0, n), across the data path's threads when the
+ * tensor is large; the result is the one-thread result bit for bit. */
+static void compare_elements(struct npukb_compare_stats *st, const void *actual,
+			     const void *expected, size_t n)
+{
+	unsigned parts = npukb_parallel_parts(n, COMPARE_PART_MIN), p;
+	struct compare_job *j = parts > 1 ? malloc(sizeof(*j)) : NULL;
+	if (!j) {
+		compare_range(st, actual, expected, 0, n);
+		return;
+	}
+	j->proto = st;
+	j->actual = actual;
+	j->expected = expected;
+	npukb_parallel_run(n, parts, compare_part, j);
+	for (p = 0; p < parts; p++)
+		merge_part(st, &j->part[p]);
+	free(j);
 }
 
 int npukb_compare_tensors(const char *rule, double atol_override, double rtol_override,
@@ -326,12 +402,7 @@ int npukb_compare_tensors(const char *rule, double atol_override, double rtol_ov
 		}
 	}
 
-	if (st->exact)
-		compare_exact(st, dt, actual, expected, n);
-	else if (dt == NPUKB_DT_COMPLEX64)
-		compare_complex(st, actual, expected, n);
-	else
-		compare_real(st, dt, actual, expected, n);
+	compare_elements(st, actual, expected, n);
 
 	if (st->exact || r != NPUKB_RULE_RATIO)
 		return st->bad > 0;

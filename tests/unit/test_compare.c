@@ -9,6 +9,7 @@
 #include <criterion/parameterized.h>
 
 #include "../../plugins/correctness/compare.h"
+#include "data_threads.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -678,4 +679,49 @@ Test(format, decimal_point_ignores_locale)
 			 "1.5");
 	cr_expect_str_eq(npukb_compare_format_g(0.25, 4, buf, sizeof(buf)), "0.25");
 	setlocale(LC_NUMERIC, "C");
+}
+
+/* A tensor large enough to be compared across threads gives the stats of
+ * one thread, bit for bit: counts, firsts, maxima at their first index,
+ * samples in index order (issue 16). Errors sit in every part, ties of the
+ * maximum in two parts, a NaN in a late part. */
+static void compare_with_threads(unsigned threads, const float *act, const float *exp_,
+				 size_t n, const char *rule, struct npukb_compare_stats *st)
+{
+	char err[256];
+	npukb_set_data_threads(threads);
+	cr_assert_geq(npukb_compare_tensors(rule, -1, -1, NPUKB_DT_FLOAT32, act, exp_, n, 0, st,
+					    err, sizeof(err)),
+		      0, "%s", err);
+	npukb_set_data_threads(0);
+}
+
+Test(stats, threads_give_the_one_thread_result)
+{
+	const size_t n = 5u << 20;
+	float *exp_ = malloc(n * sizeof(float)), *act = malloc(n * sizeof(float));
+	static const char *const rules[] = { "default", "rel-max1", "ratio" };
+	size_t i, r;
+	cr_assert(exp_ && act);
+	for (i = 0; i < n; i++)
+		exp_[i] = act[i] = (float)((double)(i % 1000) / 7.0 - 60.0);
+	for (i = 3; i < n; i += n / 23)
+		act[i] += 0.5f; /* bad in every part */
+	act[n / 3] += 4.0f;      /* the maximum, tied ... */
+	act[2 * n / 3] += 4.0f;  /* ... later: the first index must win */
+	act[n - 5] = NAN;
+	for (r = 0; r < sizeof(rules) / sizeof(rules[0]); r++) {
+		struct npukb_compare_stats one, many;
+		compare_with_threads(1, act, exp_, n, rules[r], &one);
+		compare_with_threads(4, act, exp_, n, rules[r], &many);
+		cr_assert_gt(one.bad, 20, "%s", rules[r]);
+		cr_assert_eq(one.max_abs_index, n / 3, "%s", rules[r]);
+		cr_assert_eq(one.nan_inf_bad, 1);
+		cr_assert_eq(memcmp(&one, &many, sizeof(one)), 0,
+			     "%s: bad %zu/%zu first %zu/%zu max_abs %g@%zu / %g@%zu", rules[r], one.bad,
+			     many.bad, one.first_bad, many.first_bad, one.max_abs, one.max_abs_index,
+			     many.max_abs, many.max_abs_index);
+	}
+	free(exp_);
+	free(act);
 }
