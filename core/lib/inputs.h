@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <npukb/case_data.h>
 #include <npukb/task.h>
 
 struct npukb_rng {
@@ -21,7 +22,6 @@ int npukb_inputs_fill(enum npukb_dtype dt, void *buf, size_t numel,
 		      const struct npukb_dist *dist, struct npukb_rng *r,
 		      char *err, size_t errlen);
 
-/* A fast content hash for change detection, not security. */
-uint64_t npukb_hash_bytes(const void *buf, size_t len);
+/* npukb_hash_bytes: in <npukb/case_data.h> (plugins use it too). */
 
 #endif

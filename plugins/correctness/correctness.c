@@ -8,6 +8,7 @@
  * (unwritten-output), and finally the values under the task's tolerance rule
  * (nan-inf, mismatch). The first failing seed decides the verdict. The
  * arithmetic lives in compare.c. */
+#include <npukb/parallel.h>
 #include <npukb/plugin.h>
 #include <npukb/npy.h>
 
@@ -84,15 +85,14 @@ static void append_tame(char *buf, size_t len, const char *id, int keep_slash)
 	buf[off] = '\0';
 }
 
+/* h folded with a hash of buf: npukb_hash_bytes reads 8 bytes a step
+ * (a byte-wise loop here cost half a second per seed on a 67M-element
+ * output); the hashes are only compared within one run. */
 static uint64_t hash_bytes(uint64_t h, const void *buf, size_t len)
 {
-	const unsigned char *p = buf;
-	size_t i;
-	for (i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
+	h ^= npukb_hash_bytes(buf, len);
+	h *= 0x100000001b3ull;
+	return h ^ (h >> 29);
 }
 
 /* Replace a verdict string with a printf-formatted one. */
@@ -292,23 +292,56 @@ static size_t element_count(const struct npukb_case_tensor *t)
 /* Elements still holding the poison pattern were never written. Where the
  * reference itself has the poison's bits (possible for int8/uint8) the
  * element cannot tell, and counts as written. */
+struct unwritten_part {
+	size_t count, nlisted;
+	size_t listed[DETAIL_ELEMENTS];
+};
+
+struct unwritten_scan {
+	const struct npukb_case_tensor *t;
+	struct unwritten_part part[NPUKB_PARALLEL_MAX_PARTS];
+};
+
+static void scan_unwritten(void *ctx, unsigned p, size_t begin, size_t end)
+{
+	struct unwritten_scan *sc = ctx;
+	struct unwritten_part *up = &sc->part[p];
+	const struct npukb_case_tensor *t = sc->t;
+	size_t i;
+	up->count = up->nlisted = 0;
+	for (i = begin; i < end; i++) {
+		if (!npukb_is_poison(t->dtype, t->data, i) || npukb_is_poison(t->dtype, t->expected, i))
+			continue;
+		if (up->nlisted < DETAIL_ELEMENTS)
+			up->listed[up->nlisted++] = i;
+		up->count++;
+	}
+}
+
 static int check_unwritten(const struct npukb_case_tensor *t, struct npukb_verdict *out,
 			   unsigned s)
 {
-	size_t i, count = 0, first = 0, listed = 0;
+	size_t count = 0, first = 0, listed = 0, k;
 	struct text det = { 0 };
 	char pos[64];
-	for (i = 0; i < t->numel; i++) {
-		if (!npukb_is_poison(t->dtype, t->data, i) || npukb_is_poison(t->dtype, t->expected, i))
-			continue;
-		if (count++ == 0) {
-			first = i;
-			text_add(&det, "output %s, seed %u: first unwritten element indices:", t->name, s);
-		}
-		if (listed < DETAIL_ELEMENTS) {
-			text_add(&det, "%s %zu", listed ? "," : "", i);
+	unsigned parts = npukb_parallel_parts(t->numel, 1u << 20), p;
+	struct unwritten_scan sc; /* a few KiB: one block of indices per part */
+
+	sc.t = t;
+	npukb_parallel_run(t->numel, parts, scan_unwritten, &sc);
+	/* the parts in index order: the first indices of all of them */
+	for (p = 0; p < parts; p++) {
+		const struct unwritten_part *up = &sc.part[p];
+		for (k = 0; k < up->nlisted && listed < DETAIL_ELEMENTS; k++) {
+			if (listed == 0) {
+				first = up->listed[0];
+				text_add(&det, "output %s, seed %u: first unwritten element indices:",
+					 t->name, s);
+			}
+			text_add(&det, "%s %zu", listed ? "," : "", up->listed[k]);
 			listed++;
 		}
+		count += up->count;
 	}
 	if (count == 0)
 		return 0;

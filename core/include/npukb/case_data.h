@@ -86,6 +86,10 @@ void npukb_case_data_free(struct npukb_case_data *d);
 void npukb_poison_fill(enum npukb_dtype dt, void *buf, size_t numel);
 int npukb_is_poison(enum npukb_dtype dt, const void *buf, size_t i);
 
+/* A fast content hash (8 bytes a step) for change detection, not security:
+ * the inputs' before and after a run. */
+uint64_t npukb_hash_bytes(const void *buf, size_t len);
+
 #ifdef __cplusplus
 }
 #endif
