@@ -9,6 +9,8 @@
  * functions below the table. */
 #include "ref_util.h"
 
+#include <npukb/parallel.h>
+
 #include <math.h>
 
 enum fe_scalar {
@@ -204,6 +206,31 @@ static int same_members(const struct npukb_ref_tensor *a, const struct npukb_ref
 	return 0;
 }
 
+/* One member's elements [begin, end): each is computed on its own, so the
+ * parts may run on any threads in any order. */
+struct fe_member_job {
+	const struct npukb_ref_call *c;
+	const struct fe_op *op;
+	size_t m;
+	double s;
+};
+
+static void fe_member_range(void *ctx, unsigned part, size_t begin, size_t end)
+{
+	const struct fe_member_job *j = ctx;
+	const struct npukb_ref_call *c = j->c;
+	struct npukb_ref_tensor *y = &c->out[0];
+	double x[3];
+	(void)part;
+	for (size_t i = begin; i < end; i++) {
+		for (int l = 0; l < j->op->nlists; l++)
+			x[l] = npukb_load_as_double(c->in[l].dtype, c->in[l].data,
+						    c->in[l].member_offsets[j->m] + i);
+		npukb_store_from_double(y->dtype, y->data, y->member_offsets[j->m] + i,
+					j->op->f(x, j->s));
+	}
+}
+
 static int ref_foreach(const struct npukb_ref_call *c, char *err, size_t errlen)
 {
 	const struct fe_op *op = find_op(c->task->reference);
@@ -233,16 +260,10 @@ static int ref_foreach(const struct npukb_ref_call *c, char *err, size_t errlen)
 	}
 	for (size_t m = 0; m < y->nmembers; m++) {
 		size_t n = npukb_shape_numel(&y->members[m]);
-		double s = 0.0, x[3];
+		struct fe_member_job j = { c, op, m, 0.0 };
 		if (sc)
-			s = npukb_load_as_double(sc->dtype, sc->data, op->scalar == FE_ONE ? 0 : m);
-		for (size_t i = 0; i < n; i++) {
-			for (int l = 0; l < op->nlists; l++)
-				x[l] = npukb_load_as_double(c->in[l].dtype, c->in[l].data,
-							    c->in[l].member_offsets[m] + i);
-			npukb_store_from_double(y->dtype, y->data, y->member_offsets[m] + i,
-						op->f(x, s));
-		}
+			j.s = npukb_load_as_double(sc->dtype, sc->data, op->scalar == FE_ONE ? 0 : m);
+		npukb_parallel_run(n, npukb_parallel_parts(n, 1u << 20), fe_member_range, &j);
 	}
 	return 0;
 }

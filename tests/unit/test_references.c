@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 
 #include <npukb/case_data.h>
+#include "data_threads.h"
 #include "manifest.h"
 #include "reference.h"
 
@@ -944,6 +945,51 @@ Test(references, foreach_rows_apply_member_by_member)
 	in[1] = mk("scalars", NPUKB_DT_FLOAT32, 1, scalars);
 	cr_expect_eq(run_ref_attr("foreach_div_scalar_list", in, 2, &out, NULL, NULL, err), -EINVAL);
 	cr_expect_null(npukb_reference_find("foreach_nosuch"));
+}
+
+/* A member large enough to be computed across threads gives the bytes one
+ * thread gives (issue 16): bf16 output, rounded once per element. */
+Test(references, foreach_threads_give_the_one_thread_bytes)
+{
+	const size_t n = 3u << 20;
+	static struct npukb_shape big[1];
+	static const size_t zero[1] = { 0 };
+	float *x1 = malloc(n * sizeof(float)), *x2 = malloc(n * sizeof(float));
+	uint16_t *y1 = malloc(n * 2), *y4 = malloc(n * 2);
+	float alpha[1] = { -0.37f };
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[3], out;
+
+	cr_assert(x1 && x2 && y1 && y4);
+	big[0].rank = 1;
+	big[0].dims[0] = (int64_t)n;
+	for (size_t i = 0; i < n; i++) {
+		x1[i] = (float)((double)(i % 977) * 0.013 - 6.1);
+		x2[i] = (float)((double)(i % 613) * -0.021 + 3.3);
+	}
+	in[0] = mk("x1", NPUKB_DT_FLOAT32, n, x1);
+	in[1] = mk("x2", NPUKB_DT_FLOAT32, n, x2);
+	in[0].nmembers = in[1].nmembers = 1;
+	in[0].members = in[1].members = big;
+	in[0].member_offsets = in[1].member_offsets = zero;
+	in[2] = mk("alpha", NPUKB_DT_FLOAT32, 1, alpha);
+	out = mk("y", NPUKB_DT_BFLOAT16, n, y1);
+	out.nmembers = 1;
+	out.members = big;
+	out.member_offsets = zero;
+	npukb_set_data_threads(1);
+	cr_assert_eq(run_ref_attr("foreach_add_list", in, 3, &out, NULL, NULL, err), 0, "%s", err);
+	out.data = y4;
+	npukb_set_data_threads(4);
+	cr_assert_eq(run_ref_attr("foreach_add_list", in, 3, &out, NULL, NULL, err), 0, "%s", err);
+	npukb_set_data_threads(0);
+	cr_assert_eq(memcmp(y1, y4, n * 2), 0);
+	/* and the values are the sums: element 5 = x1 + alpha * x2, in bf16 */
+	cr_assert_eq(y1[5], npukb_f64_to_bf16((double)x1[5] + (double)alpha[0] * (double)x2[5]));
+	free(x1);
+	free(x2);
+	free(y1);
+	free(y4);
 }
 
 Test(references, foreach_round_off_modes)
