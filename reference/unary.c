@@ -3,21 +3,40 @@
  * integer results wrap (two's complement), NaN propagates. */
 #include "ref_util.h"
 
+#include <npukb/parallel.h>
+
 #include <math.h>
 
 typedef double (*unary_fn)(double);
 
+/* Elements are computed on their own: large tensors are cut into
+ * npukb/parallel.h parts, with the bytes one thread would write. */
+#define UNARY_PART_MIN (1u << 20)
+
+struct unary_job {
+	const struct npukb_ref_tensor *x;
+	struct npukb_ref_tensor *y;
+	unary_fn f;
+	size_t w; /* strideslice: the last dimension */
+};
+
+static void unary_range(void *ctx, unsigned part, size_t begin, size_t end)
+{
+	const struct unary_job *j = ctx;
+	(void)part;
+	for (size_t i = begin; i < end; i++)
+		npukb_store_from_double(j->y->dtype, j->y->data, i,
+					j->f(npukb_load_as_double(j->x->dtype, j->x->data, i)));
+}
+
 static int map_unary(const struct npukb_ref_call *c, unary_fn f, char *err, size_t errlen)
 {
-	const struct npukb_ref_tensor *x = &c->in[0];
-	struct npukb_ref_tensor *y = &c->out[0];
-	size_t i;
+	struct unary_job j = { &c->in[0], &c->out[0], f, 0 };
 	int rc = ref_same_numel(c, 1, err, errlen);
 	if (rc)
 		return rc;
-	for (i = 0; i < y->numel; i++)
-		npukb_store_from_double(y->dtype, y->data, i,
-					f(npukb_load_as_double(x->dtype, x->data, i)));
+	npukb_parallel_run(j.y->numel, npukb_parallel_parts(j.y->numel, UNARY_PART_MIN),
+			   unary_range, &j);
 	return 0;
 }
 
@@ -178,12 +197,23 @@ int npukb_ref_cast(const struct npukb_ref_call *c, char *err, size_t errlen)
 }
 
 /* The last dimension's second half (from W/2 on) negated, the rest copied. */
+/* The second half of every row negated. */
+static void strideslice_range(void *ctx, unsigned part, size_t begin, size_t end)
+{
+	const struct unary_job *j = ctx;
+	(void)part;
+	for (size_t i = begin; i < end; i++) {
+		double v = npukb_load_as_double(j->x->dtype, j->x->data, i);
+		npukb_store_from_double(j->y->dtype, j->y->data, i, i % j->w >= j->w / 2 ? -v : v);
+	}
+}
+
 int npukb_ref_strideslice_neg_concat(const struct npukb_ref_call *c, char *err,
 				     size_t errlen)
 {
 	const struct npukb_ref_tensor *x = &c->in[0];
 	struct npukb_ref_tensor *y = &c->out[0];
-	size_t i, w;
+	size_t w;
 	int rc = ref_same_numel(c, 1, err, errlen);
 	if (rc)
 		return rc;
@@ -192,9 +222,12 @@ int npukb_ref_strideslice_neg_concat(const struct npukb_ref_call *c, char *err,
 		return -EINVAL;
 	}
 	w = (size_t)x->shape.dims[x->shape.rank - 1];
-	for (i = 0; i < y->numel; i++) {
-		double v = npukb_load_as_double(x->dtype, x->data, i);
-		npukb_store_from_double(y->dtype, y->data, i, i % w >= w / 2 ? -v : v);
+	if (w == 0)
+		return 0;
+	{
+		struct unary_job j = { x, y, NULL, w };
+		npukb_parallel_run(y->numel, npukb_parallel_parts(y->numel, UNARY_PART_MIN),
+				   strideslice_range, &j);
 	}
 	return 0;
 }

@@ -345,6 +345,37 @@ float npukb_bf16_to_f32(uint16_t b)
 	return f32_from_bits((uint32_t)b << 16);
 }
 
+int npukb_load_as_float_n(enum npukb_dtype dt, const void *buf, size_t i, size_t n, float *dst)
+{
+	size_t k;
+	switch (dt) {
+	case NPUKB_DT_FLOAT16: {
+		const unsigned char *p = (const unsigned char *)buf + 2 * i;
+		pthread_once(&f16_table_once, f16_table_fill);
+		for (k = 0; k < n; k++) {
+			uint16_t h;
+			memcpy(&h, p + 2 * k, 2);
+			dst[k] = f16_table[h];
+		}
+		return 0;
+	}
+	case NPUKB_DT_BFLOAT16: {
+		const unsigned char *p = (const unsigned char *)buf + 2 * i;
+		for (k = 0; k < n; k++) {
+			uint16_t b;
+			memcpy(&b, p + 2 * k, 2);
+			dst[k] = npukb_bf16_to_f32(b);
+		}
+		return 0;
+	}
+	case NPUKB_DT_FLOAT32:
+		memcpy(dst, (const unsigned char *)buf + 4 * i, n * 4);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 /* ---- element access -------------------------------------------------------- */
 
 /* double -> integer of `bits` width, as the mirrored framework stores an

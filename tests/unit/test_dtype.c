@@ -574,3 +574,33 @@ Test(dtype, f64_to_f16_rounds_once)
 		cr_assert_eq(npukb_f64_to_f16(tie - q), (uint16_t)h, "just below the tie after 0x%04x", h);
 	}
 }
+
+/* The block loader gives the values of the one-element loader for every
+ * half and bfloat16 pattern: the same bits, and NaN where it gives NaN
+ * (widening a signalling NaN to double quiets it; the compare matches
+ * any NaN with any NaN). */
+Test(dtype, float_block_load_matches_element_load)
+{
+	static uint16_t all[65536];
+	static float got[65536];
+	float f32[3] = { 1.5f, -0.0f, INFINITY };
+	int32_t i32[1] = { 3 };
+	for (uint32_t h = 0; h < 65536; h++)
+		all[h] = (uint16_t)h;
+	for (int k = 0; k < 2; k++) {
+		enum npukb_dtype dt = k ? NPUKB_DT_BFLOAT16 : NPUKB_DT_FLOAT16;
+		cr_assert_eq(npukb_load_as_float_n(dt, all, 0, 65536, got), 0);
+		for (uint32_t h = 0; h < 65536; h++) {
+			float want = (float)npukb_load_as_double(dt, all, h);
+			if (isnan(want))
+				cr_assert(isnan(got[h]), "%s 0x%04x", npukb_dtype_name(dt), h);
+			else
+				cr_assert_eq(memcmp(&want, &got[h], 4), 0, "%s 0x%04x",
+					     npukb_dtype_name(dt), h);
+		}
+	}
+	/* an offset start, float32 */
+	cr_assert_eq(npukb_load_as_float_n(NPUKB_DT_FLOAT32, f32, 1, 2, got), 0);
+	cr_assert(got[0] == 0.0f && signbit(got[0]) && isinf(got[1]));
+	cr_assert_eq(npukb_load_as_float_n(NPUKB_DT_INT32, i32, 0, 1, got), -1);
+}

@@ -992,6 +992,41 @@ Test(references, foreach_threads_give_the_one_thread_bytes)
 	free(y4);
 }
 
+/* Element-wise references of one tensor, cut across threads on large
+ * tensors, write the bytes of one thread. */
+Test(references, unary_threads_give_the_one_thread_bytes)
+{
+	const size_t rows = 3u << 10, w = 1024, n = rows * w;
+	static const char *const names[] = { "sqrt", "strideslice_neg_concat" };
+	float *x = malloc(n * sizeof(float));
+	uint16_t *y1 = malloc(n * 2), *y4 = malloc(n * 2);
+	char err[ERRLEN];
+	struct npukb_ref_tensor in, out;
+	cr_assert(x && y1 && y4);
+	for (size_t i = 0; i < n; i++)
+		x[i] = (float)((double)(i % 1231) * 0.37 + 0.01);
+	for (size_t k = 0; k < 2; k++) {
+		in = mk("x", NPUKB_DT_FLOAT32, n, x);
+		in.shape.rank = 2;
+		in.shape.dims[0] = (int64_t)rows;
+		in.shape.dims[1] = (int64_t)w;
+		out = mk("y", NPUKB_DT_FLOAT16, n, y1);
+		npukb_set_data_threads(1);
+		cr_assert_eq(run_ref_attr(names[k], &in, 1, &out, NULL, NULL, err), 0, "%s", err);
+		out.data = y4;
+		npukb_set_data_threads(4);
+		cr_assert_eq(run_ref_attr(names[k], &in, 1, &out, NULL, NULL, err), 0, "%s", err);
+		npukb_set_data_threads(0);
+		cr_assert_eq(memcmp(y1, y4, n * 2), 0, "%s", names[k]);
+	}
+	/* the last reference run: the second half of each row negated */
+	cr_assert_eq(y1[3], npukb_f64_to_f16((double)x[3]));
+	cr_assert_eq(y1[w - 1], npukb_f64_to_f16(-(double)x[w - 1]));
+	free(x);
+	free(y1);
+	free(y4);
+}
+
 Test(references, foreach_round_off_modes)
 {
 	float x[9] = { 2.5f, -2.5f, 0, 0, 0, 0, 0, 0, -1.25f }, y[9];

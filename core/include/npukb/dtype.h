@@ -50,6 +50,9 @@ float npukb_bf16_to_f32(uint16_t b);
 void npukb_f32_to_f16_n(const float *src, uint16_t *dst, size_t n);
 void npukb_f32_to_bf16_n(const float *src, uint16_t *dst, size_t n);
 
+/* Elements [i, i+n) of a float16, bfloat16 or float32 buffer as floats
+ * (exact, the values npukb_load_as_double gives); -1 for other dtypes. */
+int npukb_load_as_float_n(enum npukb_dtype dt, const void *buf, size_t i, size_t n, float *dst);
 /* Element i of a buffer of dtype dt, widened to double (complex: real part). */
 double npukb_load_as_double(enum npukb_dtype dt, const void *buf, size_t i);
 /* Stores v into element i, rounding to nearest even for float types and
