@@ -32,6 +32,24 @@ static inline int ref_is_int(enum npukb_dtype dt)
 	       dt == NPUKB_DT_INT32 || dt == NPUKB_DT_INT64 || dt == NPUKB_DT_BOOL;
 }
 
+/* Elements [i, i+n) of t widened to double: a block at a time for the
+ * float dtypes (npukb_load_as_float_n), else one by one; the same values
+ * as npukb_load_as_double. n is at most REF_BLOCK. */
+#define REF_BLOCK 1024
+static inline void ref_load_block(const struct npukb_ref_tensor *t, size_t i, size_t n,
+				  double *dst)
+{
+	float f[REF_BLOCK];
+	size_t k;
+	if (npukb_load_as_float_n(t->dtype, t->data, i, n, f) == 0) {
+		for (k = 0; k < n; k++)
+			dst[k] = f[k];
+		return;
+	}
+	for (k = 0; k < n; k++)
+		dst[k] = npukb_load_as_double(t->dtype, t->data, i + k);
+}
+
 /* Integer elements read exactly (a double holds int64 only up to 2^53). */
 static inline int64_t ref_load_i64(const struct npukb_ref_tensor *t, size_t i)
 {

@@ -23,10 +23,15 @@ struct unary_job {
 static void unary_range(void *ctx, unsigned part, size_t begin, size_t end)
 {
 	const struct unary_job *j = ctx;
+	double v[REF_BLOCK];
+	size_t n;
 	(void)part;
-	for (size_t i = begin; i < end; i++)
-		npukb_store_from_double(j->y->dtype, j->y->data, i,
-					j->f(npukb_load_as_double(j->x->dtype, j->x->data, i)));
+	for (size_t i = begin; i < end; i += n) {
+		n = end - i < REF_BLOCK ? end - i : REF_BLOCK;
+		ref_load_block(j->x, i, n, v);
+		for (size_t k = 0; k < n; k++)
+			npukb_store_from_double(j->y->dtype, j->y->data, i + k, j->f(v[k]));
+	}
 }
 
 static int map_unary(const struct npukb_ref_call *c, unary_fn f, char *err, size_t errlen)
@@ -201,10 +206,15 @@ int npukb_ref_cast(const struct npukb_ref_call *c, char *err, size_t errlen)
 static void strideslice_range(void *ctx, unsigned part, size_t begin, size_t end)
 {
 	const struct unary_job *j = ctx;
+	double v[REF_BLOCK];
+	size_t n;
 	(void)part;
-	for (size_t i = begin; i < end; i++) {
-		double v = npukb_load_as_double(j->x->dtype, j->x->data, i);
-		npukb_store_from_double(j->y->dtype, j->y->data, i, i % j->w >= j->w / 2 ? -v : v);
+	for (size_t i = begin; i < end; i += n) {
+		n = end - i < REF_BLOCK ? end - i : REF_BLOCK;
+		ref_load_block(j->x, i, n, v);
+		for (size_t k = 0; k < n; k++)
+			npukb_store_from_double(j->y->dtype, j->y->data, i + k,
+						(i + k) % j->w >= j->w / 2 ? -v[k] : v[k]);
 	}
 }
 

@@ -29,10 +29,38 @@ static const uint16_t poison_bf16 = 0x7FC5;         /* bf16 quiet NaN */
 static const uint32_t poison32 = 0x7FC0A5A5u;       /* fp32 quiet NaN */
 static const uint64_t poison64 = 0x7FF8A5A5A5A5A5A5ull;
 
+/* One element's poison bytes into out (size bytes). */
+static void poison_element(enum npukb_dtype dt, size_t size, unsigned char *out)
+{
+	switch (dt) {
+	case NPUKB_DT_FLOAT16: memcpy(out, &poison16, 2); break;
+	case NPUKB_DT_BFLOAT16: memcpy(out, &poison_bf16, 2); break;
+	case NPUKB_DT_FLOAT32: memcpy(out, &poison32, 4); break;
+	case NPUKB_DT_COMPLEX64:
+		memcpy(out, &poison32, 4);
+		memcpy(out + 4, &poison32, 4);
+		break;
+	case NPUKB_DT_FLOAT64: memcpy(out, &poison64, 8); break;
+	default: memset(out, 0xA5, size); break; /* bool: neither 0 nor 1 */
+	}
+}
+
 void npukb_poison_fill(enum npukb_dtype dt, void *buf, size_t numel)
 {
-	size_t i, size = npukb_dtype_size(dt);
-	unsigned char *p = buf;
+	size_t i, size = npukb_dtype_size(dt), bytes;
+	unsigned char *p = buf, word[8];
+
+	/* Every element size divides 8: the buffer is the 8-byte pattern
+	 * repeated, written a word at a time. */
+	if (size > 0 && size <= 8 && 8 % size == 0 && numel <= SIZE_MAX / size) {
+		for (i = 0; i < 8; i += size)
+			poison_element(dt, size, word + i);
+		bytes = numel * size;
+		for (i = 0; i + 8 <= bytes; i += 8)
+			memcpy(p + i, word, 8);
+		memcpy(p + i, word, bytes - i);
+		return;
+	}
 	for (i = 0; i < numel; i++, p += size) {
 		switch (dt) {
 		case NPUKB_DT_FLOAT16: memcpy(p, &poison16, 2); break;

@@ -191,6 +191,30 @@ Test(case_data, poison_patterns)
 	cr_assert_not(npukb_is_poison(NPUKB_DT_INT32, i32, 1));
 }
 
+/* The word-at-a-time fill poisons every element of every dtype, whatever
+ * the count, and not a byte past the buffer. */
+Test(case_data, poison_fill_every_dtype_and_count)
+{
+	static const enum npukb_dtype dts[] = {
+		NPUKB_DT_FLOAT16, NPUKB_DT_BFLOAT16, NPUKB_DT_FLOAT32, NPUKB_DT_FLOAT64,
+		NPUKB_DT_INT8, NPUKB_DT_UINT8, NPUKB_DT_INT16, NPUKB_DT_INT32, NPUKB_DT_INT64,
+		NPUKB_DT_BOOL, NPUKB_DT_COMPLEX64,
+	};
+	unsigned char buf[8 * 16 + 1];
+	for (size_t d = 0; d < sizeof(dts) / sizeof(dts[0]); d++) {
+		size_t size = npukb_dtype_size(dts[d]);
+		for (size_t n = 0; n <= 13; n++) {
+			memset(buf, 0x11, sizeof(buf));
+			npukb_poison_fill(dts[d], buf, n);
+			for (size_t i = 0; i < n; i++)
+				cr_assert(npukb_is_poison(dts[d], buf, i), "%s n=%zu i=%zu",
+					  npukb_dtype_name(dts[d]), n, i);
+			cr_assert_eq(buf[n * size], 0x11, "%s n=%zu: wrote past the end",
+				     npukb_dtype_name(dts[d]), n);
+		}
+	}
+}
+
 Test(case_data, tiling_struct_source_matches_the_packing)
 {
 	char *src = NULL, name[] = "AddCustomTilingData";
