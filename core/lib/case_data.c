@@ -61,19 +61,8 @@ void npukb_poison_fill(enum npukb_dtype dt, void *buf, size_t numel)
 		memcpy(p + i, word, bytes - i);
 		return;
 	}
-	for (i = 0; i < numel; i++, p += size) {
-		switch (dt) {
-		case NPUKB_DT_FLOAT16: memcpy(p, &poison16, 2); break;
-		case NPUKB_DT_BFLOAT16: memcpy(p, &poison_bf16, 2); break;
-		case NPUKB_DT_FLOAT32: memcpy(p, &poison32, 4); break;
-		case NPUKB_DT_COMPLEX64:
-			memcpy(p, &poison32, 4);
-			memcpy(p + 4, &poison32, 4);
-			break;
-		case NPUKB_DT_FLOAT64: memcpy(p, &poison64, 8); break;
-		default: memset(p, 0xA5, size); break; /* bool: neither 0 nor 1 */
-		}
-	}
+	for (i = 0; i < numel; i++, p += size)
+		poison_element(dt, size, p);
 }
 
 int npukb_is_poison(enum npukb_dtype dt, const void *buf, size_t i)
