@@ -928,6 +928,12 @@ static void build_ctx_free(struct build_ctx *b)
 	free(b->hostdev);
 }
 
+/* Kernel sources only (CANN compiles op_host code with g++): CANN's kernel
+ * compiler is clang, for which a narrowing conversion in braces is an
+ * error; g++ only warns, and a kernel cpusim accepted would then not
+ * build on the device. */
+#define KERNEL_STRICTNESS "-Werror=narrowing"
+
 /* The compiler options every compile of a build shares. */
 static size_t common_args(const struct build_ctx *b, const char **argv)
 {
@@ -1130,7 +1136,7 @@ static int build_kernel_only(struct build_ctx *b, struct npukb_build_result *res
 
 	srcs = sample_files(s, b->sdir, "", NULL, NULL, &nsrc);
 	quote_dirs = calloc(s->nfiles + 1, sizeof(*quote_dirs));
-	argv = calloc(2 * s->nfiles + 24, sizeof(*argv));
+	argv = calloc(2 * s->nfiles + 26, sizeof(*argv));
 	tail = calloc(s->nfiles + 4, sizeof(*tail));
 	if (t->tiling_struct)
 		tiling_def = format("-DNPUKB_TILING_STRUCT=%s", t->tiling_struct);
@@ -1150,6 +1156,7 @@ static int build_kernel_only(struct build_ctx *b, struct npukb_build_result *res
 		goto out;
 	res->ok = 0;
 	argc = common_args(b, argv);
+	argv[argc++] = KERNEL_STRICTNESS;
 	if (tiling_def)
 		argv[argc++] = tiling_def;
 	for (i = 0; quote_dirs[i]; i++)
@@ -1301,7 +1308,7 @@ static int build_host_device(struct build_ctx *b, struct npukb_build_result *res
 	objs = calloc(s->nfiles + 4, sizeof(*objs));
 	libs = calloc(cmake.ntargets + 2, sizeof(*libs));
 	quote_dirs = calloc(s->nfiles + 1, sizeof(*quote_dirs));
-	argv = calloc(2 * s->nfiles + 32, sizeof(*argv));
+	argv = calloc(2 * s->nfiles + 34, sizeof(*argv));
 	tail = calloc(s->nfiles + cmake.ntargets + 16, sizeof(*tail));
 	host_inc = format("-I%s/op_host", b->sdir);
 	kern_inc = format("-I%s/op_kernel", b->sdir);
@@ -1365,6 +1372,7 @@ static int build_host_device(struct build_ctx *b, struct npukb_build_result *res
 	if (rc < 0)
 		goto out;
 	argc = common_args(b, argv);
+	argv[argc++] = KERNEL_STRICTNESS;
 	argv[argc++] = kern_inc;
 	argv[argc++] = tiling_def;
 	argv[argc++] = "-DNPUKB_SYS_WORKSPACE=16777216";

@@ -731,6 +731,28 @@ static const char snippet_head[] =
 	"    xGm.SetGlobalBuffer((__gm__ half *)x, td.totalLength);\n"
 	"    zGm.SetGlobalBuffer((__gm__ half *)z, td.totalLength);\n";
 
+/* A narrowing conversion in braces is an error for CANN's kernel compiler
+ * (clang); g++ only warns, so cpusim makes it an error for kernel sources:
+ * a kernel cpusim builds must build on the device. */
+Test(cpusim, narrowing_in_braces_fails_the_kernel_build, .timeout = 120)
+{
+	struct built b;
+	char *dir = tempdir(), *file = path_in(dir, "add_custom.cpp");
+	FILE *f = fopen(file, "w");
+
+	cr_assert_not_null(f);
+	fputs(snippet_head, f);
+	fputs("    uint16_t n16{td.totalLength};\n"
+	      "    zGm.SetValue(0, xGm.GetValue(n16 - n16));\n"
+	      "}\n", f);
+	fclose(f);
+	build_dir(&b, dir, 30);
+	cr_assert_eq(b.res.ok, 0, "the narrowing kernel built");
+	cr_assert_not_null(b.res.diagnostics);
+	cr_assert(strstr(b.res.diagnostics, "narrowing conversion") != NULL, "%s", b.res.diagnostics);
+	cr_assert(strstr(b.res.message, "error:") != NULL, "message: %s", b.res.message);
+}
+
 /* Builds a sample whose add_custom.cpp is head + body (body may be NULL)
  * and runs it on n elements in `blocks` blocks; the build must succeed. */
 static void run_source_blocks(const char *head, const char *body, size_t n, int blocks,
