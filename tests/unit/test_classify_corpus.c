@@ -5,19 +5,17 @@
  * Every sample goes through the real pipeline on cpusim (compile,
  * correctness on case 4 with one seed, classify), and the category a report
  * would show is held against the label: the diagnostics are those of this
- * build, never a stored copy. split.txt puts every sample in the half the
- * rules may be tuned on ("tune") or in the half that only measures them
- * ("heldout"); the split was fixed before the rules were tuned. Prints the
- * confusion table (label x predicted) of each half and fails when the tuning
- * half is below 95% (the bar the rules were tuned to, as before the split),
- * when the held-out half falls below the floor it was measured at, or when
- * the corpus is below its size floors. The held-out target is 95%; the rules
- * of 2026-11 measured 73/82 (89.0%) there on their branch, and 72/82
- * (87.8%) once merged with cpusim's rewrite of the hidden source-location
- * parameter out of compiler diagnostics (one held-out sample's notes
- * changed; the rule for the rewritten wording was added from the tuning
- * half only). The floor guards the merged figure until a new held-out set
- * shows better (tuning on this held-out half would make it a tuning half). */
+ * build, never a stored copy. split.txt puts every sample in one of three
+ * halves, fixed when the sample was added:
+ *   tune     the rules were shaped by it from the start;
+ *   heldout  the first held-out half: measured once at 72/82 (87.8%), then,
+ *            on 2026-11-26, used to tune the rules (call_facts.c) like
+ *            "tune" — it is a tuning half now and held to the same bar;
+ *   fresh    written on 2026-11-26 by people who did not read the rules,
+ *            measured after the rules were final and never used to tune
+ *            them: the held-out figure. Measured 102 of 111 (91.9%) on
+ *            2026-11-26, which is its floor; the target is 95%.
+ * Prints the confusion table (label x predicted) of each half. */
 #include <criterion/criterion.h>
 
 #include "fsutil.h"
@@ -30,14 +28,14 @@
 #include <string.h>
 
 #define TASK "level1/Math/AddCustom"
-#define MIN_SAMPLES 150
+#define MIN_SAMPLES 250
 #define MIN_HALF 60
 #define MIN_TUNE_ACCURACY 0.95
-#define MIN_HELDOUT_ACCURACY (72.0 / 82.0)
+#define MIN_FRESH_ACCURACY (102.0 / 111.0)
 #define MAX_CATS 40
 
-enum half { TUNE, HELDOUT, NHALVES };
-static const char *const half_names[NHALVES] = { "tune", "heldout" };
+enum half { TUNE, HELDOUT, FRESH, NHALVES };
+static const char *const half_names[NHALVES] = { "tune", "heldout", "fresh" };
 
 struct labelled {
 	char *dir;
@@ -61,6 +59,8 @@ static enum half half_of(const char *split, const char *cat, const char *name)
 			h = TUNE;
 		else if (strncmp(line + strlen(key), "heldout", 7) == 0)
 			h = HELDOUT;
+		else if (strncmp(line + strlen(key), "fresh", 5) == 0)
+			h = FRESH;
 		break;
 	}
 	fclose(f);
@@ -193,7 +193,7 @@ Test(classify_corpus, accuracy_floor, .timeout = 1800)
 	struct labelled *list;
 	const char **sample_dirs, **pred;
 	size_t n, i;
-	double tune, heldout;
+	double tune, heldout, fresh;
 
 	src = src ? src : ".";
 	snprintf(levels, sizeof(levels), "%s/levels", src);
@@ -257,9 +257,11 @@ Test(classify_corpus, accuracy_floor, .timeout = 1800)
 	}
 	tune = print_half(list, pred, n, TUNE);
 	heldout = print_half(list, pred, n, HELDOUT);
-	fprintf(stderr, "tuning %.1f%% (floor %.0f%%), held-out %.1f%% (floor %.0f%%, target 95%%)\n",
-		100.0 * tune, 100.0 * MIN_TUNE_ACCURACY, 100.0 * heldout,
-		100.0 * MIN_HELDOUT_ACCURACY);
+	fresh = print_half(list, pred, n, FRESH);
+	fprintf(stderr,
+		"tuning halves %.1f%% and %.1f%% (floor %.0f%%), held-out (fresh) %.1f%% (floor %.1f%%, target 95%%)\n",
+		100.0 * tune, 100.0 * heldout, 100.0 * MIN_TUNE_ACCURACY, 100.0 * fresh,
+		100.0 * MIN_FRESH_ACCURACY);
 
 	/* pred[] points into results: both halves are counted before they go */
 	npukb_results_free(&results);
@@ -274,7 +276,9 @@ Test(classify_corpus, accuracy_floor, .timeout = 1800)
 	free(pred);
 	cr_assert_geq(tune, MIN_TUNE_ACCURACY, "tuning accuracy %.3f below %.2f", tune,
 		      MIN_TUNE_ACCURACY);
-	/* exactly 72/82: a floor a hair below it, not a rounding accident */
-	cr_assert_geq(heldout, MIN_HELDOUT_ACCURACY - 1e-9, "held-out accuracy %.3f below %.3f",
-		      heldout, MIN_HELDOUT_ACCURACY);
+	cr_assert_geq(heldout, MIN_TUNE_ACCURACY, "first held-out half (now tuned) %.3f below %.2f",
+		      heldout, MIN_TUNE_ACCURACY);
+	/* the measured fraction: a floor a hair below it, not a rounding accident */
+	cr_assert_geq(fresh, MIN_FRESH_ACCURACY - 1e-9, "fresh held-out accuracy %.3f below %.3f",
+		      fresh, MIN_FRESH_ACCURACY);
 }
