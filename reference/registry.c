@@ -62,6 +62,7 @@ static const struct npukb_reference references[] = {
 	{ "fast_gelu_grad", 2, 1, npukb_ref_fast_gelu_grad },
 	{ "gelu", 1, 1, npukb_ref_gelu },
 	{ "gelu_grad", 2, 1, npukb_ref_gelu_grad },
+	{ "gelu_quant", 3, 2, npukb_ref_gelu_quant },
 	{ "mul_sigmoid", 2, 1, npukb_ref_mul_sigmoid },
 	{ "swiglu", 1, 1, npukb_ref_swiglu },
 	{ "swiglu_grad", 2, 1, npukb_ref_swiglu_grad },
