@@ -53,6 +53,7 @@ static const struct npukb_reference references[] = {
 	{ "inplace_add_layer_norm", 5, 4, npukb_ref_inplace_add_layer_norm },
 	{ "layer_norm_v4", 4, 3, npukb_ref_layer_norm_v4 },
 	{ "add_rms_norm_cast", 3, 4, npukb_ref_add_rms_norm_cast },
+	{ "add_rms_norm_quant", 5, 2, npukb_ref_add_rms_norm_quant },
 	{ "rms_norm_grad", 4, 2, npukb_ref_rms_norm_grad },
 	{ "add_layer_norm_grad", 7, 3, npukb_ref_add_layer_norm_grad },
 	{ "strided_slice_assign", 6, 1, npukb_ref_strided_slice_assign },

@@ -164,6 +164,45 @@ Test(ref_norm, add_rms_norm_and_in_place_form)
 	cr_expect_arr_eq(s, sum, sizeof(s));
 }
 
+Test(ref_norm, add_rms_norm_quant_codes_per_column)
+{
+	/* Rows of x = x1 + x2: [1, -1, 1, -1] (rms 1) and [2, 2, -2, -2] (rms
+	 * 2), epsilon 0, so y = x / rms * gamma = [2, -0.5, 1, 3] and
+	 * [2, 0.5, -1, 3]. y / scales + zeros: [9, -4.5, 131, 6] and
+	 * [9, 3.5, -125, 6]: ties to even (-4, 4) and the clamp (127). */
+	static const float x1[8] = { 0.5f, -1.5f, 2, 0, 1, 1, -1, -1 };
+	static const float x2[8] = { 0.5f, 0.5f, -1, -1, 1, 1, -1, -1 };
+	static const float gamma[4] = { 2, 0.5f, 1, -3 };
+	static const float scales[4] = { 0.25f, 0.125f, 0.0078125f, 0.5f };
+	static const float zeros[4] = { 1, -0.5f, 3, 0 };
+	static const int8_t want_div[8] = { 9, -4, 127, 6, 9, 4, -125, 6 };
+	/* y * scales + zeros, row 0: [1.5, -0.5625, 3.0078125, 1.5] */
+	static const int8_t want_mul[4] = { 2, -1, 3, 2 };
+	static const float sum[8] = { 1, -1, 1, -1, 2, 2, -2, -2 };
+	const int64_t dx[2] = { 2, 4 }, dg[1] = { 4 };
+	int8_t y[8];
+	float s[8];
+	char err[ERRLEN];
+	const char *div[] = { "epsilon", "0", "div_mode", "true", NULL };
+	const char *mul[] = { "epsilon", "0", "div_mode", "false", NULL };
+	struct npukb_ref_tensor in[5] = { tensor("x1", NPUKB_DT_FLOAT32, (void *)x1, 2, dx),
+					  tensor("x2", NPUKB_DT_FLOAT32, (void *)x2, 2, dx),
+					  tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, dg),
+					  tensor("scales1", NPUKB_DT_FLOAT32, (void *)scales, 1, dg),
+					  tensor("zero_points1", NPUKB_DT_FLOAT32, (void *)zeros, 1, dg) };
+	struct npukb_ref_tensor out[2] = { tensor("y1", NPUKB_DT_INT8, y, 2, dx),
+					   tensor("x", NPUKB_DT_FLOAT32, s, 2, dx) };
+
+	cr_assert_eq(run("add_rms_norm_quant", in, 5, out, 2, div, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_div, sizeof(want_div));
+	cr_expect_arr_eq(s, sum, sizeof(s));
+	cr_assert_eq(run("add_rms_norm_quant", in, 5, out, 2, mul, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_mul, sizeof(want_mul));
+	/* scales must cover gamma's elements */
+	in[3].numel = 3;
+	cr_expect_neq(run("add_rms_norm_quant", in, 5, out, 2, div, err), 0);
+}
+
 /* ---- TensorMove ----------------------------------------------------------- */
 
 Test(ref_tensor_move, reverse_sequence_along_either_order_of_dims)
