@@ -33,8 +33,9 @@
  *             the nearest code, ties to even (torch.round; AscendC's
  *             CAST_RINT); a kernel computing the value in float lands on
  *             the neighbouring code when the exact value lies within the
- *             float error of a midpoint (k + 1/2), which happens for a
- *             few elements in a hundred thousand, never for 0.1%.
+ *             float error of a midpoint (k + 1/2): the expert answers of
+ *             GeluQuant and AddRmsNormQuant land one off on 1 to 2
+ *             elements in a million (0.1% is a margin of some 500).
  *             Other integer dtypes stay exact.
  * Under every rule:
  *   - an actual NaN/Inf where the reference is finite is bad and counted
@@ -104,7 +105,8 @@ struct npukb_compare_stats {
 	struct npukb_compare_bad samples[NPUKB_COMPARE_MAX_SAMPLES];
 };
 
-/* "default" (also for NULL or ""), "rel-max1", "gemm", "ratio".
+/* "default" (also for NULL or ""), "rel-max1", "rel-max1-ulp", "gemm",
+ * "ratio", "quant-int8".
  * Return 0, or -EINVAL for an unknown name. */
 int npukb_compare_rule_from_name(const char *name, enum npukb_compare_rule *out);
 
