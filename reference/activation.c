@@ -291,3 +291,70 @@ int npukb_ref_softmax_last(const struct npukb_ref_call *c, char *err, size_t err
 	}
 	return 0;
 }
+
+/* An int8 code: v rounded to nearest, ties to even (torch.round, AscendC's
+ * CAST_RINT), clamped to [-128, 127]. */
+static double quant_code(double v)
+{
+	double q = nearbyint(v);
+	return q < -128.0 ? -128.0 : q > 127.0 ? 127.0 : q;
+}
+
+static double gelu_form(double v, int tanh_form)
+{
+	return tanh_form ? v * sigmoid(GELU_K * (v + GELU_C * v * v * v))
+			 : 0.5 * v * erfc(-v * M_SQRT1_2);
+}
+
+/* GeluQuant: g = gelu(x) (the tanh form when tanh, else the exact erf
+ * form). Static: y = code(g * scale + offset), out_scale[0] = 1 / scale.
+ * Dynamic, per row r of the last dimension: m = g * scale,
+ * out_scale[r] = (max|m[r]| + 1e-6) / 127, y = code(m / out_scale[r]). */
+int npukb_ref_gelu_quant(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *x = &c->in[0];
+	size_t d = x->shape.rank ? (size_t)x->shape.dims[x->shape.rank - 1] : 1, rows, r, j;
+	double scale, offset;
+	int tanh_form, dynamic, rc = ref_same_numel(c, 1, err, errlen);
+	if (!rc)
+		rc = ref_attr_bool(c, "tanh", &tanh_form, err, errlen);
+	if (!rc)
+		rc = ref_attr_bool(c, "dynamic", &dynamic, err, errlen);
+	if (rc)
+		return rc;
+	if (c->in[1].numel != 1 || c->in[2].numel != 1 || d == 0) {
+		snprintf(err, errlen, "input_scale and input_offset must have one element");
+		return -EINVAL;
+	}
+	rows = x->numel / d;
+	if (c->out[1].numel != (dynamic ? rows : 1)) {
+		snprintf(err, errlen, "out_scale has %zu elements, expected %zu", c->out[1].numel,
+			 dynamic ? rows : (size_t)1);
+		return -EINVAL;
+	}
+	scale = in_at(c, 1, 0);
+	offset = in_at(c, 2, 0);
+	for (r = 0; r < (dynamic ? rows : 1); r++) {
+		size_t base = dynamic ? r * d : 0, n = dynamic ? d : x->numel;
+		double amax = 0.0, inv;
+		for (j = 0; j < n; j++) {
+			double g = gelu_form(in_at(c, 0, base + j), tanh_form) * scale;
+			if (dynamic) {
+				amax = fabs(g) > amax ? fabs(g) : amax;
+				continue;
+			}
+			out_at(c, base + j, quant_code(g + offset));
+		}
+		if (!dynamic) {
+			npukb_store_from_double(c->out[1].dtype, c->out[1].data, 0, 1.0 / scale);
+			break;
+		}
+		inv = 127.0 / (amax + 1e-6);
+		npukb_store_from_double(c->out[1].dtype, c->out[1].data, r, 1.0 / inv);
+		for (j = 0; j < n; j++) {
+			double g = gelu_form(in_at(c, 0, base + j), tanh_form);
+			out_at(c, base + j, quant_code(g * scale * inv));
+		}
+	}
+	return 0;
+}

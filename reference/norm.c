@@ -18,14 +18,31 @@ static int row_length(const struct npukb_ref_tensor *x, const struct npukb_ref_t
 	return 0;
 }
 
+/* Per-column int8 quantisation of y: code(y / scales[j] + zeros[j]), or
+ * code(y * scales[j] + zeros[j]) when !div; code rounds to nearest, ties to
+ * even, and clamps to [-128, 127]. */
+struct rms_quant {
+	const struct npukb_ref_tensor *scales, *zeros;
+	int div;
+};
+
+static double quant_code(const struct rms_quant *q, size_t j, double y)
+{
+	double s = npukb_load_as_double(q->scales->dtype, q->scales->data, j);
+	double v = nearbyint((q->div ? y / s : y * s) +
+			     npukb_load_as_double(q->zeros->dtype, q->zeros->data, j));
+	return v < -128.0 ? -128.0 : v > 127.0 ? 127.0 : v;
+}
+
 /* y = s * rstd * gamma, rstd = 1 / sqrt(mean(s^2) + eps) per row, where s =
  * x1 (+ x2 when given); y_again (when given) receives y too, in its own
- * dtype; sum (when given) receives s rounded to its dtype. */
+ * dtype; rstd (when given) receives rstd; sum (when given) receives s
+ * rounded to its dtype; with q, y receives y's int8 codes instead. */
 static int rms_rows(const struct npukb_ref_call *c, const struct npukb_ref_tensor *x1,
 		    const struct npukb_ref_tensor *x2, const struct npukb_ref_tensor *gamma,
 		    struct npukb_ref_tensor *y, struct npukb_ref_tensor *y_again,
-		    struct npukb_ref_tensor *rstd, struct npukb_ref_tensor *sum, char *err,
-		    size_t errlen)
+		    struct npukb_ref_tensor *rstd, struct npukb_ref_tensor *sum,
+		    const struct rms_quant *q, char *err, size_t errlen)
 {
 	size_t d = 0, rows, r, j;
 	double eps;
@@ -35,11 +52,12 @@ static int rms_rows(const struct npukb_ref_call *c, const struct npukb_ref_tenso
 	if (rc < 0)
 		return rc;
 	rows = x1->numel / d;
-	if ((x2 && x2->numel != x1->numel) || y->numel != x1->numel || rstd->numel != rows ||
-	    (y_again && y_again->numel != x1->numel) ||
-	    (sum && sum->numel != x1->numel)) {
-		snprintf(err, errlen, "%s needs %zu elements and %s one per row (%zu)", y->name,
-			 x1->numel, rstd->name, rows);
+	if ((x2 && x2->numel != x1->numel) || y->numel != x1->numel ||
+	    (rstd && rstd->numel != rows) || (y_again && y_again->numel != x1->numel) ||
+	    (sum && sum->numel != x1->numel) ||
+	    (q && (q->scales->numel != d || q->zeros->numel != d))) {
+		snprintf(err, errlen, "%s needs %zu elements, rstd one per row (%zu), scales and zero points %zu",
+			 y->name, x1->numel, rows, d);
 		return -EINVAL;
 	}
 	for (r = 0; r < rows; r++) {
@@ -51,14 +69,15 @@ static int rms_rows(const struct npukb_ref_call *c, const struct npukb_ref_tenso
 			ss += s * s;
 		}
 		inv = 1.0 / sqrt(ss / (double)d + eps);
-		npukb_store_from_double(rstd->dtype, rstd->data, r, inv);
+		if (rstd)
+			npukb_store_from_double(rstd->dtype, rstd->data, r, inv);
 		for (j = 0; j < d; j++) {
 			size_t i = r * d + j;
 			double s = npukb_load_as_double(x1->dtype, x1->data, i);
 			if (x2)
 				s += npukb_load_as_double(x2->dtype, x2->data, i);
 			double v = s * inv * npukb_load_as_double(gamma->dtype, gamma->data, j);
-			npukb_store_from_double(y->dtype, y->data, i, v);
+			npukb_store_from_double(y->dtype, y->data, i, q ? quant_code(q, j, v) : v);
 			if (y_again)
 				npukb_store_from_double(y_again->dtype, y_again->data, i, v);
 			if (sum)
@@ -71,22 +90,22 @@ static int rms_rows(const struct npukb_ref_call *c, const struct npukb_ref_tenso
 /* in: x, gamma; out: y, rstd. */
 int npukb_ref_rms_norm(const struct npukb_ref_call *c, char *err, size_t errlen)
 {
-	return rms_rows(c, &c->in[0], NULL, &c->in[1], &c->out[0], NULL, &c->out[1], NULL, err,
-			errlen);
+	return rms_rows(c, &c->in[0], NULL, &c->in[1], &c->out[0], NULL, &c->out[1], NULL, NULL,
+			err, errlen);
 }
 
 /* in: x1, x2, gamma; out: y, rstd, x = x1 + x2. */
 int npukb_ref_add_rms_norm(const struct npukb_ref_call *c, char *err, size_t errlen)
 {
 	return rms_rows(c, &c->in[0], &c->in[1], &c->in[2], &c->out[0], NULL, &c->out[1], &c->out[2],
-			err, errlen);
+			NULL, err, errlen);
 }
 
 /* in: gamma, x1, x2; out: x1 (becomes y), x2 (becomes x1 + x2), rstd. */
 int npukb_ref_inplace_add_rms_norm(const struct npukb_ref_call *c, char *err, size_t errlen)
 {
 	return rms_rows(c, &c->in[1], &c->in[2], &c->in[0], &c->out[0], NULL, &c->out[2], &c->out[1],
-			err, errlen);
+			NULL, err, errlen);
 }
 
 /* in: x1, x2, gamma; out: y1 (float32), y2 (y in x1's dtype), rstd, x =
@@ -94,7 +113,19 @@ int npukb_ref_inplace_add_rms_norm(const struct npukb_ref_call *c, char *err, si
 int npukb_ref_add_rms_norm_cast(const struct npukb_ref_call *c, char *err, size_t errlen)
 {
 	return rms_rows(c, &c->in[0], &c->in[1], &c->in[2], &c->out[0], &c->out[1], &c->out[2],
-			&c->out[3], err, errlen);
+			&c->out[3], NULL, err, errlen);
+}
+
+/* in: x1, x2, gamma, scales1, zero_points1; out: y1 (int8 codes of y),
+ * x = x1 + x2. */
+int npukb_ref_add_rms_norm_quant(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	struct rms_quant q = { &c->in[3], &c->in[4], 1 };
+	int rc = ref_attr_bool(c, "div_mode", &q.div, err, errlen);
+	if (rc)
+		return rc;
+	return rms_rows(c, &c->in[0], &c->in[1], &c->in[2], &c->out[0], NULL, NULL, &c->out[1], &q,
+			err, errlen);
 }
 
 /* The operands of one LayerNorm over rows: s = alpha * x1 (+ x2) (+ bias),

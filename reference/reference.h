@@ -101,6 +101,7 @@ int npukb_ref_fast_gelu(const struct npukb_ref_call *call, char *err, size_t err
 int npukb_ref_fast_gelu_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_gelu(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_gelu_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_gelu_quant(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_mul_sigmoid(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_swiglu(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_swiglu_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
@@ -129,6 +130,7 @@ int npukb_ref_add_layer_norm(const struct npukb_ref_call *call, char *err, size_
 int npukb_ref_inplace_add_layer_norm(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_layer_norm_v4(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_add_rms_norm_cast(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_add_rms_norm_quant(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_rms_norm_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_add_layer_norm_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
 

@@ -1,6 +1,6 @@
 // rms_norm.h - the row skeleton shared by the RmsNorm, AddRmsNorm,
-// InplaceAddRmsNorm and AddRmsNormCast expert answers (kernel-only mode,
-// Ascend 910B).
+// InplaceAddRmsNorm, AddRmsNormCast and AddRmsNormQuant expert answers
+// (kernel-only mode, Ascend 910B).
 //
 // x is rows x d (d: the elements gamma covers). The rows are dealt to the
 // cores in contiguous ranges; each core streams its rows through UB in
@@ -9,9 +9,13 @@
 // rstd = 1 / sqrt(sum / d + eps) for the whole tile with four vector
 // instructions, and y = s * rstd * gamma. Queues are double-buffered when
 // two tiles of one row fit in UB (d up to about 3000 floats), else single.
+// With a scales type S (AddRmsNormQuant), y leaves as int8 codes:
+// code(y / scales + zeros) per column (y * scales when divMode is 0), and
+// there is no rstd output.
 #ifndef NPUKB_ANSWER_RMS_NORM_H
 #define NPUKB_ANSWER_RMS_NORM_H
 
+#include "quant.h"
 #include "rows.h"
 
 namespace npukb_answer {
@@ -28,12 +32,17 @@ struct RmsNormArgs {
     uint32_t d;
     float eps;
     GM_ADDR yf32; // y in float as well (AddRmsNormCast's y1); null when not wanted
+    GM_ADDR scales; // quantisation (S not void): one per column
+    GM_ADDR zeros;
+    uint32_t divMode;
 };
 
-template <typename T, bool ADD>
+template <typename T, bool ADD, typename S = void, typename Z = void>
 class RmsNorm {
 public:
     static constexpr bool F32 = IsSameType<T, float>::value;
+    static constexpr bool QUANT = !IsSameType<S, void>::value;
+    using YT = typename std::conditional<QUANT, int8_t, T>::type;
     static constexpr uint32_t NIO = ADD ? 2 : 1; // T tensors in, and out
     static constexpr uint32_t MAX_ROWS = 1024;
 
@@ -50,8 +59,11 @@ public:
         dp = static_cast<uint32_t>(AlignUp(d, 64));
         eps = a.eps;
         x1Gm.SetGlobalBuffer((__gm__ T*)a.x1 + start * d, rows * d);
-        yGm.SetGlobalBuffer((__gm__ T*)a.y + start * d, rows * d);
-        rstdGm.SetGlobalBuffer((__gm__ float*)a.rstd + start, rows);
+        yGm.SetGlobalBuffer((__gm__ YT*)a.y + start * d, rows * d);
+        if constexpr (!QUANT) {
+            rstdGm.SetGlobalBuffer((__gm__ float*)a.rstd + start, rows);
+        }
+        divMode = a.divMode != 0;
         if (withY32) {
             y32Gm.SetGlobalBuffer((__gm__ float*)a.yf32 + start * d, rows * d);
         }
@@ -62,7 +74,7 @@ public:
 
         // gamma and the row of squares (float), the reduction's work area.
         const uint32_t workBytes = static_cast<uint32_t>(AlignUp(CeilDiv(dp, 64), 8) * sizeof(float));
-        const uint32_t fixed = 2 * dp * sizeof(float) + workBytes;
+        const uint32_t fixed = (QUANT ? 4 : 2) * dp * sizeof(float) + workBytes;
         depth = 2;
         uint32_t nr = RowsFitting(fixed);
         if (nr == 0) {
@@ -74,7 +86,7 @@ public:
         const uint32_t tileBytes = tileRows * dp * sizeof(T);
         const uint32_t rstdBytes = static_cast<uint32_t>(AlignUp(tileRows, 8) * sizeof(float));
         pipe.InitBuffer(x1Que, depth, tileBytes);
-        pipe.InitBuffer(yQue, depth, tileBytes);
+        pipe.InitBuffer(yQue, depth, tileRows * dp * sizeof(YT));
         pipe.InitBuffer(rstdQue, depth, rstdBytes);
         if (withY32) {
             pipe.InitBuffer(y32Que, depth, tileRows * dp * sizeof(float));
@@ -86,11 +98,15 @@ public:
         if constexpr (!F32) {
             pipe.InitBuffer(xfBuf, tileRows * dp * sizeof(float));
         }
-        pipe.InitBuffer(gammaBuf, dp * sizeof(float));
+        pipe.InitBuffer(gammaBuf, (QUANT ? 3 : 1) * dp * sizeof(float));
         pipe.InitBuffer(sqBuf, dp * sizeof(float));
         pipe.InitBuffer(workBuf, workBytes);
         pipe.InitBuffer(onesBuf, rstdBytes);
         LoadGamma(a.gamma);
+        if constexpr (QUANT) {
+            LoadRow<S>(gammaBuf.Get<float>()[dp], a.scales);
+            LoadRow<Z>(gammaBuf.Get<float>()[2 * dp], a.zeros);
+        }
         return true;
     }
 
@@ -107,7 +123,8 @@ public:
 private:
     __aicore__ inline uint32_t RowsFitting(uint32_t fixed) const
     {
-        const uint32_t perRow = depth * (2 * NIO * sizeof(T) * dp + (withY32 ? 4 * dp : 0) + 2 * sizeof(float)) +
+        const uint32_t perRow = depth * ((2 * NIO - 1) * sizeof(T) * dp + sizeof(YT) * dp + (withY32 ? 4 * dp : 0) +
+                                         2 * sizeof(float)) +
                                 (F32 ? 0 : dp * sizeof(float)) + sizeof(float);
         // 64 bytes spare for the 32-byte rounding of the small buffers.
         return fixed + 64 >= UB_BUDGET ? 0 : (UB_BUDGET - fixed - 64) / perRow;
@@ -127,6 +144,51 @@ private:
         }
         Duplicate(onesBuf.Get<float>(), 1.0f, static_cast<int32_t>(AlignUp(tileRows, 8)));
         PipeBarrier<PIPE_V>();
+    }
+
+    // A row of d elements of U from GM, widened to float into dst (sqBuf
+    // stages it).
+    template <typename U>
+    __aicore__ inline void LoadRow(const LocalTensor<float>& dst, GM_ADDR src)
+    {
+        GlobalTensor<U> g;
+        g.SetGlobalBuffer((__gm__ U*)src, d);
+        LocalTensor<U> stage = IsSameType<U, float>::value ? dst.template ReinterpretCast<U>() : sqBuf.Get<U>();
+        // The previous row's Cast may still read the staging buffer.
+        SetFlag<HardEvent::V_MTE2>(0);
+        WaitFlag<HardEvent::V_MTE2>(0);
+        CopyGmToUb(stage, g, d);
+        SetFlag<HardEvent::MTE2_V>(0);
+        WaitFlag<HardEvent::MTE2_V>(0);
+        if constexpr (!IsSameType<U, float>::value) {
+            Cast(dst, stage, RoundMode::CAST_NONE, dp);
+        }
+        PipeBarrier<PIPE_V>();
+    }
+
+    // yf (nr rows, dp apart) -> int8 codes in y: / or * the scales row,
+    // + the zeros row, rounded to nearest even and clamped.
+    __aicore__ inline void Quantise(const LocalTensor<int8_t>& y, const LocalTensor<float>& yf, uint32_t nr)
+    {
+        LocalTensor<float> sc = gammaBuf.Get<float>()[dp];
+        LocalTensor<float> zp = gammaBuf.Get<float>()[2 * dp];
+        for (uint32_t i = 0; i < nr; i++) {
+            if (divMode) {
+                Div(yf[i * dp], yf[i * dp], sc, d);
+            } else {
+                Mul(yf[i * dp], yf[i * dp], sc, d);
+            }
+        }
+        PipeBarrier<PIPE_V>();
+        for (uint32_t i = 0; i < nr; i++) {
+            Add(yf[i * dp], yf[i * dp], zp, d);
+        }
+        PipeBarrier<PIPE_V>();
+        LocalTensor<half> h = sqBuf.Get<half>();
+        for (uint32_t i = 0; i < nr; i++) {
+            QuantInt8(y[i * dp], yf[i * dp], h, d);
+            PipeBarrier<PIPE_V>();
+        }
     }
 
     __aicore__ inline void CopyIn(uint64_t r0, uint32_t nr)
@@ -194,11 +256,11 @@ private:
         }
         RstdFromSums(rstd, onesBuf.Get<float>(), 1.0f / static_cast<float>(d), eps, nr);
 
-        LocalTensor<T> y = yQue.template AllocTensor<T>();
+        LocalTensor<YT> y = yQue.template AllocTensor<YT>();
         // Float output: scale straight into y; else in xf, then one Cast.
-        LocalTensor<float> yf = F32 ? y.template ReinterpretCast<float>() : xf;
+        LocalTensor<float> yf = F32 && !QUANT ? y.template ReinterpretCast<float>() : xf;
         ScaleRows(yf, xf, rstd, gammaBuf.Get<float>(), nr, d, dp);
-        if (withY32 || !F32) {
+        if (withY32 || !F32 || QUANT) {
             PipeBarrier<PIPE_V>();
         }
         if (withY32) {
@@ -206,7 +268,9 @@ private:
             DataCopy(y32, yf, nr * dp);
             y32Que.EnQue(y32);
         }
-        if constexpr (!F32) {
+        if constexpr (QUANT) {
+            Quantise(y, yf, nr);
+        } else if constexpr (!F32) {
             Cast(y, yf, RoundMode::CAST_RINT, nr * dp);
         }
         yQue.EnQue(y);
@@ -216,7 +280,7 @@ private:
 
     __aicore__ inline void CopyOut(uint64_t r0, uint32_t nr)
     {
-        LocalTensor<T> y = yQue.template DeQue<T>();
+        LocalTensor<YT> y = yQue.template DeQue<YT>();
         CopyRowsOut(yGm[r0 * d], y, nr, d, dp);
         yQue.FreeTensor(y);
         if constexpr (ADD) {
@@ -230,7 +294,9 @@ private:
             y32Que.FreeTensor(y32);
         }
         LocalTensor<float> rstd = rstdQue.template DeQue<float>();
-        CopyUbToGm(rstdGm[r0], rstd, nr);
+        if constexpr (!QUANT) {
+            CopyUbToGm(rstdGm[r0], rstd, nr);
+        }
         rstdQue.FreeTensor(rstd);
     }
 
@@ -238,18 +304,20 @@ private:
     TQue<QuePosition::VECIN, 2> x1Que, x2Que;
     TQue<QuePosition::VECOUT, 2> yQue, sumQue, rstdQue, y32Que;
     TBuf<QuePosition::VECCALC> xfBuf, gammaBuf, sqBuf, workBuf, onesBuf;
-    GlobalTensor<T> x1Gm, x2Gm, yGm, sumGm;
+    GlobalTensor<T> x1Gm, x2Gm, sumGm;
+    GlobalTensor<YT> yGm;
     GlobalTensor<float> rstdGm, y32Gm;
     uint64_t rows = 0;
     uint32_t d = 0, dp = 0, tileRows = 0, depth = 2;
     float eps = 0;
     bool withY32 = false;
+    bool divMode = true;
 };
 
-template <typename T, bool ADD>
+template <typename T, bool ADD, typename S = void, typename Z = void>
 __aicore__ inline void RunRmsNorm(const RmsNormArgs& a)
 {
-    RmsNorm<T, ADD> op;
+    RmsNorm<T, ADD, S, Z> op;
     if (op.Init(a)) {
         op.Process();
     }

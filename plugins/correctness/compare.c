@@ -27,6 +27,7 @@ static const struct {
 	{ "gemm", NPUKB_RULE_GEMM },
 	{ "ratio", NPUKB_RULE_RATIO },
 	{ "rel-max1-ulp", NPUKB_RULE_REL_MAX1_ULP },
+	{ "quant-int8", NPUKB_RULE_QUANT_INT8 },
 };
 
 static const char *rule_name(enum npukb_compare_rule r)
@@ -172,7 +173,8 @@ static void eval_part(const struct npukb_compare_stats *st, double e, double a,
 		pe->fate = d > st->tol * scale ? PART_BAD : PART_OK;
 		break;
 	}
-	case NPUKB_RULE_REL_MAX1_ULP: {
+	case NPUKB_RULE_REL_MAX1_ULP:
+	case NPUKB_RULE_QUANT_INT8: {
 		double scale = ae > 1.0 ? ae : 1.0;
 		pe->rel_err = d / scale;
 		pe->fate = d > st->tol * scale && d > ulp_at(st->dtype, ae) ? PART_BAD : PART_OK;
@@ -225,17 +227,23 @@ static void note_bad(struct npukb_compare_stats *st, size_t i, double e, double 
 	}
 }
 
+/* Every differing integer is bad; under quant-int8 an int8 code one off
+ * is also counted in off_by_one (npukb_compare_tensors budgets those). */
 static void compare_exact(struct npukb_compare_stats *st, enum npukb_dtype dt,
 			  const void *actual, const void *expected, size_t begin, size_t end)
 {
 	size_t i;
+	int one_off_ok = st->rule == NPUKB_RULE_QUANT_INT8 && dt == NPUKB_DT_INT8;
 	for (i = begin; i < end; i++) {
 		int64_t a = load_int(dt, actual, i), e = load_int(dt, expected, i);
 		double d = fabs((double)a - (double)e);
 		struct part_eval pe = { PART_OK, d, d / (fabs((double)e) + REL_EPS) };
 		note_errors(st, &pe, i);
-		if (a != e)
-			note_bad(st, i, (double)e, (double)a, 0, 0, d, 0, 0);
+		if (a == e)
+			continue;
+		if (one_off_ok && d == 1.0)
+			st->off_by_one++;
+		note_bad(st, i, (double)e, (double)a, 0, 0, d, 0, 0);
 	}
 }
 
@@ -342,6 +350,7 @@ static void merge_part(struct npukb_compare_stats *st, const struct npukb_compar
 {
 	size_t k;
 	st->bad += p->bad;
+	st->off_by_one += p->off_by_one;
 	if (st->nan_inf_bad == 0 && p->nan_inf_bad > 0)
 		st->first_nan_inf = p->first_nan_inf;
 	st->nan_inf_bad += p->nan_inf_bad;
@@ -394,7 +403,7 @@ int npukb_compare_tensors(const char *rule, double atol_override, double rtol_ov
 		err[0] = '\0';
 	if (npukb_compare_rule_from_name(rule, &r) != 0) {
 		snprintf(err, errlen,
-			 "unknown tolerance rule '%s' (known: default, rel-max1, rel-max1-ulp, gemm, ratio)",
+			 "unknown tolerance rule '%s' (known: default, rel-max1, rel-max1-ulp, gemm, ratio, quant-int8)",
 			 rule);
 		return -EINVAL;
 	}
@@ -417,6 +426,7 @@ int npukb_compare_tensors(const char *rule, double atol_override, double rtol_ov
 		switch (r) {
 		case NPUKB_RULE_REL_MAX1:
 		case NPUKB_RULE_REL_MAX1_ULP:
+		case NPUKB_RULE_QUANT_INT8:
 			st->tol = rtol_override >= 0 ? rtol_override : tol_rel_max1(dt);
 			break;
 		case NPUKB_RULE_GEMM:
@@ -433,6 +443,12 @@ int npukb_compare_tensors(const char *rule, double atol_override, double rtol_ov
 
 	compare_elements(st, actual, expected, n);
 
+	if (r == NPUKB_RULE_QUANT_INT8 && st->exact) {
+		/* No code two off; one-off codes on at most 0.1% of the
+		 * elements, counted as ratio counts. */
+		st->allowed_bad = dt == NPUKB_DT_INT8 ? n / 1000 : 0;
+		return st->bad > st->off_by_one || st->bad > st->allowed_bad;
+	}
 	if (st->exact || r != NPUKB_RULE_RATIO)
 		return st->bad > 0;
 	/* "More than 0.1%" in integers: bad*1000 > n, i.e. bad > floor(n/1000). */
@@ -532,7 +548,10 @@ const char *npukb_compare_describe_tolerance(const struct npukb_compare_stats *s
 	if (!len)
 		return buf;
 	if (st->exact) {
-		snprintf(buf, len, "exact");
+		if (st->rule == NPUKB_RULE_QUANT_INT8 && st->dtype == NPUKB_DT_INT8)
+			snprintf(buf, len, "int8 codes one off on at most %zu elements", st->allowed_bad);
+		else
+			snprintf(buf, len, "exact");
 		return buf;
 	}
 	switch (st->rule) {
@@ -542,6 +561,7 @@ const char *npukb_compare_describe_tolerance(const struct npukb_compare_stats *s
 			 npukb_compare_format_value(NPUKB_DT_FLOAT64, st->tol, a, sizeof(a)));
 		break;
 	case NPUKB_RULE_REL_MAX1_ULP:
+	case NPUKB_RULE_QUANT_INT8:
 		snprintf(buf, len, "tol=%s*max(1,|ref|) or one ulp",
 			 npukb_compare_format_value(NPUKB_DT_FLOAT64, st->tol, a, sizeof(a)));
 		break;

@@ -25,6 +25,18 @@
  *   ratio     the default element test (thresholds 1e-3 unless overridden),
  *             and the tensor fails only when more than 0.1% of its
  *             elements are bad
+ *   quant-int8
+ *             for quantised outputs: an int8 code may be one off the
+ *             reference's on at most 0.1% of the tensor's elements (codes
+ *             two or more off always fail); float outputs (the scales)
+ *             as rel-max1-ulp. The reference rounds the exact value to
+ *             the nearest code, ties to even (torch.round; AscendC's
+ *             CAST_RINT); a kernel computing the value in float lands on
+ *             the neighbouring code when the exact value lies within the
+ *             float error of a midpoint (k + 1/2): the expert answers of
+ *             GeluQuant and AddRmsNormQuant land one off on 1 to 2
+ *             elements in a million (0.1% is a margin of some 500).
+ *             Other integer dtypes stay exact.
  * Under every rule:
  *   - an actual NaN/Inf where the reference is finite is bad and counted
  *     in nan_inf_bad; such elements fail the tensor even under ratio;
@@ -48,7 +60,8 @@ enum npukb_compare_rule {
 	NPUKB_RULE_REL_MAX1,
 	NPUKB_RULE_GEMM,
 	NPUKB_RULE_RATIO,
-	NPUKB_RULE_REL_MAX1_ULP
+	NPUKB_RULE_REL_MAX1_ULP,
+	NPUKB_RULE_QUANT_INT8
 };
 
 /* One bad element, for messages. */
@@ -73,7 +86,9 @@ struct npukb_compare_stats {
 	size_t bad;              /* elements failing the element test */
 	size_t nan_inf_bad;      /* of those: actual NaN/Inf, reference finite */
 	size_t special_bad;      /* of those: reference NaN/Inf not matched */
-	size_t allowed_bad;      /* ratio: bad elements the rule tolerates */
+	size_t allowed_bad;      /* ratio: bad elements the rule tolerates;
+				  * quant-int8: one-off int8 codes it tolerates */
+	size_t off_by_one;       /* quant-int8: of bad, int8 codes one off */
 
 	/* Over all elements where both values are finite. max_rel is the
 	 * relative measure the rule uses: |d|/(|ref|+1e-7) for default and
@@ -90,7 +105,8 @@ struct npukb_compare_stats {
 	struct npukb_compare_bad samples[NPUKB_COMPARE_MAX_SAMPLES];
 };
 
-/* "default" (also for NULL or ""), "rel-max1", "gemm", "ratio".
+/* "default" (also for NULL or ""), "rel-max1", "rel-max1-ulp", "gemm",
+ * "ratio", "quant-int8".
  * Return 0, or -EINVAL for an unknown name. */
 int npukb_compare_rule_from_name(const char *name, enum npukb_compare_rule *out);
 

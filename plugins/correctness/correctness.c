@@ -431,6 +431,8 @@ static void fail_values(const struct npukb_case_tensor *t, const struct npukb_co
 		if (st->rule == NPUKB_RULE_RATIO && !st->exact)
 			snprintf(allowed, sizeof(allowed), " (the ratio rule allows %zu)",
 				 st->allowed_bad);
+		else if (st->rule == NPUKB_RULE_QUANT_INT8 && st->exact)
+			snprintf(allowed, sizeof(allowed), " (%zu of them one off)", st->off_by_one);
 		npukb_verdict_fail(out, "mismatch",
 				   "mismatch in %s (seed %u): %zu of %zu elements outside %s%s; max abs err %s at %zu, max rel err %s at %zu; first bad index %zu%s: expected %s, got %s",
 				   t->name, s, st->bad, st->checked, tol, allowed,

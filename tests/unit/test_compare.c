@@ -396,6 +396,81 @@ Test(exact, integers_get_no_ratio_budget)
 	free(e);
 }
 
+/* ---- quant-int8: one int8 code off on at most 0.1% of the elements ---------- */
+
+struct quant_row {
+	size_t n, none_off; /* elements, codes one off */
+	int two_off;        /* one further code two off */
+	int want_fail;
+};
+
+ParameterizedTestParameters(quant, budget)
+{
+	static struct quant_row rows[] = {
+		{ 1000, 0, 0, 0 }, { 1000, 1, 0, 0 }, { 1000, 2, 0, 1 },
+		{ 10000, 10, 0, 0 }, { 10000, 11, 0, 1 },
+		{ 999, 1, 0, 1 },           /* 0.1% of 999 is < 1 element */
+		{ 10000, 0, 1, 1 },         /* two off fails at once */
+		{ 10000, 5, 1, 1 },
+	};
+	return cr_make_param_array(struct quant_row, rows, sizeof(rows) / sizeof(rows[0]));
+}
+
+ParameterizedTest(struct quant_row *row, quant, budget)
+{
+	int8_t *a = malloc(row->n), *e = malloc(row->n);
+	struct npukb_compare_stats st;
+	size_t i, step = row->n / (row->none_off + 2);
+	cr_assert(a && e);
+	for (i = 0; i < row->n; i++)
+		a[i] = e[i] = (int8_t)((int)(i % 256) - 128);
+	/* one off in both directions, saturated ends included */
+	for (i = 0; i < row->none_off; i++) {
+		size_t k = (i + 1) * step;
+		if (i % 2 && e[k] < 127)
+			a[k] = (int8_t)(e[k] + 1);
+		else
+			a[k] = (int8_t)(e[k] > -128 ? e[k] - 1 : e[k] + 1);
+	}
+	if (row->two_off)
+		a[row->n - 1] = (int8_t)(e[row->n - 1] > 0 ? e[row->n - 1] - 2 : e[row->n - 1] + 2);
+	cr_expect_eq(cmp1("quant-int8", -1, -1, NPUKB_DT_INT8, a, e, row->n, 0, &st),
+		     row->want_fail, "n=%zu one-off=%zu two-off=%d", row->n, row->none_off,
+		     row->two_off);
+	cr_expect_eq(st.off_by_one, row->none_off);
+	cr_expect_eq(st.bad, row->none_off + (size_t)row->two_off);
+	cr_expect_eq(st.allowed_bad, row->n / 1000);
+	/* the same codes under any other rule are exact */
+	cr_expect_eq(cmp1("rel-max1-ulp", -1, -1, NPUKB_DT_INT8, a, e, row->n, 0, &st),
+		     row->none_off + (size_t)row->two_off > 0);
+	free(a);
+	free(e);
+}
+
+Test(quant, other_integers_stay_exact)
+{
+	enum { N = 10000 };
+	int32_t *a = calloc(N, 4), *e = calloc(N, 4);
+	struct npukb_compare_stats st;
+	cr_assert(a && e);
+	a[5] = 1;
+	cr_expect_eq(cmp1("quant-int8", -1, -1, NPUKB_DT_INT32, a, e, N, 0, &st), 1);
+	cr_expect_eq(st.off_by_one, 0u);
+	free(a);
+	free(e);
+}
+
+Test(quant, float_outputs_as_rel_max1_ulp)
+{
+	float e[] = { 1.0f, 1.0f }, a[] = { 1.0f + 1.0f / 2048, 1.0f + 1.0f / 1024 };
+	uint16_t he[] = { 0x3F80 }, ha[] = { 0x3F81 }, hb[] = { 0x3F82 };
+	struct npukb_compare_stats st;
+	cr_expect_eq(cmp1("quant-int8", -1, -1, NPUKB_DT_FLOAT32, a, e, 1, 0, &st), 0);
+	cr_expect_eq(cmp1("quant-int8", -1, -1, NPUKB_DT_FLOAT32, a + 1, e + 1, 1, 0, &st), 1);
+	cr_expect_eq(cmp1("quant-int8", -1, -1, NPUKB_DT_BFLOAT16, ha, he, 1, 0, &st), 0);
+	cr_expect_eq(cmp1("quant-int8", -1, -1, NPUKB_DT_BFLOAT16, hb, he, 1, 0, &st), 1);
+}
+
 /* ---- the ratio rule's 0.1% budget ------------------------------------------- */
 
 struct ratio_row {
@@ -603,6 +678,14 @@ Test(format, tolerance_words)
 			 "tol=0.001953125*max(1,|ref|) or one ulp");
 	cmp1("default", -1, -1, NPUKB_DT_INT32, i32, i32, 1, 0, &st);
 	cr_expect_str_eq(npukb_compare_describe_tolerance(&st, buf, sizeof(buf)), "exact");
+	{
+		int8_t q[2000] = { 0 };
+		cmp1("quant-int8", -1, -1, NPUKB_DT_INT8, q, q, 2000, 0, &st);
+		cr_expect_str_eq(npukb_compare_describe_tolerance(&st, buf, sizeof(buf)),
+				 "int8 codes one off on at most 2 elements");
+		cmp1("quant-int8", -1, -1, NPUKB_DT_INT32, i32, i32, 1, 0, &st);
+		cr_expect_str_eq(npukb_compare_describe_tolerance(&st, buf, sizeof(buf)), "exact");
+	}
 }
 
 struct fmt_row {

@@ -1,6 +1,7 @@
 /* test_ref_level2b.c - the references of Level 2's Mask, TensorMove and
- * Norm families (reference/mask.c, tensor_move.c, norm.c), checked on small
- * inputs computed by hand. */
+ * Norm families and of its quantised activations (reference/mask.c,
+ * tensor_move.c, norm.c, activation.c), checked on small inputs computed by
+ * hand. */
 #include <criterion/criterion.h>
 
 #include "reference.h"
@@ -161,6 +162,45 @@ Test(ref_norm, add_rms_norm_and_in_place_form)
 	cr_assert_eq(run("inplace_add_rms_norm", i_in, 3, i_out, 3, eps, err), 0, "%s", err);
 	expect_rms(y, rstd);
 	cr_expect_arr_eq(s, sum, sizeof(s));
+}
+
+Test(ref_norm, add_rms_norm_quant_codes_per_column)
+{
+	/* Rows of x = x1 + x2: [1, -1, 1, -1] (rms 1) and [2, 2, -2, -2] (rms
+	 * 2), epsilon 0, so y = x / rms * gamma = [2, -0.5, 1, 3] and
+	 * [2, 0.5, -1, 3]. y / scales + zeros: [9, -4.5, 131, 6] and
+	 * [9, 3.5, -125, 6]: ties to even (-4, 4) and the clamp (127). */
+	static const float x1[8] = { 0.5f, -1.5f, 2, 0, 1, 1, -1, -1 };
+	static const float x2[8] = { 0.5f, 0.5f, -1, -1, 1, 1, -1, -1 };
+	static const float gamma[4] = { 2, 0.5f, 1, -3 };
+	static const float scales[4] = { 0.25f, 0.125f, 0.0078125f, 0.5f };
+	static const float zeros[4] = { 1, -0.5f, 3, 0 };
+	static const int8_t want_div[8] = { 9, -4, 127, 6, 9, 4, -125, 6 };
+	/* y * scales + zeros, row 0: [1.5, -0.5625, 3.0078125, 1.5] */
+	static const int8_t want_mul[4] = { 2, -1, 3, 2 };
+	static const float sum[8] = { 1, -1, 1, -1, 2, 2, -2, -2 };
+	const int64_t dx[2] = { 2, 4 }, dg[1] = { 4 };
+	int8_t y[8];
+	float s[8];
+	char err[ERRLEN];
+	const char *div[] = { "epsilon", "0", "div_mode", "true", NULL };
+	const char *mul[] = { "epsilon", "0", "div_mode", "false", NULL };
+	struct npukb_ref_tensor in[5] = { tensor("x1", NPUKB_DT_FLOAT32, (void *)x1, 2, dx),
+					  tensor("x2", NPUKB_DT_FLOAT32, (void *)x2, 2, dx),
+					  tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, dg),
+					  tensor("scales1", NPUKB_DT_FLOAT32, (void *)scales, 1, dg),
+					  tensor("zero_points1", NPUKB_DT_FLOAT32, (void *)zeros, 1, dg) };
+	struct npukb_ref_tensor out[2] = { tensor("y1", NPUKB_DT_INT8, y, 2, dx),
+					   tensor("x", NPUKB_DT_FLOAT32, s, 2, dx) };
+
+	cr_assert_eq(run("add_rms_norm_quant", in, 5, out, 2, div, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_div, sizeof(want_div));
+	cr_expect_arr_eq(s, sum, sizeof(s));
+	cr_assert_eq(run("add_rms_norm_quant", in, 5, out, 2, mul, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_mul, sizeof(want_mul));
+	/* scales must cover gamma's elements */
+	in[3].numel = 3;
+	cr_expect_neq(run("add_rms_norm_quant", in, 5, out, 2, div, err), 0);
 }
 
 /* ---- TensorMove ----------------------------------------------------------- */
@@ -428,4 +468,96 @@ Test(ref_tensor_move, strided_slice_assign_in_place)
 	in[5].shape.dims[0] = 3;
 	out.shape.dims[0] = 3;
 	cr_expect_lt(run("strided_slice_assign", in, 6, &out, 1, NULL, err), 0);
+}
+
+/* ---- Activation (quantised) ------------------------------------------------- */
+
+/* gelu_quant with float32 x of shape [rows, d] and the given scale/offset. */
+static int gelu_quant(const float *x, int64_t rows, int64_t d, float scale, float offset,
+		      const char *tanh_form, const char *dynamic, int8_t *y, float *os, int64_t nos,
+		      char *err)
+{
+	const int64_t dims[2] = { rows, d }, one[1] = { 1 }, osd[1] = { nos };
+	float sc[1] = { scale }, off[1] = { offset };
+	struct npukb_ref_tensor in[3] = {
+		tensor("x", NPUKB_DT_FLOAT32, (void *)x, 2, dims),
+		tensor("input_scale", NPUKB_DT_FLOAT32, sc, 1, one),
+		tensor("input_offset", NPUKB_DT_FLOAT32, off, 1, one),
+	};
+	struct npukb_ref_tensor out[2] = {
+		tensor("y", NPUKB_DT_INT8, y, 2, dims),
+		tensor("out_scale", NPUKB_DT_FLOAT32, os, 1, osd),
+	};
+	const char *kv[] = { "tanh", tanh_form, "dynamic", dynamic, NULL };
+	return run("gelu_quant", in, 3, out, 2, kv, err);
+}
+
+Test(ref_activation, gelu_quant_static_rounds_ties_to_even_and_clamps)
+{
+	/* tanh form, scale 2, offset 1: gelu(3) = 2.99636 -> 6.993 -> 7;
+	 * gelu(-3) = -0.00364 -> 0.993 -> 1; 300 -> 601 -> 127. */
+	static const float x1[4] = { 0.0f, 3.0f, -3.0f, 300.0f };
+	static const int8_t want1[4] = { 1, 7, 1, 127 };
+	/* scale 0.5, offset 0: gelu(x) = x exactly for x >= 41, so 20.5 and
+	 * 21.5 are ties (to even: 20 and 22, not 21 and 22); -300 -> -0 -> 0;
+	 * -600 * 0.5 would clamp but gelu(-600) is -0. */
+	static const float x2[4] = { 41.0f, 43.0f, -300.0f, 45.0f };
+	static const int8_t want2[4] = { 20, 22, 0, 22 };
+	int8_t y[4];
+	float os[1];
+	char err[ERRLEN];
+	cr_assert_eq(gelu_quant(x1, 2, 2, 2.0f, 1.0f, "true", "false", y, os, 1, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want1, sizeof(want1));
+	cr_expect_float_eq(os[0], 0.5f, 1e-7f);
+	cr_assert_eq(gelu_quant(x2, 1, 4, 0.5f, 0.0f, "true", "false", y, os, 1, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want2, sizeof(want2));
+	cr_expect_float_eq(os[0], 2.0f, 1e-7f);
+	/* a clamp below: gelu(-0.17) ~ -0.0740, * 2000 = -148 -> -128 */
+	{
+		static const float x3[1] = { -0.17f };
+		cr_assert_eq(gelu_quant(x3, 1, 1, 2000.0f, 0.0f, "false", "false", y, os, 1, err), 0);
+		cr_expect_eq(y[0], -128);
+	}
+}
+
+Test(ref_activation, gelu_quant_erf_and_tanh_forms_differ)
+{
+	/* gelu(1) = 0.841345 (erf), 0.841192 (tanh); scale 119.46224 puts
+	 * 100.5 between them: erf 100.509 -> 101, tanh 100.491 -> 100. */
+	static const float x[1] = { 1.0f };
+	int8_t y[1];
+	float os[1];
+	char err[ERRLEN];
+	cr_assert_eq(gelu_quant(x, 1, 1, 119.46224f, 0.0f, "false", "false", y, os, 1, err), 0);
+	cr_expect_eq(y[0], 101);
+	cr_assert_eq(gelu_quant(x, 1, 1, 119.46224f, 0.0f, "true", "false", y, os, 1, err), 0);
+	cr_expect_eq(y[0], 100);
+}
+
+Test(ref_activation, gelu_quant_dynamic_per_row)
+{
+	/* Row 0, erf form, scale 1: gelu = 0.841345, 1.954500, -0.004050, 0;
+	 * out_scale = (1.9545 + 1e-6) / 127 = 0.0153897696; codes 54.67 -> 55,
+	 * 126.99994 -> 127, -0.26 -> 0, 0. Row 1 (scale 1 too): 10 at the
+	 * maximum, -10 * tiny: codes 127 and 0; gelu(5) = 4.9999986, code
+	 * 63.49998 -> 63 (the + 1e-6 keeps it under the midpoint). */
+	static const float x[8] = { 1.0f, 2.0f, -3.0f, 0.0f, 10.0f, -10.0f, 0.0f, 5.0f };
+	static const int8_t want[8] = { 55, 127, 0, 0, 127, 0, 0, 63 };
+	int8_t y[8];
+	float os[2];
+	char err[ERRLEN];
+	cr_assert_eq(gelu_quant(x, 2, 4, 1.0f, 7.0f, "false", "true", y, os, 2, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want, sizeof(want));
+	cr_expect_float_eq(os[0], 0.0153897696f, 1e-9f);
+	cr_expect_float_eq(os[1], (float)((10.0 + 1e-6) / 127), 1e-9f);
+	/* tanh form, scale 2: row maximum |gelu(0.5) * 2| = 0.691428 */
+	{
+		static const float x2[4] = { 0.5f, -1.0f, 0.25f, -2.0f };
+		static const int8_t want2[4] = { 127, -58, 55, -17 };
+		cr_assert_eq(gelu_quant(x2, 1, 4, 2.0f, 0.0f, "true", "true", y, os, 1, err), 0, "%s", err);
+		cr_expect_arr_eq(y, want2, sizeof(want2));
+		cr_expect_float_eq(os[0], 0.005444323f, 1e-9f);
+	}
+	/* out_scale must have one element per row */
+	cr_expect_neq(gelu_quant(x, 2, 4, 1.0f, 0.0f, "false", "true", y, os, 1, err), 0);
 }

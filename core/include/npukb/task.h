@@ -145,7 +145,7 @@ struct npukb_case {
 };
 
 struct npukb_tolerance {
-	char *rule; /* "default", "rel-max1", "gemm", "ratio" */
+	char *rule; /* "default", "rel-max1", "rel-max1-ulp", "gemm", "ratio", "quant-int8" */
 	double atol, rtol; /* < 0 when the rule's defaults apply */
 };
 
