@@ -128,6 +128,7 @@ int npukb_ref_deep_norm(const struct npukb_ref_call *call, char *err, size_t err
 int npukb_ref_add_layer_norm(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_inplace_add_layer_norm(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_layer_norm_v4(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_pre_layer_norm(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_add_rms_norm_cast(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_rms_norm_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_add_layer_norm_grad(const struct npukb_ref_call *call, char *err, size_t errlen);

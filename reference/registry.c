@@ -52,6 +52,7 @@ static const struct npukb_reference references[] = {
 	{ "add_layer_norm", 5, 4, npukb_ref_add_layer_norm },
 	{ "inplace_add_layer_norm", 5, 4, npukb_ref_inplace_add_layer_norm },
 	{ "layer_norm_v4", 4, 3, npukb_ref_layer_norm_v4 },
+	{ "pre_layer_norm", 4, 1, npukb_ref_pre_layer_norm },
 	{ "add_rms_norm_cast", 3, 4, npukb_ref_add_rms_norm_cast },
 	{ "rms_norm_grad", 4, 2, npukb_ref_rms_norm_grad },
 	{ "add_layer_norm_grad", 7, 3, npukb_ref_add_layer_norm_grad },

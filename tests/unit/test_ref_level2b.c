@@ -318,6 +318,33 @@ Test(ref_norm, layer_norm_v4_without_gamma)
 	cr_expect_eq(y[3], -1.0f);
 }
 
+/* PreLayerNorm: s = x + y in rows (2, 4) and (3, 0), gamma (2, -1), beta
+ * (0.5, 1). Epsilon 0: means 3 and 1.5, variances 1 and 2.25, both rows
+ * normalise to (-1, 1) and (1, -1). Epsilon 3 on row 0: rstd 1/2. */
+Test(ref_norm, pre_layer_norm_of_the_sum)
+{
+	static const float x[4] = { 1, 2, 0, 0 }, yv[4] = { 1, 2, 3, 0 };
+	static const float gamma[2] = { 2, -1 }, beta[2] = { 0.5f, 1 };
+	static const float want0[4] = { -1.5f, 0, 2.5f, 2 }, want3[2] = { -0.5f, 0.5f };
+	const int64_t dx[2] = { 2, 2 }, d2[1] = { 2 }, dodd[1] = { 3 };
+	float out[4];
+	char err[ERRLEN];
+	const char *eps0[] = { "epsilon", "0", NULL }, *eps3[] = { "epsilon", "3", NULL };
+	struct npukb_ref_tensor in[4] = { tensor("x", NPUKB_DT_FLOAT32, (void *)x, 2, dx),
+					  tensor("y", NPUKB_DT_FLOAT32, (void *)yv, 2, dx),
+					  tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, d2),
+					  tensor("beta", NPUKB_DT_FLOAT32, (void *)beta, 1, d2) };
+	struct npukb_ref_tensor o = tensor("res_out", NPUKB_DT_FLOAT32, out, 2, dx);
+
+	cr_assert_eq(run("pre_layer_norm", in, 4, &o, 1, eps0, err), 0, "%s", err);
+	cr_expect_arr_eq(out, want0, sizeof(out));
+	cr_assert_eq(run("pre_layer_norm", in, 4, &o, 1, eps3, err), 0, "%s", err);
+	cr_expect_arr_eq(out, want3, sizeof(want3));
+	/* gamma must divide x into rows */
+	in[2] = tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, dodd);
+	cr_expect_lt(run("pre_layer_norm", in, 4, &o, 1, eps0, err), 0);
+}
+
 /* AddRmsNormCast: y both in float32 and in float16 (rounded once each). */
 Test(ref_norm, add_rms_norm_cast_writes_y_twice)
 {
@@ -429,3 +456,4 @@ Test(ref_tensor_move, strided_slice_assign_in_place)
 	out.shape.dims[0] = 3;
 	cr_expect_lt(run("strided_slice_assign", in, 6, &out, 1, NULL, err), 0);
 }
+
