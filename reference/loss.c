@@ -3,6 +3,8 @@
  * integer attribute: 0 none, 1 mean, 2 sum. */
 #include "ref_util.h"
 
+#include <math.h>
+
 enum { RED_NONE = 0, RED_MEAN = 1, RED_SUM = 2 };
 
 static int reduction_of(const struct npukb_ref_call *c, long long *red, char *err, size_t errlen)
@@ -62,6 +64,80 @@ int npukb_ref_mse_loss_grad(const struct npukb_ref_call *c, char *err, size_t er
 		double p = npukb_load_as_double(c->in[1].dtype, c->in[1].data, i);
 		double l = npukb_load_as_double(c->in[2].dtype, c->in[2].data, i);
 		npukb_store_from_double(c->out[0].dtype, c->out[0].data, i, cof * (p - l) * dout);
+	}
+	return 0;
+}
+
+/* The weight of class k: weight[k], or 1 when weight is left out. */
+static double class_weight(const struct npukb_ref_tensor *w, int64_t k)
+{
+	return w->numel ? npukb_load_as_double(w->dtype, w->data, (size_t)k) : 1.0;
+}
+
+/* CrossEntropyLossGrad: the analytic gradient of the cross-entropy loss
+ * with respect to the logits z, given lp = log_softmax(z) (p = exp(lp)).
+ * Row n's loss, zero when target[n] == ignore_index (m_n = 0, else 1):
+ *   L_n = m_n [(1 - ls) w_t (-lp_t) + ls / C sum_c w_c (-lp_c)],  t = target[n]
+ * so, with S = sum_c w_c,
+ *   dL_n/dz_k = m_n [(1 - ls) w_t (p_k - [k == t]) + ls / C (p_k S - w_k)],
+ * scaled by grad_loss[n] (none), grad_loss (sum), or grad_loss / W (mean,
+ * W = sum_n m_n w_t; 0 when W is 0). in: grad_loss, log_prob (N x C),
+ * target (int64, N), weight (C, optional); out: x_grad (N x C). */
+int npukb_ref_cross_entropy_loss_grad(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *g = &c->in[0], *lp = &c->in[1], *t = &c->in[2], *w = &c->in[3];
+	struct npukb_ref_tensor *dx = &c->out[0];
+	size_t rows = t->numel, cls, n, k;
+	long long red, ignore;
+	double ls, wsum = 0.0, s = 0.0;
+	int rc = reduction_of(c, &red, err, errlen);
+	if (!rc)
+		rc = ref_attr_int(c, "ignore_index", &ignore, err, errlen);
+	if (!rc)
+		rc = ref_attr_double(c, "label_smoothing", &ls, err, errlen);
+	if (rc)
+		return rc;
+	if (rows == 0 || lp->numel % rows != 0 || dx->numel != lp->numel ||
+	    g->numel != (red == RED_NONE ? rows : 1)) {
+		snprintf(err, errlen, "log_prob %zu, target %zu, grad_loss %zu, x_grad %zu elements do not fit reduction %lld",
+			 lp->numel, rows, g->numel, dx->numel, red);
+		return -EINVAL;
+	}
+	cls = lp->numel / rows;
+	if (w->numel && w->numel != cls) {
+		snprintf(err, errlen, "weight has %zu elements, not one per class (%zu)", w->numel, cls);
+		return -EINVAL;
+	}
+	for (n = 0; n < rows; n++) {
+		int64_t tn = ref_load_i64(t, n);
+		if (tn == ignore)
+			continue;
+		if (tn < 0 || (size_t)tn >= cls) {
+			snprintf(err, errlen, "target[%zu] = %lld is not a class in [0, %zu)", n,
+				 (long long)tn, cls);
+			return -EINVAL;
+		}
+		wsum += class_weight(w, tn);
+	}
+	for (k = 0; k < cls; k++)
+		s += class_weight(w, (int64_t)k);
+	for (n = 0; n < rows; n++) {
+		int64_t tn = ref_load_i64(t, n);
+		double scale = npukb_load_as_double(g->dtype, g->data, red == RED_NONE ? n : 0);
+		double a, b;
+		if (red == RED_MEAN)
+			scale = wsum > 0.0 ? scale / wsum : 0.0;
+		if (tn == ignore)
+			scale = 0.0;
+		a = tn == ignore ? 0.0 : scale * (1.0 - ls) * class_weight(w, tn);
+		b = scale * ls / (double)cls;
+		for (k = 0; k < cls; k++) {
+			size_t i = n * cls + k;
+			double p = exp(npukb_load_as_double(lp->dtype, lp->data, i));
+			double v = a * (p - ((int64_t)k == tn ? 1.0 : 0.0)) +
+				   b * (p * s - class_weight(w, (int64_t)k));
+			npukb_store_from_double(dx->dtype, dx->data, i, v);
+		}
 	}
 	return 0;
 }

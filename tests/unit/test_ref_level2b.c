@@ -1,5 +1,5 @@
-/* test_ref_level2b.c - the references of Level 2's Mask, TensorMove and
- * Norm families (reference/mask.c, tensor_move.c, norm.c), checked on small
+/* test_ref_level2b.c - the references of Level 2's Mask, TensorMove, Norm
+ * and Loss families (reference/mask.c, tensor_move.c, norm.c, loss.c), checked on small
  * inputs computed by hand. */
 #include <criterion/criterion.h>
 
@@ -457,3 +457,109 @@ Test(ref_tensor_move, strided_slice_assign_in_place)
 	cr_expect_lt(run("strided_slice_assign", in, 6, &out, 1, NULL, err), 0);
 }
 
+/* ---- Loss ----------------------------------------------------------------- */
+
+/* CrossEntropyLossGrad by hand: row 0 has p = (1/4, 3/4) and target 1
+ * (weight 1/2), row 1 target 0 = ignore_index (zeros). Sum with grad 2:
+ * a = 2 * 1/2 = 1, x_grad = (1/4, -1/4); mean: W = 1/2, a = 2; none with
+ * grad (3, 7): a = 3/2. */
+Test(ref_loss, cross_entropy_loss_grad_by_hand)
+{
+	const float lp[4] = { logf(0.25f), logf(0.75f), logf(0.5f), logf(0.5f) };
+	static const int64_t target[2] = { 1, 0 };
+	static const float weight[2] = { 2, 0.5f }, g1[1] = { 2 }, g2[2] = { 3, 7 };
+	const int64_t dx[2] = { 2, 2 }, d1[1] = { 1 }, d2[1] = { 2 };
+	float out[4];
+	char err[ERRLEN];
+	const char *sum[] = { "reduction", "2", "ignore_index", "0", "label_smoothing", "0", NULL },
+		   *mean[] = { "reduction", "1", "ignore_index", "0", "label_smoothing", "0", NULL },
+		   *none[] = { "reduction", "0", "ignore_index", "0", "label_smoothing", "0", NULL };
+	struct npukb_ref_tensor in[4] = { tensor("grad_loss", NPUKB_DT_FLOAT32, (void *)g1, 1, d1),
+					  tensor("log_prob", NPUKB_DT_FLOAT32, (void *)lp, 2, dx),
+					  tensor("target", NPUKB_DT_INT64, (void *)target, 1, d2),
+					  tensor("weight", NPUKB_DT_FLOAT32, (void *)weight, 1, d2) };
+	struct npukb_ref_tensor o = tensor("x_grad", NPUKB_DT_FLOAT32, out, 2, dx);
+
+	cr_assert_eq(run("cross_entropy_loss_grad", in, 4, &o, 1, sum, err), 0, "%s", err);
+	cr_expect_float_eq(out[0], 0.25f, 1e-7);
+	cr_expect_float_eq(out[1], -0.25f, 1e-7);
+	cr_expect_eq(out[2], 0.0f);
+	cr_expect_eq(out[3], 0.0f);
+	cr_assert_eq(run("cross_entropy_loss_grad", in, 4, &o, 1, mean, err), 0, "%s", err);
+	cr_expect_float_eq(out[0], 0.5f, 1e-7);
+	cr_expect_float_eq(out[1], -0.5f, 1e-7);
+	in[0] = tensor("grad_loss", NPUKB_DT_FLOAT32, (void *)g2, 1, d2);
+	cr_assert_eq(run("cross_entropy_loss_grad", in, 4, &o, 1, none, err), 0, "%s", err);
+	cr_expect_float_eq(out[0], 0.375f, 1e-7);
+	cr_expect_float_eq(out[1], -0.375f, 1e-7);
+	cr_expect_eq(out[3], 0.0f);
+	/* a target outside [0, C) that is not ignore_index is an error */
+	{
+		static const int64_t bad[2] = { 1, 2 };
+		in[2] = tensor("target", NPUKB_DT_INT64, (void *)bad, 1, d2);
+		cr_expect_lt(run("cross_entropy_loss_grad", in, 4, &o, 1, none, err), 0);
+	}
+}
+
+/* The loss of one row of logits z with class weights w, target t and label
+ * smoothing ls (CrossEntropyLoss's definition, in double). */
+static double ce_row_loss(const double *z, const double *w, int c, int t, double ls)
+{
+	double m = z[0], s = 0.0, loss = 0.0;
+	for (int k = 1; k < c; k++)
+		m = z[k] > m ? z[k] : m;
+	for (int k = 0; k < c; k++)
+		s += exp(z[k] - m);
+	for (int k = 0; k < c; k++) {
+		double lp = z[k] - m - log(s);
+		loss -= (k == t ? (1.0 - ls) * w[k] : 0.0) * lp + ls / c * w[k] * lp;
+	}
+	return loss;
+}
+
+/* With label smoothing and weights: the gradient matches central finite
+ * differences of the loss (h = 1e-5), scaled by grad_loss; and by hand, no
+ * weights, p = (1/4, 3/4), target 0, ls 1/2: a = 1/2, b = 1/4, S = 2,
+ * x_grad = (-1/2, 1/2). */
+Test(ref_loss, cross_entropy_loss_grad_is_the_derivative)
+{
+	const double z[3] = { 0.3, -1.2, 0.8 }, w[3] = { 0.7, 1.3, 0.4 }, h = 1e-5;
+	const float wf[3] = { 0.7f, 1.3f, 0.4f }, g[1] = { -1.5f };
+	const int64_t target[1] = { 2 }, dx[2] = { 1, 3 }, d1[1] = { 1 }, d3[1] = { 3 }, none0[1] = { 0 };
+	float lp[3], out[3];
+	char err[ERRLEN];
+	double m = 0.8, s = 0.0;
+	const char *attrs[] = { "reduction", "0", "ignore_index", "-100", "label_smoothing", "0.2", NULL },
+		   *half[] = { "reduction", "2", "ignore_index", "-100", "label_smoothing", "0.5", NULL };
+	for (int k = 0; k < 3; k++)
+		s += exp(z[k] - m);
+	for (int k = 0; k < 3; k++)
+		lp[k] = (float)(z[k] - m - log(s));
+	{
+		struct npukb_ref_tensor in[4] = { tensor("grad_loss", NPUKB_DT_FLOAT32, (void *)g, 1, d1),
+						  tensor("log_prob", NPUKB_DT_FLOAT32, lp, 2, dx),
+						  tensor("target", NPUKB_DT_INT64, (void *)target, 1, d1),
+						  tensor("weight", NPUKB_DT_FLOAT32, (void *)wf, 1, d3) };
+		struct npukb_ref_tensor o = tensor("x_grad", NPUKB_DT_FLOAT32, out, 2, dx);
+		cr_assert_eq(run("cross_entropy_loss_grad", in, 4, &o, 1, attrs, err), 0, "%s", err);
+	}
+	for (int k = 0; k < 3; k++) {
+		double zp[3] = { z[0], z[1], z[2] }, zm[3] = { z[0], z[1], z[2] }, fd;
+		zp[k] += h;
+		zm[k] -= h;
+		fd = -1.5 * (ce_row_loss(zp, w, 3, 2, 0.2) - ce_row_loss(zm, w, 3, 2, 0.2)) / (2 * h);
+		cr_expect(fabs(out[k] - fd) < 1e-5, "x_grad[%d] = %g, finite difference %g", k, out[k], fd);
+	}
+	{
+		const float lp2[2] = { logf(0.25f), logf(0.75f) }, one[1] = { 1 };
+		const int64_t t0[1] = { 0 }, d12[2] = { 1, 2 };
+		struct npukb_ref_tensor in[4] = { tensor("grad_loss", NPUKB_DT_FLOAT32, (void *)one, 1, d1),
+						  tensor("log_prob", NPUKB_DT_FLOAT32, (void *)lp2, 2, d12),
+						  tensor("target", NPUKB_DT_INT64, (void *)t0, 1, d1),
+						  tensor("weight", NPUKB_DT_FLOAT32, NULL, 1, none0) };
+		struct npukb_ref_tensor o = tensor("x_grad", NPUKB_DT_FLOAT32, out, 2, d12);
+		cr_assert_eq(run("cross_entropy_loss_grad", in, 4, &o, 1, half, err), 0, "%s", err);
+		cr_expect_float_eq(out[0], -0.5f, 1e-7);
+		cr_expect_float_eq(out[1], 0.5f, 1e-7);
+	}
+}
