@@ -110,6 +110,7 @@ int npukb_ref_softmax_last(const struct npukb_ref_call *call, char *err, size_t 
 /* loss.c */
 int npukb_ref_mse_loss(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_mse_loss_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_cross_entropy_loss(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_cross_entropy_loss_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
 /* reduce_fused.c */
 int npukb_ref_mul_sigmoid_mul_add(const struct npukb_ref_call *call, char *err, size_t errlen);

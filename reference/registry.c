@@ -72,6 +72,7 @@ static const struct npukb_reference references[] = {
 	/* loss.c */
 	{ "mse_loss", 2, 1, npukb_ref_mse_loss },
 	{ "mse_loss_grad", 3, 1, npukb_ref_mse_loss_grad },
+	{ "cross_entropy_loss", 3, 4, npukb_ref_cross_entropy_loss },
 	{ "cross_entropy_loss_grad", 4, 1, npukb_ref_cross_entropy_loss_grad },
 	/* reduce_fused.c */
 	{ "mul_sigmoid_mul_add", 4, 1, npukb_ref_mul_sigmoid_mul_add },

@@ -30,12 +30,12 @@ static struct npukb_ref_tensor tensor(const char *name, enum npukb_dtype dt, voi
 }
 
 /* Runs reference `name` with the attributes kv (name, value pairs, NULL
- * terminated, at most 4). */
+ * terminated, at most 5). */
 static int run(const char *name, const struct npukb_ref_tensor *in, size_t nin,
 	       struct npukb_ref_tensor *out, size_t nout, const char *const *kv, char *err)
 {
 	const struct npukb_reference *r = npukb_reference_find(name);
-	struct npukb_attr_value attrs[4];
+	struct npukb_attr_value attrs[5];
 	struct npukb_case c;
 	struct npukb_task t;
 	struct npukb_ref_call call;
@@ -48,7 +48,7 @@ static int run(const char *name, const struct npukb_ref_tensor *in, size_t nin,
 	memset(&t, 0, sizeof(t));
 	c.id = cid;
 	c.attrs = attrs;
-	for (size_t i = 0; kv && kv[2 * i] && i < 4; i++) {
+	for (size_t i = 0; kv && i < 5 && kv[2 * i]; i++) {
 		attrs[i].name = (char *)kv[2 * i];
 		attrs[i].value = (char *)kv[2 * i + 1];
 		c.nattrs = i + 1;
@@ -561,5 +561,108 @@ Test(ref_loss, cross_entropy_loss_grad_is_the_derivative)
 		cr_assert_eq(run("cross_entropy_loss_grad", in, 4, &o, 1, half, err), 0, "%s", err);
 		cr_expect_float_eq(out[0], -0.5f, 1e-7);
 		cr_expect_float_eq(out[1], 0.5f, 1e-7);
+	}
+}
+
+/* CrossEntropyLoss by hand: row 0 logits (0, ln 3), lse ln 4, log_prob
+ * (ln 1/4, ln 3/4), target 1 (weight 1/2); row 1 logits (0, 0), lse ln 2,
+ * target 0 = ignore_index. none: L = (ln(4/3) / 2, 0); sum: ln(4/3) / 2;
+ * mean: W = 1/2, ln(4/3); zloss (scale 1/2) = (ln^2 4 + ln^2 2) / 4. */
+Test(ref_loss, cross_entropy_loss_by_hand)
+{
+	const float x[4] = { 0, logf(3.0f), 0, 0 };
+	static const int64_t target[2] = { 1, 0 };
+	static const float weight[2] = { 2, 0.5f };
+	const int64_t dx[2] = { 2, 2 }, d1[1] = { 1 }, d2[1] = { 2 };
+	float loss[2], lp[4], zl[1], lse[2];
+	char err[ERRLEN];
+	const double l43 = log(4.0 / 3.0);
+	const char *none[] = { "reduction", "0", "ignore_index", "0", "label_smoothing", "0",
+			       "lse_square_scale_for_zloss", "0.5", "return_zloss", "true", NULL };
+	const char *sum[] = { "reduction", "2", "ignore_index", "0", "label_smoothing", "0",
+			      "lse_square_scale_for_zloss", "0.5", "return_zloss", "false", NULL };
+	const char *mean[] = { "reduction", "1", "ignore_index", "0", "label_smoothing", "0",
+			       "lse_square_scale_for_zloss", "0.5", "return_zloss", "false", NULL };
+	struct npukb_ref_tensor in[3] = { tensor("input", NPUKB_DT_FLOAT32, (void *)x, 2, dx),
+					  tensor("target", NPUKB_DT_INT64, (void *)target, 1, d2),
+					  tensor("weight", NPUKB_DT_FLOAT32, (void *)weight, 1, d2) };
+	struct npukb_ref_tensor out[4] = { tensor("loss", NPUKB_DT_FLOAT32, loss, 1, d2),
+					   tensor("log_prob", NPUKB_DT_FLOAT32, lp, 2, dx),
+					   tensor("zloss", NPUKB_DT_FLOAT32, zl, 1, d1),
+					   tensor("lse_for_zloss", NPUKB_DT_FLOAT32, lse, 1, d2) };
+
+	cr_assert_eq(run("cross_entropy_loss", in, 3, out, 4, none, err), 0, "%s", err);
+	cr_expect_float_eq(loss[0], (float)(l43 / 2), 1e-6);
+	cr_expect_eq(loss[1], 0.0f);
+	cr_expect_float_eq(lp[0], (float)log(0.25), 1e-6);
+	cr_expect_float_eq(lp[1], (float)log(0.75), 1e-6);
+	cr_expect_float_eq(lp[2], (float)-log(2.0), 1e-6);
+	cr_expect_float_eq(lse[0], (float)log(4.0), 1e-6);
+	cr_expect_float_eq(lse[1], (float)log(2.0), 1e-6);
+	cr_expect_float_eq(zl[0], (float)((log(4.0) * log(4.0) + log(2.0) * log(2.0)) / 4), 1e-6);
+	out[0] = tensor("loss", NPUKB_DT_FLOAT32, loss, 1, d1);
+	cr_assert_eq(run("cross_entropy_loss", in, 3, out, 4, sum, err), 0, "%s", err);
+	cr_expect_float_eq(loss[0], (float)(l43 / 2), 1e-6);
+	cr_expect_eq(zl[0], 0.0f);
+	cr_assert_eq(run("cross_entropy_loss", in, 3, out, 4, mean, err), 0, "%s", err);
+	cr_expect_float_eq(loss[0], (float)l43, 1e-6);
+}
+
+/* Label smoothing 1/2, no weights, one row (0, ln 3), target 0:
+ * L = 1/2 ln 4 + 1/4 (ln 4 + ln(4/3)); and the gradient reference is the
+ * derivative of this one: central differences of the forward loss (sum,
+ * weights, smoothing 0.2) against cross_entropy_loss_grad. */
+Test(ref_loss, cross_entropy_loss_smoothing_and_its_gradient)
+{
+	float x[3] = { 0, logf(3.0f), 0 }, loss[1], lp[3], zl[1], lse[1], lpin[3], dx[3];
+	static const int64_t t0[1] = { 0 }, t2[1] = { 2 };
+	static const float w3[3] = { 0.7f, 1.3f, 0.4f }, one[1] = { 1 };
+	const int64_t d1[1] = { 1 }, d12[2] = { 1, 2 }, d13[2] = { 1, 3 }, d3[1] = { 3 }, none0[1] = { 0 };
+	char err[ERRLEN];
+	const char *half[] = { "reduction", "2", "ignore_index", "-100", "label_smoothing", "0.5",
+			       "lse_square_scale_for_zloss", "0", "return_zloss", "false", NULL };
+	const char *fwd[] = { "reduction", "2", "ignore_index", "-100", "label_smoothing", "0.2",
+			      "lse_square_scale_for_zloss", "0", "return_zloss", "false", NULL };
+	const char *bwd[] = { "reduction", "2", "ignore_index", "-100", "label_smoothing", "0.2", NULL };
+	struct npukb_ref_tensor in[3] = { tensor("input", NPUKB_DT_FLOAT32, x, 2, d12),
+					  tensor("target", NPUKB_DT_INT64, (void *)t0, 1, d1),
+					  tensor("weight", NPUKB_DT_FLOAT32, NULL, 1, none0) };
+	struct npukb_ref_tensor out[4] = { tensor("loss", NPUKB_DT_FLOAT32, loss, 1, d1),
+					   tensor("log_prob", NPUKB_DT_FLOAT32, lp, 2, d12),
+					   tensor("zloss", NPUKB_DT_FLOAT32, zl, 1, d1),
+					   tensor("lse_for_zloss", NPUKB_DT_FLOAT32, lse, 1, d1) };
+
+	cr_assert_eq(run("cross_entropy_loss", in, 3, out, 4, half, err), 0, "%s", err);
+	cr_expect_float_eq(loss[0], (float)(0.5 * log(4.0) + 0.25 * (log(4.0) + log(4.0 / 3.0))), 1e-6);
+
+	/* three classes, weights, target 2 */
+	x[0] = 0.3f;
+	x[1] = -1.2f;
+	x[2] = 0.8f;
+	in[0] = tensor("input", NPUKB_DT_FLOAT32, x, 2, d13);
+	in[1] = tensor("target", NPUKB_DT_INT64, (void *)t2, 1, d1);
+	in[2] = tensor("weight", NPUKB_DT_FLOAT32, (void *)w3, 1, d3);
+	out[1] = tensor("log_prob", NPUKB_DT_FLOAT32, lpin, 2, d13);
+	cr_assert_eq(run("cross_entropy_loss", in, 3, out, 4, fwd, err), 0, "%s", err);
+	{
+		struct npukb_ref_tensor gin[4] = { tensor("grad_loss", NPUKB_DT_FLOAT32, (void *)one, 1, d1),
+						   tensor("log_prob", NPUKB_DT_FLOAT32, lpin, 2, d13),
+						   tensor("target", NPUKB_DT_INT64, (void *)t2, 1, d1),
+						   tensor("weight", NPUKB_DT_FLOAT32, (void *)w3, 1, d3) };
+		struct npukb_ref_tensor g = tensor("x_grad", NPUKB_DT_FLOAT32, dx, 2, d13);
+		cr_assert_eq(run("cross_entropy_loss_grad", gin, 4, &g, 1, bwd, err), 0, "%s", err);
+	}
+	for (int k = 0; k < 3; k++) {
+		const float h = 1.0f / 256, keep = x[k];
+		float lplus, lminus;
+		x[k] = keep + h;
+		cr_assert_eq(run("cross_entropy_loss", in, 3, out, 4, fwd, err), 0, "%s", err);
+		lplus = loss[0];
+		x[k] = keep - h;
+		cr_assert_eq(run("cross_entropy_loss", in, 3, out, 4, fwd, err), 0, "%s", err);
+		lminus = loss[0];
+		x[k] = keep;
+		cr_expect(fabs((lplus - lminus) / (2 * h) - dx[k]) < 2e-4,
+			  "class %d: finite difference %g, gradient %g", k, (lplus - lminus) / (2 * h), dx[k]);
 	}
 }
