@@ -107,6 +107,7 @@ int npukb_ref_swiglu_grad(const struct npukb_ref_call *call, char *err, size_t e
 int npukb_ref_geglu(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_geglu_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_softmax_last(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_fused_matmul_softmax_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
 /* loss.c */
 int npukb_ref_mse_loss(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_mse_loss_grad(const struct npukb_ref_call *call, char *err, size_t errlen);

@@ -69,6 +69,7 @@ static const struct npukb_reference references[] = {
 	{ "geglu", 1, 2, npukb_ref_geglu },
 	{ "geglu_grad", 2, 1, npukb_ref_geglu_grad },
 	{ "softmax_last", 1, 1, npukb_ref_softmax_last },
+	{ "fused_matmul_softmax_grad", 3, 1, npukb_ref_fused_matmul_softmax_grad },
 	/* loss.c */
 	{ "mse_loss", 2, 1, npukb_ref_mse_loss },
 	{ "mse_loss_grad", 3, 1, npukb_ref_mse_loss_grad },

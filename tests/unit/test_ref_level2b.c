@@ -1,5 +1,6 @@
 /* test_ref_level2b.c - the references of Level 2's Mask, TensorMove, Norm
- * and Loss families (reference/mask.c, tensor_move.c, norm.c, loss.c), checked on small
+ * and Loss families and of its fused matmul-softmax gradient
+ * (reference/mask.c, tensor_move.c, norm.c, loss.c, activation.c), checked on small
  * inputs computed by hand. */
 #include <criterion/criterion.h>
 
@@ -665,4 +666,58 @@ Test(ref_loss, cross_entropy_loss_smoothing_and_its_gradient)
 		cr_expect(fabs((lplus - lminus) / (2 * h) - dx[k]) < 2e-4,
 			  "class %d: finite difference %g, gradient %g", k, (lplus - lminus) / (2 * h), dx[k]);
 	}
+}
+
+/* ---- Activation ------------------------------------------------------------ */
+
+/* InplaceFusedMatmulSoftmaxGrad by hand: g = (1, 2), v = I: d = (1, 2); s =
+ * (1/4, 3/4): r = 7/4, out = (-3/16, 3/16). Then the softmax backward: with
+ * s = softmax(z) and L(z) = sum_n d_n softmax(z)_n, out = dL/dz (central
+ * differences, three classes). */
+Test(ref_activation, fused_matmul_softmax_grad_is_the_softmax_backward)
+{
+	static const float g[2] = { 1, 2 }, v[4] = { 1, 0, 0, 1 }, s[2] = { 0.25f, 0.75f };
+	static const float want[2] = { -0.1875f, 0.1875f };
+	static const float g3[2] = { 0.5f, -1 }, v3[6] = { 1, 2, -1, 0.5f, 0.25f, -2 };
+	const int64_t d12[2] = { 1, 2 }, d22[2] = { 2, 2 }, d13[2] = { 1, 3 }, d32[2] = { 3, 2 };
+	const double z[3] = { 0.2, -0.5, 1.0 }, h = 1e-5;
+	float out[3], s3[3];
+	double dd[3], e[3], sum = 0.0;
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[3] = { tensor("grad_output", NPUKB_DT_FLOAT32, (void *)g, 2, d12),
+					  tensor("values", NPUKB_DT_FLOAT32, (void *)v, 2, d22),
+					  tensor("softmax_output", NPUKB_DT_FLOAT32, (void *)s, 2, d12) };
+	struct npukb_ref_tensor o = tensor("softmax_output", NPUKB_DT_FLOAT32, out, 2, d12);
+
+	cr_assert_eq(run("fused_matmul_softmax_grad", in, 3, &o, 1, NULL, err), 0, "%s", err);
+	cr_expect_arr_eq(out, want, sizeof(want));
+
+	for (int n = 0; n < 3; n++) {
+		dd[n] = g3[0] * v3[2 * n] + g3[1] * v3[2 * n + 1];
+		e[n] = exp(z[n]);
+		sum += e[n];
+	}
+	for (int n = 0; n < 3; n++)
+		s3[n] = (float)(e[n] / sum);
+	in[0] = tensor("grad_output", NPUKB_DT_FLOAT32, (void *)g3, 2, d12);
+	in[1] = tensor("values", NPUKB_DT_FLOAT32, (void *)v3, 2, d32);
+	in[2] = tensor("softmax_output", NPUKB_DT_FLOAT32, s3, 2, d13);
+	o = tensor("softmax_output", NPUKB_DT_FLOAT32, out, 2, d13);
+	cr_assert_eq(run("fused_matmul_softmax_grad", in, 3, &o, 1, NULL, err), 0, "%s", err);
+	for (int k = 0; k < 3; k++) {
+		double lp = 0.0, lm = 0.0, sp = 0.0, sm = 0.0;
+		for (int n = 0; n < 3; n++) {
+			sp += exp(z[n] + (n == k ? h : 0));
+			sm += exp(z[n] - (n == k ? h : 0));
+		}
+		for (int n = 0; n < 3; n++) {
+			lp += dd[n] * exp(z[n] + (n == k ? h : 0)) / sp;
+			lm += dd[n] * exp(z[n] - (n == k ? h : 0)) / sm;
+		}
+		cr_expect(fabs(out[k] - (lp - lm) / (2 * h)) < 1e-5, "class %d: %g, finite difference %g", k,
+			  out[k], (lp - lm) / (2 * h));
+	}
+	/* values must have grad_output's K columns */
+	in[1] = tensor("values", NPUKB_DT_FLOAT32, (void *)v3, 2, d22);
+	cr_expect_lt(run("fused_matmul_softmax_grad", in, 3, &o, 1, NULL, err), 0);
 }
