@@ -212,7 +212,7 @@ int npukb_ref_layer_norm_v4(const struct npukb_ref_call *c, char *err, size_t er
 	return layer_rows(c, &l, err, errlen);
 }
 
-/* in: x, y, gamma, beta; out: out = LayerNorm(x + y) over gamma's row. */
+/* in: x, y, gamma, beta; out: res_out = LayerNorm(x + y) over gamma's row. */
 int npukb_ref_pre_layer_norm(const struct npukb_ref_call *c, char *err, size_t errlen)
 {
 	struct layer_call l = { &c->in[0], &c->in[1], NULL, &c->in[2], &c->in[3],
