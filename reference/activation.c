@@ -358,3 +358,44 @@ int npukb_ref_gelu_quant(const struct npukb_ref_call *c, char *err, size_t errle
 	}
 	return 0;
 }
+
+/* InplaceFusedMatmulSoftmaxGrad: with s = softmax_output (M x N, rows of
+ * the softmax), the incoming gradient g (M x K) and values v (N x K),
+ *   d = g v^T (M x N),  out[m][n] = (d[m][n] - sum_j s[m][j] d[m][j]) s[m][n]
+ * (the softmax's backward for the gradient d), written over s. in:
+ * grad_output, values, softmax_output (before); out: softmax_output. */
+int npukb_ref_fused_matmul_softmax_grad(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *g = &c->in[0], *v = &c->in[1], *s = &c->in[2];
+	size_t m, n, k, rows, cols, depth;
+	double *d;
+	if (s->shape.rank != 2 || g->shape.rank != 2 || v->shape.rank != 2 ||
+	    g->shape.dims[0] != s->shape.dims[0] || v->shape.dims[0] != s->shape.dims[1] ||
+	    g->shape.dims[1] != v->shape.dims[1] || c->out[0].numel != s->numel) {
+		snprintf(err, errlen, "need softmax_output M x N, grad_output M x K, values N x K");
+		return -EINVAL;
+	}
+	rows = (size_t)s->shape.dims[0];
+	cols = (size_t)s->shape.dims[1];
+	depth = (size_t)g->shape.dims[1];
+	d = malloc((cols ? cols : 1) * sizeof(*d));
+	if (!d) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (m = 0; m < rows; m++) {
+		double r = 0.0;
+		for (n = 0; n < cols; n++) {
+			double acc = 0.0;
+			for (k = 0; k < depth; k++)
+				acc += npukb_load_as_double(g->dtype, g->data, m * depth + k) *
+				       npukb_load_as_double(v->dtype, v->data, n * depth + k);
+			d[n] = acc;
+			r += in_at(c, 2, m * cols + n) * acc;
+		}
+		for (n = 0; n < cols; n++)
+			out_at(c, m * cols + n, (d[n] - r) * in_at(c, 2, m * cols + n));
+	}
+	free(d);
+	return 0;
+}

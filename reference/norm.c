@@ -157,18 +157,21 @@ static int layer_rows(const struct npukb_ref_call *c, const struct layer_call *l
 	int rc = ref_attr_double(c, "epsilon", &eps, err, errlen);
 	if (rc < 0)
 		return rc;
-	/* The rows are mean's elements: gamma may be left out. */
-	if (l->mean->numel == 0 || l->x1->numel % l->mean->numel != 0) {
+	/* The rows are mean's elements (gamma may be left out), or without
+	 * mean and rstd gamma's row. */
+	const struct npukb_ref_tensor *per_row = l->mean ? l->mean : l->gamma;
+	if (per_row->numel == 0 || l->x1->numel % per_row->numel != 0) {
 		snprintf(err, errlen, "%s has %zu elements, not a multiple of %s's %zu", l->x1->name,
-			 l->x1->numel, l->mean->name, l->mean->numel);
+			 l->x1->numel, per_row->name, per_row->numel);
 		return -EINVAL;
 	}
-	rows = l->mean->numel;
+	rows = l->mean ? l->mean->numel : l->x1->numel / l->gamma->numel;
 	d = l->x1->numel / rows;
 	if ((l->x2 && l->x2->numel != l->x1->numel) || (l->gamma->numel && l->gamma->numel != d) ||
 	    (l->beta->numel && l->beta->numel != d) ||
 	    (l->bias && l->bias->numel && l->bias->numel != d && l->bias->numel != l->x1->numel) ||
-	    l->y->numel != l->x1->numel || l->mean->numel != rows || l->rstd->numel != rows ||
+	    l->y->numel != l->x1->numel || (l->mean && l->mean->numel != rows) ||
+	    (l->rstd && l->rstd->numel != rows) ||
 	    (l->sum && l->sum->numel != l->x1->numel)) {
 		snprintf(err, errlen,
 			 "%s and %s need %zu elements (beta %zu, bias one row or all), mean and rstd one per row (%zu)",
@@ -185,8 +188,10 @@ static int layer_rows(const struct npukb_ref_call *c, const struct layer_call *l
 			var += dev * dev;
 		}
 		inv = 1.0 / sqrt(var / (double)d + eps);
-		npukb_store_from_double(l->mean->dtype, l->mean->data, r, mean);
-		npukb_store_from_double(l->rstd->dtype, l->rstd->data, r, inv);
+		if (l->mean)
+			npukb_store_from_double(l->mean->dtype, l->mean->data, r, mean);
+		if (l->rstd)
+			npukb_store_from_double(l->rstd->dtype, l->rstd->data, r, inv);
 		for (j = 0; j < d; j++) {
 			size_t i = r * d + j;
 			double s = layer_s(l, i, j);
@@ -235,6 +240,14 @@ int npukb_ref_layer_norm_v4(const struct npukb_ref_call *c, char *err, size_t er
 {
 	struct layer_call l = { &c->in[0], NULL, NULL, &c->in[2], &c->in[3],
 				&c->out[0], &c->out[1], &c->out[2], NULL, 1.0 };
+	return layer_rows(c, &l, err, errlen);
+}
+
+/* in: x, y, gamma, beta; out: res_out = LayerNorm(x + y) over gamma's row. */
+int npukb_ref_pre_layer_norm(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	struct layer_call l = { &c->in[0], &c->in[1], NULL, &c->in[2], &c->in[3],
+				&c->out[0], NULL, NULL, NULL, 1.0 };
 	return layer_rows(c, &l, err, errlen);
 }
 

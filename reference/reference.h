@@ -108,9 +108,12 @@ int npukb_ref_swiglu_grad(const struct npukb_ref_call *call, char *err, size_t e
 int npukb_ref_geglu(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_geglu_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_softmax_last(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_fused_matmul_softmax_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
 /* loss.c */
 int npukb_ref_mse_loss(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_mse_loss_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_cross_entropy_loss(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_cross_entropy_loss_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
 /* reduce_fused.c */
 int npukb_ref_mul_sigmoid_mul_add(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_add_sigmoid_mul_reduce_sum(const struct npukb_ref_call *call, char *err, size_t errlen);
@@ -129,6 +132,7 @@ int npukb_ref_deep_norm(const struct npukb_ref_call *call, char *err, size_t err
 int npukb_ref_add_layer_norm(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_inplace_add_layer_norm(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_layer_norm_v4(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_pre_layer_norm(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_add_rms_norm_cast(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_add_rms_norm_quant(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_rms_norm_grad(const struct npukb_ref_call *call, char *err, size_t errlen);

@@ -52,6 +52,7 @@ static const struct npukb_reference references[] = {
 	{ "add_layer_norm", 5, 4, npukb_ref_add_layer_norm },
 	{ "inplace_add_layer_norm", 5, 4, npukb_ref_inplace_add_layer_norm },
 	{ "layer_norm_v4", 4, 3, npukb_ref_layer_norm_v4 },
+	{ "pre_layer_norm", 4, 1, npukb_ref_pre_layer_norm },
 	{ "add_rms_norm_cast", 3, 4, npukb_ref_add_rms_norm_cast },
 	{ "add_rms_norm_quant", 5, 2, npukb_ref_add_rms_norm_quant },
 	{ "rms_norm_grad", 4, 2, npukb_ref_rms_norm_grad },
@@ -70,9 +71,12 @@ static const struct npukb_reference references[] = {
 	{ "geglu", 1, 2, npukb_ref_geglu },
 	{ "geglu_grad", 2, 1, npukb_ref_geglu_grad },
 	{ "softmax_last", 1, 1, npukb_ref_softmax_last },
+	{ "fused_matmul_softmax_grad", 3, 1, npukb_ref_fused_matmul_softmax_grad },
 	/* loss.c */
 	{ "mse_loss", 2, 1, npukb_ref_mse_loss },
 	{ "mse_loss_grad", 3, 1, npukb_ref_mse_loss_grad },
+	{ "cross_entropy_loss", 3, 4, npukb_ref_cross_entropy_loss },
+	{ "cross_entropy_loss_grad", 4, 1, npukb_ref_cross_entropy_loss_grad },
 	/* reduce_fused.c */
 	{ "mul_sigmoid_mul_add", 4, 1, npukb_ref_mul_sigmoid_mul_add },
 	{ "add_sigmoid_mul_reduce_sum", 5, 1, npukb_ref_add_sigmoid_mul_reduce_sum },

@@ -4,7 +4,8 @@
 //
 // x is rows x d (d: the elements gamma covers). The rows are dealt to the
 // cores in contiguous ranges; each core streams its rows through UB in
-// tiles of whole rows (each padded to 64 floats) and computes in float:
+// tiles of whole rows (each padded to 64 floats) and computes in float
+// (mean and rstd left out, as PreLayerNorm's, when their addresses are null):
 //   s = alpha * x1 (+ x2) (+ bias, one row or the whole tensor),
 //   mean = sum(s) / d, c = s - mean, rstd = 1 / sqrt(sum(c^2) / d + eps),
 //   y = c * rstd * gamma + beta,
@@ -28,7 +29,7 @@ struct LayerNormArgs {
     GM_ADDR gamma; // null: 1
     GM_ADDR beta;  // null: 0
     GM_ADDR y;
-    GM_ADDR mean;
+    GM_ADDR mean; // null (with rstd): not wanted
     GM_ADDR rstd;
     GM_ADDR sum; // s, rounded to T; null when not wanted
     uint64_t rows;
@@ -59,10 +60,13 @@ public:
         alpha = a.alpha;
         biasKind = a.bias ? a.bias_kind : BiasKind::NONE;
         withSum = a.sum != nullptr;
+        withStats = a.mean != nullptr && a.rstd != nullptr;
         x1Gm.SetGlobalBuffer((__gm__ T*)a.x1 + start * d, rows * d);
         yGm.SetGlobalBuffer((__gm__ T*)a.y + start * d, rows * d);
-        meanGm.SetGlobalBuffer((__gm__ S*)a.mean + start, rows);
-        rstdGm.SetGlobalBuffer((__gm__ S*)a.rstd + start, rows);
+        if (withStats) {
+            meanGm.SetGlobalBuffer((__gm__ S*)a.mean + start, rows);
+            rstdGm.SetGlobalBuffer((__gm__ S*)a.rstd + start, rows);
+        }
         if constexpr (ADD) {
             x2Gm.SetGlobalBuffer((__gm__ T*)a.x2 + start * d, rows * d);
         }
@@ -312,9 +316,11 @@ private:
             sumQue.FreeTensor(s);
         }
         LocalTensor<float> stats = statQue.template DeQue<float>();
-        const uint32_t at = IsSameType<S, float>::value ? 0 : 2 * statStride;
-        CopyUbToGm(meanGm[r0], stats[at].template ReinterpretCast<S>(), nr);
-        CopyUbToGm(rstdGm[r0], stats[at + statStride].template ReinterpretCast<S>(), nr);
+        if (withStats) {
+            const uint32_t at = IsSameType<S, float>::value ? 0 : 2 * statStride;
+            CopyUbToGm(meanGm[r0], stats[at].template ReinterpretCast<S>(), nr);
+            CopyUbToGm(rstdGm[r0], stats[at + statStride].template ReinterpretCast<S>(), nr);
+        }
         statQue.FreeTensor(stats);
     }
 
@@ -329,6 +335,7 @@ private:
     float eps = 0, alpha = 1;
     BiasKind biasKind = BiasKind::NONE;
     bool withSum = false;
+    bool withStats = true;
 };
 
 template <typename T, typename S, bool ADD>
