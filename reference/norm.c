@@ -325,3 +325,68 @@ int npukb_ref_add_layer_norm_grad(const struct npukb_ref_call *c, char *err, siz
 	free(acc);
 	return 0;
 }
+
+/* GroupNorm then (optionally) Swish. in: x ([N, C, ...]), gamma, beta (C
+ * each); out: y (x's shape), mean, rstd (N * num_groups each). Group g of
+ * sample n holds channels g * C / G .. (g + 1) * C / G - 1 with every
+ * trailing element of each: contiguous, C / G * HW elements. z = (x - mean)
+ * * rstd * gamma[c] + beta[c]; y = z * sigmoid(swish_scale * z) when
+ * activate_swish, else z. */
+int npukb_ref_group_norm_swish(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *x = &c->in[0], *gamma = &c->in[1], *beta = &c->in[2];
+	struct npukb_ref_tensor *y = &c->out[0], *mean = &c->out[1], *rstd = &c->out[2];
+	long long groups;
+	double eps, scale;
+	int swish;
+	size_t n, ch, hw, cg, len, r, j;
+	int rc = ref_attr_int(c, "num_groups", &groups, err, errlen);
+	if (rc == 0)
+		rc = ref_attr_double(c, "eps", &eps, err, errlen);
+	if (rc == 0)
+		rc = ref_attr_bool(c, "activate_swish", &swish, err, errlen);
+	if (rc == 0)
+		rc = ref_attr_double(c, "swish_scale", &scale, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (x->shape.rank < 2 || groups <= 0 || x->shape.dims[1] % groups != 0) {
+		snprintf(err, errlen, "%s needs rank 2 or more and channels a multiple of num_groups %lld",
+			 x->name, groups);
+		return -EINVAL;
+	}
+	n = (size_t)x->shape.dims[0];
+	ch = (size_t)x->shape.dims[1];
+	hw = n * ch == 0 ? 0 : x->numel / (n * ch);
+	cg = ch / (size_t)groups;
+	len = cg * hw;
+	if (gamma->numel != ch || beta->numel != ch || y->numel != x->numel ||
+	    mean->numel != n * (size_t)groups || rstd->numel != mean->numel) {
+		snprintf(err, errlen, "%s and %s need %zu elements, %s and %s %zu", gamma->name,
+			 beta->name, ch, mean->name, rstd->name, n * (size_t)groups);
+		return -EINVAL;
+	}
+	for (r = 0; r < mean->numel; r++) {
+		const size_t base = r * len;
+		double s = 0.0, ss = 0.0, mu, inv;
+		for (j = 0; j < len; j++)
+			s += npukb_load_as_double(x->dtype, x->data, base + j);
+		mu = s / (double)len;
+		for (j = 0; j < len; j++) {
+			double v = npukb_load_as_double(x->dtype, x->data, base + j) - mu;
+			ss += v * v;
+		}
+		inv = 1.0 / sqrt(ss / (double)len + eps);
+		npukb_store_from_double(mean->dtype, mean->data, r, mu);
+		npukb_store_from_double(rstd->dtype, rstd->data, r, inv);
+		for (j = 0; j < len; j++) {
+			const size_t k = (r % (size_t)groups) * cg + j / hw;
+			double z = (npukb_load_as_double(x->dtype, x->data, base + j) - mu) * inv *
+					   npukb_load_as_double(gamma->dtype, gamma->data, k) +
+				   npukb_load_as_double(beta->dtype, beta->data, k);
+			if (swish)
+				z = z / (1.0 + exp(-scale * z));
+			npukb_store_from_double(y->dtype, y->data, base + j, z);
+		}
+	}
+	return 0;
+}

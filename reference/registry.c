@@ -55,6 +55,7 @@ static const struct npukb_reference references[] = {
 	{ "add_rms_norm_cast", 3, 4, npukb_ref_add_rms_norm_cast },
 	{ "rms_norm_grad", 4, 2, npukb_ref_rms_norm_grad },
 	{ "add_layer_norm_grad", 7, 3, npukb_ref_add_layer_norm_grad },
+	{ "group_norm_swish", 3, 3, npukb_ref_group_norm_swish },
 	{ "strided_slice_assign", 6, 1, npukb_ref_strided_slice_assign },
 	/* activation.c */
 	{ "swish", 1, 1, npukb_ref_swish },

@@ -401,6 +401,46 @@ Test(ref_norm, add_layer_norm_grad_by_hand)
 	cr_expect_arr_eq(db, want_db, sizeof(db));
 }
 
+/* x [1, 4, 2] (N 1, C 4, HW 2) in 2 groups, epsilon 0: group 0 is x (1, 3,
+ * 1, 3), mean 2, variance 1, rstd 1; group 1 is (0, 4, 0, 4), mean 2,
+ * variance 4, rstd 1/2: normalised both are (-1, 1, -1, 1). gamma (1, 2,
+ * -1, 0.5), beta (0, 1, 0, 0) per channel give z = (-1, 1, -1, 3, 1, -1,
+ * -0.5, 0.5); with swish, y = z / (1 + exp(-scale * z)). */
+Test(ref_norm, group_norm_swish_by_hand)
+{
+	static const float x[8] = { 1, 3, 1, 3, 0, 4, 0, 4 }, gamma[4] = { 1, 2, -1, 0.5f },
+			   beta[4] = { 0, 1, 0, 0 };
+	static const float want_z[8] = { -1, 1, -1, 3, 1, -1, -0.5f, 0.5f },
+			   want_mean[2] = { 2, 2 }, want_rstd[2] = { 1, 0.5f };
+	const int64_t dx[3] = { 1, 4, 2 }, dc[1] = { 4 }, dm[2] = { 1, 2 };
+	float y[8], mean[2], rstd[2];
+	char err[ERRLEN];
+	const char *plain[] = { "num_groups", "2", "eps", "0", "activate_swish", "false",
+				"swish_scale", "1", NULL };
+	const char *swish[] = { "num_groups", "2", "eps", "0", "activate_swish", "true",
+				"swish_scale", "2", NULL };
+	struct npukb_ref_tensor in[3] = { tensor("x", NPUKB_DT_FLOAT32, (void *)x, 3, dx),
+					  tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, dc),
+					  tensor("beta", NPUKB_DT_FLOAT32, (void *)beta, 1, dc) };
+	struct npukb_ref_tensor out[3] = { tensor("y", NPUKB_DT_FLOAT32, y, 3, dx),
+					   tensor("mean", NPUKB_DT_FLOAT32, mean, 2, dm),
+					   tensor("rstd", NPUKB_DT_FLOAT32, rstd, 2, dm) };
+
+	cr_assert_eq(run("group_norm_swish", in, 3, out, 3, plain, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_z, sizeof(y));
+	cr_expect_arr_eq(mean, want_mean, sizeof(mean));
+	cr_expect_arr_eq(rstd, want_rstd, sizeof(rstd));
+
+	cr_assert_eq(run("group_norm_swish", in, 3, out, 3, swish, err), 0, "%s", err);
+	for (int i = 0; i < 8; i++) {
+		const float want = (float)(want_z[i] / (1.0 + exp(-2.0 * want_z[i])));
+		cr_expect_eq(y[i], want, "y[%d] = %.9g, want %.9g", i, y[i], want);
+	}
+	/* channels not a multiple of the groups */
+	swish[1] = "3";
+	cr_expect_neq(run("group_norm_swish", in, 3, out, 3, swish, err), 0);
+}
+
 /* var[4][3], axes (0, 1), begin (1, 0), strides (2, 1), input_value[2][2]:
  * rows 1 and 3, columns 0 and 1 take the values. */
 Test(ref_tensor_move, strided_slice_assign_in_place)
