@@ -1,5 +1,6 @@
 /* norm.c - normalisations over the trailing dimensions: RMSNorm and its
- * fused residual-add forms. Every row (the trailing elements gamma covers)
+ * fused residual-add forms, LayerNorm's, GroupNorm (+ Swish) over groups
+ * of channels. Every row (the trailing elements gamma covers)
  * is reduced in double and each output rounded once. */
 #include "ref_util.h"
 
@@ -326,6 +327,33 @@ int npukb_ref_add_layer_norm_grad(const struct npukb_ref_call *c, char *err, siz
 	return 0;
 }
 
+/* The layout of a GroupNorm input x [N, C, trailing...]: N, C, the
+ * trailing elements per channel (HW), the channels per group and the
+ * groups (attribute num_groups). */
+struct group_dims {
+	size_t n, ch, hw, cg, groups;
+};
+
+static int group_layout(const struct npukb_ref_call *c, const struct npukb_ref_tensor *x,
+			struct group_dims *gd, char *err, size_t errlen)
+{
+	long long groups;
+	int rc = ref_attr_int(c, "num_groups", &groups, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (x->shape.rank < 2 || groups <= 0 || x->shape.dims[1] % groups != 0) {
+		snprintf(err, errlen, "%s needs rank 2 or more and channels a multiple of num_groups %lld",
+			 x->name, groups);
+		return -EINVAL;
+	}
+	gd->n = (size_t)x->shape.dims[0];
+	gd->ch = (size_t)x->shape.dims[1];
+	gd->hw = gd->n * gd->ch == 0 ? 0 : x->numel / (gd->n * gd->ch);
+	gd->cg = gd->ch / groups;
+	gd->groups = groups;
+	return 0;
+}
+
 /* GroupNorm then (optionally) Swish. in: x ([N, C, ...]), gamma, beta (C
  * each); out: y (x's shape), mean, rstd (N * num_groups each). Group g of
  * sample n holds channels g * C / G .. (g + 1) * C / G - 1 with every
@@ -336,11 +364,11 @@ int npukb_ref_group_norm_swish(const struct npukb_ref_call *c, char *err, size_t
 {
 	const struct npukb_ref_tensor *x = &c->in[0], *gamma = &c->in[1], *beta = &c->in[2];
 	struct npukb_ref_tensor *y = &c->out[0], *mean = &c->out[1], *rstd = &c->out[2];
-	long long groups;
-	double eps, scale;
-	int swish;
-	size_t n, ch, hw, cg, len, r, j;
-	int rc = ref_attr_int(c, "num_groups", &groups, err, errlen);
+	double eps = 0.0, scale = 1.0;
+	int swish = 0;
+	struct group_dims gd;
+	size_t len, r, j;
+	int rc = group_layout(c, x, &gd, err, errlen);
 	if (rc == 0)
 		rc = ref_attr_double(c, "eps", &eps, err, errlen);
 	if (rc == 0)
@@ -349,20 +377,11 @@ int npukb_ref_group_norm_swish(const struct npukb_ref_call *c, char *err, size_t
 		rc = ref_attr_double(c, "swish_scale", &scale, err, errlen);
 	if (rc < 0)
 		return rc;
-	if (x->shape.rank < 2 || groups <= 0 || x->shape.dims[1] % groups != 0) {
-		snprintf(err, errlen, "%s needs rank 2 or more and channels a multiple of num_groups %lld",
-			 x->name, groups);
-		return -EINVAL;
-	}
-	n = (size_t)x->shape.dims[0];
-	ch = (size_t)x->shape.dims[1];
-	hw = n * ch == 0 ? 0 : x->numel / (n * ch);
-	cg = ch / (size_t)groups;
-	len = cg * hw;
-	if (gamma->numel != ch || beta->numel != ch || y->numel != x->numel ||
-	    mean->numel != n * (size_t)groups || rstd->numel != mean->numel) {
+	len = gd.cg * gd.hw;
+	if (gamma->numel != gd.ch || beta->numel != gd.ch || y->numel != x->numel ||
+	    mean->numel != gd.n * gd.groups || rstd->numel != mean->numel) {
 		snprintf(err, errlen, "%s and %s need %zu elements, %s and %s %zu", gamma->name,
-			 beta->name, ch, mean->name, rstd->name, n * (size_t)groups);
+			 beta->name, gd.ch, mean->name, rstd->name, gd.n * gd.groups);
 		return -EINVAL;
 	}
 	for (r = 0; r < mean->numel; r++) {
@@ -379,7 +398,7 @@ int npukb_ref_group_norm_swish(const struct npukb_ref_call *c, char *err, size_t
 		npukb_store_from_double(mean->dtype, mean->data, r, mu);
 		npukb_store_from_double(rstd->dtype, rstd->data, r, inv);
 		for (j = 0; j < len; j++) {
-			const size_t k = (r % (size_t)groups) * cg + j / hw;
+			const size_t k = (r % gd.groups) * gd.cg + j / gd.hw;
 			double z = (npukb_load_as_double(x->dtype, x->data, base + j) - mu) * inv *
 					   npukb_load_as_double(gamma->dtype, gamma->data, k) +
 				   npukb_load_as_double(beta->dtype, beta->data, k);
@@ -388,5 +407,77 @@ int npukb_ref_group_norm_swish(const struct npukb_ref_call *c, char *err, size_t
 			npukb_store_from_double(y->dtype, y->data, base + j, z);
 		}
 	}
+	return 0;
+}
+
+/* The gradient of GroupNormSwish with the saved statistics. in: dy, mean,
+ * rstd (N * G each), x, gamma, beta; out: dx, dgamma, dbeta. Per group r
+ * (L = C / G * HW elements), xn = (x - mean[r]) * rstd[r], z = xn *
+ * gamma[c] + beta[c], s = swish_scale, sig = 1 / (1 + exp(-s z)): g = dy *
+ * d(z sig(s z))/dz = dy * sig * (1 + s z (1 - sig)); dbeta[c] = sum g,
+ * dgamma[c] = sum g * xn over samples and the channel's elements; c1 =
+ * sum(g * gamma) / L, c2 = sum(g * gamma * xn) / L over the group, dx =
+ * rstd[r] * (g * gamma[c] - xn * c2 - c1). */
+int npukb_ref_group_norm_swish_grad(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *dy = &c->in[0], *mean = &c->in[1], *rstd = &c->in[2];
+	const struct npukb_ref_tensor *x = &c->in[3], *gamma = &c->in[4], *beta = &c->in[5];
+	struct npukb_ref_tensor *dx = &c->out[0], *dgamma = &c->out[1], *dbeta = &c->out[2];
+	double scale = 1.0, *acc;
+	struct group_dims gd;
+	size_t len, r, j;
+	int rc = group_layout(c, x, &gd, err, errlen);
+	if (rc == 0)
+		rc = ref_attr_double(c, "swish_scale", &scale, err, errlen);
+	if (rc < 0)
+		return rc;
+	len = gd.cg * gd.hw;
+	if (dy->numel != x->numel || dx->numel != x->numel || gamma->numel != gd.ch ||
+	    beta->numel != gd.ch || dgamma->numel != gd.ch || dbeta->numel != gd.ch ||
+	    mean->numel != gd.n * gd.groups || rstd->numel != mean->numel) {
+		snprintf(err, errlen, "%s, %s, %s and %s need %zu elements, %s and %s %zu", gamma->name,
+			 beta->name, dgamma->name, dbeta->name, gd.ch, mean->name, rstd->name,
+			 gd.n * gd.groups);
+		return -EINVAL;
+	}
+	acc = calloc(2 * gd.ch + 1, sizeof(*acc));
+	if (!acc) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (r = 0; r < mean->numel; r++) {
+		const size_t base = r * len, c0 = (r % gd.groups) * gd.cg;
+		const double mu = npukb_load_as_double(mean->dtype, mean->data, r);
+		const double rs = npukb_load_as_double(rstd->dtype, rstd->data, r);
+		double c1 = 0.0, c2 = 0.0;
+		/* two passes: the group sums, then dx */
+		for (int pass = 0; pass < 2; pass++) {
+			for (j = 0; j < len; j++) {
+				const size_t k = c0 + j / gd.hw;
+				const double gm = npukb_load_as_double(gamma->dtype, gamma->data, k);
+				const double xn = (npukb_load_as_double(x->dtype, x->data, base + j) - mu) * rs;
+				const double z = xn * gm + npukb_load_as_double(beta->dtype, beta->data, k);
+				const double sig = 1.0 / (1.0 + exp(-scale * z));
+				const double g = npukb_load_as_double(dy->dtype, dy->data, base + j) * sig *
+						 (1.0 + scale * z * (1.0 - sig));
+				if (pass == 0) {
+					acc[k] += g * xn;
+					acc[gd.ch + k] += g;
+					c1 += g * gm;
+					c2 += g * gm * xn;
+				} else {
+					npukb_store_from_double(dx->dtype, dx->data, base + j,
+								rs * (g * gm - xn * c2 - c1));
+				}
+			}
+			c1 /= (double)len;
+			c2 /= (double)len;
+		}
+	}
+	for (j = 0; j < gd.ch; j++) {
+		npukb_store_from_double(dgamma->dtype, dgamma->data, j, acc[j]);
+		npukb_store_from_double(dbeta->dtype, dbeta->data, j, acc[gd.ch + j]);
+	}
+	free(acc);
 	return 0;
 }

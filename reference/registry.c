@@ -56,6 +56,7 @@ static const struct npukb_reference references[] = {
 	{ "rms_norm_grad", 4, 2, npukb_ref_rms_norm_grad },
 	{ "add_layer_norm_grad", 7, 3, npukb_ref_add_layer_norm_grad },
 	{ "group_norm_swish", 3, 3, npukb_ref_group_norm_swish },
+	{ "group_norm_swish_grad", 6, 3, npukb_ref_group_norm_swish_grad },
 	{ "strided_slice_assign", 6, 1, npukb_ref_strided_slice_assign },
 	/* activation.c */
 	{ "swish", 1, 1, npukb_ref_swish },

@@ -441,6 +441,58 @@ Test(ref_norm, group_norm_swish_by_hand)
 	cr_expect_neq(run("group_norm_swish", in, 3, out, 3, swish, err), 0);
 }
 
+/* GroupNormSwishGrad. First x [1, 4] in one group, mean 0, rstd 1 (xn =
+ * x = (1, -1, 2, -2)), gamma (1, 2, 0.5, -1) and beta = -xn * gamma: z = 0
+ * everywhere, sig = 1/2 and g = dy / 2 = (1, 2, -1, 3) whatever the scale;
+ * dbeta = g, dgamma = g * xn = (1, -2, -2, -6); g * gamma = (1, 4, -0.5,
+ * -3): c1 = 1.5 / 4, c2 = sum(g * gamma * xn) / 4 = 2 / 4; dx = g * gamma -
+ * xn * c2 - c1 = (0.125, 4.125, -1.875, -2.375). Then one element, z = 1,
+ * scale 2: dbeta = dy * d(z sig(2 z))/dz, checked against a central
+ * difference of z sig(2 z), and dx = -dbeta (L = 1: c1 = c2 = g). */
+Test(ref_norm, group_norm_swish_grad_by_hand)
+{
+	static const float x[4] = { 1, -1, 2, -2 }, dy[4] = { 2, 4, -2, 6 }, zero[1] = { 0 },
+			   one[1] = { 1 }, gamma[4] = { 1, 2, 0.5f, -1 }, beta[4] = { -1, 2, -1, -2 };
+	static const float want_dx[4] = { 0.125f, 4.125f, -1.875f, -2.375f },
+			   want_dg[4] = { 1, -2, -2, -6 }, want_db[4] = { 1, 2, -1, 3 };
+	const int64_t d4[2] = { 1, 4 }, d11[2] = { 1, 1 }, c4[1] = { 4 }, c1[1] = { 1 };
+	float dx[4], dg[4], db[4];
+	char err[ERRLEN];
+	const char *kv[] = { "num_groups", "1", "swish_scale", "2", NULL };
+	struct npukb_ref_tensor in[6] = { tensor("dy", NPUKB_DT_FLOAT32, (void *)dy, 2, d4),
+					  tensor("mean", NPUKB_DT_FLOAT32, (void *)zero, 2, d11),
+					  tensor("rstd", NPUKB_DT_FLOAT32, (void *)one, 2, d11),
+					  tensor("x", NPUKB_DT_FLOAT32, (void *)x, 2, d4),
+					  tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, c4),
+					  tensor("beta", NPUKB_DT_FLOAT32, (void *)beta, 1, c4) };
+	struct npukb_ref_tensor out[3] = { tensor("dx", NPUKB_DT_FLOAT32, dx, 2, d4),
+					   tensor("dgamma", NPUKB_DT_FLOAT32, dg, 1, c4),
+					   tensor("dbeta", NPUKB_DT_FLOAT32, db, 1, c4) };
+
+	cr_assert_eq(run("group_norm_swish_grad", in, 6, out, 3, kv, err), 0, "%s", err);
+	cr_expect_arr_eq(dx, want_dx, sizeof(dx));
+	cr_expect_arr_eq(dg, want_dg, sizeof(dg));
+	cr_expect_arr_eq(db, want_db, sizeof(db));
+
+	/* one element: x 1, dy 1, gamma 1, beta 0: z = 1 */
+	in[0] = tensor("dy", NPUKB_DT_FLOAT32, (void *)one, 2, d11);
+	in[3] = tensor("x", NPUKB_DT_FLOAT32, (void *)one, 2, d11);
+	in[4] = tensor("gamma", NPUKB_DT_FLOAT32, (void *)one, 1, c1);
+	in[5] = tensor("beta", NPUKB_DT_FLOAT32, (void *)zero, 1, c1);
+	out[0] = tensor("dx", NPUKB_DT_FLOAT32, dx, 2, d11);
+	out[1] = tensor("dgamma", NPUKB_DT_FLOAT32, dg, 1, c1);
+	out[2] = tensor("dbeta", NPUKB_DT_FLOAT32, db, 1, c1);
+	cr_assert_eq(run("group_norm_swish_grad", in, 6, out, 3, kv, err), 0, "%s", err);
+	{
+		const double h = 1e-5, f1 = (1 + h) / (1 + exp(-2 * (1 + h))),
+			     f0 = (1 - h) / (1 + exp(-2 * (1 - h)));
+		const double fd = (f1 - f0) / (2 * h);
+		cr_expect(fabs(db[0] - fd) < 1e-6, "dbeta %.9g, central difference %.9g", db[0], fd);
+		cr_expect_eq(dg[0], db[0]); /* xn = 1 */
+		cr_expect_eq(dx[0], -db[0]);
+	}
+}
+
 /* var[4][3], axes (0, 1), begin (1, 0), strides (2, 1), input_value[2][2]:
  * rows 1 and 3, columns 0 and 1 take the values. */
 Test(ref_tensor_move, strided_slice_assign_in_place)
