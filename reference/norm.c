@@ -481,3 +481,82 @@ int npukb_ref_group_norm_swish_grad(const struct npukb_ref_call *c, char *err, s
 	free(acc);
 	return 0;
 }
+
+/* BatchNorm over the channels (dimension 1) of x [N, C, trailing...]. in:
+ * x, weight, bias (C each, optional: 1 and 0 when left out), running_mean,
+ * running_var (C each, in place); out: running_mean, running_var (again),
+ * y, save_mean, save_rstd (C each). Training: each channel's M = N
+ * * HW elements give mean and the biased variance var, y = (x - mean) *
+ * rstd * weight + bias with rstd = 1 / sqrt(var + epsilon), and the
+ * running statistics move: r = (1 - momentum) * r + momentum * stat.
+ * Otherwise the running statistics normalise, unchanged, and are what
+ * save_mean and save_rstd report. */
+int npukb_ref_batch_norm_v3(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *x = &c->in[0], *w = &c->in[1], *b = &c->in[2];
+	const struct npukb_ref_tensor *rm = &c->in[3], *rv = &c->in[4];
+	struct npukb_ref_tensor *rmo = &c->out[0], *rvo = &c->out[1], *y = &c->out[2];
+	struct npukb_ref_tensor *sm = &c->out[3], *si = &c->out[4];
+	double eps = 0.0, mom = 0.0;
+	int training = 0;
+	size_t n, ch, hw, k, i, j;
+	int rc = ref_attr_double(c, "epsilon", &eps, err, errlen);
+	if (rc == 0)
+		rc = ref_attr_double(c, "momentum", &mom, err, errlen);
+	if (rc == 0)
+		rc = ref_attr_bool(c, "training", &training, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (x->shape.rank < 2 || x->numel == 0) {
+		snprintf(err, errlen, "%s needs rank 2 or more and elements", x->name);
+		return -EINVAL;
+	}
+	n = (size_t)x->shape.dims[0];
+	ch = (size_t)x->shape.dims[1];
+	hw = x->numel / (n * ch);
+	if ((w->numel && w->numel != ch) || (b->numel && b->numel != ch) || rm->numel != ch ||
+	    rv->numel != ch || sm->numel != ch || si->numel != ch || rmo->numel != ch ||
+	    rvo->numel != ch || y->numel != x->numel) {
+		snprintf(err, errlen, "the per-channel tensors need %zu elements, %s %zu", ch, y->name,
+			 x->numel);
+		return -EINVAL;
+	}
+	for (k = 0; k < ch; k++) {
+		const double m = (double)(n * hw);
+		const double rmean = npukb_load_as_double(rm->dtype, rm->data, k);
+		const double rvar = npukb_load_as_double(rv->dtype, rv->data, k);
+		const double wk = w->numel ? npukb_load_as_double(w->dtype, w->data, k) : 1.0;
+		const double bk = b->numel ? npukb_load_as_double(b->dtype, b->data, k) : 0.0;
+		double mu = rmean, var = rvar, inv;
+		if (training) {
+			double s = 0.0, ss = 0.0;
+			for (i = 0; i < n; i++)
+				for (j = 0; j < hw; j++)
+					s += npukb_load_as_double(x->dtype, x->data, (i * ch + k) * hw + j);
+			mu = s / m;
+			for (i = 0; i < n; i++)
+				for (j = 0; j < hw; j++) {
+					double v = npukb_load_as_double(x->dtype, x->data,
+									(i * ch + k) * hw + j) - mu;
+					ss += v * v;
+				}
+			var = ss / m;
+		}
+		inv = 1.0 / sqrt(var + eps);
+		for (i = 0; i < n; i++)
+			for (j = 0; j < hw; j++) {
+				const size_t at = (i * ch + k) * hw + j;
+				npukb_store_from_double(y->dtype, y->data, at,
+							(npukb_load_as_double(x->dtype, x->data, at) - mu) *
+									inv * wk +
+								bk);
+			}
+		npukb_store_from_double(sm->dtype, sm->data, k, mu);
+		npukb_store_from_double(si->dtype, si->data, k, inv);
+		npukb_store_from_double(rmo->dtype, rmo->data, k,
+					training ? (1.0 - mom) * rmean + mom * mu : rmean);
+		npukb_store_from_double(rvo->dtype, rvo->data, k,
+					training ? (1.0 - mom) * rvar + mom * var : rvar);
+	}
+	return 0;
+}

@@ -493,6 +493,52 @@ Test(ref_norm, group_norm_swish_grad_by_hand)
 	}
 }
 
+/* BatchNormV3 on x [2, 1, 2] (one channel: 1, 3, 1, 3). Training, epsilon
+ * 0: mean 2, biased variance 1, rstd 1; weight 2, bias 1: y = (x - 2) * 2 +
+ * 1 = (-1, 3, -1, 3); momentum 0.25 moves running (0, 3) to (0.5, 2.5).
+ * Not training, epsilon 1: the running (0, 3) normalise, rstd 1/2, y = x +
+ * 1, and stay. Without weight and bias (training): y = x - 2. */
+Test(ref_norm, batch_norm_v3_by_hand)
+{
+	static const float x[4] = { 1, 3, 1, 3 }, w[1] = { 2 }, b[1] = { 1 };
+	static const float want_train[4] = { -1, 3, -1, 3 }, want_eval[4] = { 2, 4, 2, 4 },
+			   want_plain[4] = { -1, 1, -1, 1 };
+	const int64_t dx[3] = { 2, 1, 2 }, d1[1] = { 1 }, none[1] = { 0 };
+	float rm[1] = { 0 }, rv[1] = { 3 }, y[4], sm[1], sr[1];
+	char err[ERRLEN];
+	const char *train[] = { "epsilon", "0", "momentum", "0.25", "training", "true", NULL };
+	const char *eval[] = { "epsilon", "1", "momentum", "0.25", "training", "false", NULL };
+	struct npukb_ref_tensor in[5] = { tensor("x", NPUKB_DT_FLOAT32, (void *)x, 3, dx),
+					  tensor("weight", NPUKB_DT_FLOAT32, (void *)w, 1, d1),
+					  tensor("bias", NPUKB_DT_FLOAT32, (void *)b, 1, d1),
+					  tensor("running_mean", NPUKB_DT_FLOAT32, rm, 1, d1),
+					  tensor("running_var", NPUKB_DT_FLOAT32, rv, 1, d1) };
+	struct npukb_ref_tensor out[5] = { tensor("running_mean", NPUKB_DT_FLOAT32, rm, 1, d1),
+					   tensor("running_var", NPUKB_DT_FLOAT32, rv, 1, d1),
+					   tensor("y", NPUKB_DT_FLOAT32, y, 3, dx),
+					   tensor("save_mean", NPUKB_DT_FLOAT32, sm, 1, d1),
+					   tensor("save_rstd", NPUKB_DT_FLOAT32, sr, 1, d1) };
+
+	cr_assert_eq(run("batch_norm_v3", in, 5, out, 5, eval, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_eval, sizeof(y));
+	cr_expect_eq(sm[0], 0.0f);
+	cr_expect_eq(sr[0], 0.5f);
+	cr_expect_eq(rm[0], 0.0f);
+	cr_expect_eq(rv[0], 3.0f);
+
+	cr_assert_eq(run("batch_norm_v3", in, 5, out, 5, train, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_train, sizeof(y));
+	cr_expect_eq(sm[0], 2.0f);
+	cr_expect_eq(sr[0], 1.0f);
+	cr_expect_eq(rm[0], 0.5f);
+	cr_expect_eq(rv[0], 2.5f);
+
+	in[1] = tensor("weight", NPUKB_DT_FLOAT32, NULL, 1, none);
+	in[2] = tensor("bias", NPUKB_DT_FLOAT32, NULL, 1, none);
+	cr_assert_eq(run("batch_norm_v3", in, 5, out, 5, train, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_plain, sizeof(y));
+}
+
 /* var[4][3], axes (0, 1), begin (1, 0), strides (2, 1), input_value[2][2]:
  * rows 1 and 3, columns 0 and 1 take the values. */
 Test(ref_tensor_move, strided_slice_assign_in_place)
