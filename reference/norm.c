@@ -1,5 +1,6 @@
 /* norm.c - normalisations over the trailing dimensions: RMSNorm and its
- * fused residual-add forms. Every row (the trailing elements gamma covers)
+ * fused residual-add forms, LayerNorm's, GroupNorm (+ Swish) over groups
+ * of channels. Every row (the trailing elements gamma covers)
  * is reduced in double and each output rounded once. */
 #include "ref_util.h"
 
@@ -367,5 +368,239 @@ int npukb_ref_add_layer_norm_grad(const struct npukb_ref_call *c, char *err, siz
 		npukb_store_from_double(db->dtype, db->data, j, acc[d + j]);
 	}
 	free(acc);
+	return 0;
+}
+
+/* The layout of a GroupNorm input x [N, C, trailing...]: N, C, the
+ * trailing elements per channel (HW), the channels per group and the
+ * groups (attribute num_groups). */
+struct group_dims {
+	size_t n, ch, hw, cg, groups;
+};
+
+static int group_layout(const struct npukb_ref_call *c, const struct npukb_ref_tensor *x,
+			struct group_dims *gd, char *err, size_t errlen)
+{
+	long long groups;
+	int rc = ref_attr_int(c, "num_groups", &groups, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (x->shape.rank < 2 || groups <= 0 || x->shape.dims[1] % groups != 0) {
+		snprintf(err, errlen, "%s needs rank 2 or more and channels a multiple of num_groups %lld",
+			 x->name, groups);
+		return -EINVAL;
+	}
+	gd->n = (size_t)x->shape.dims[0];
+	gd->ch = (size_t)x->shape.dims[1];
+	gd->hw = gd->n * gd->ch == 0 ? 0 : x->numel / (gd->n * gd->ch);
+	gd->cg = gd->ch / groups;
+	gd->groups = groups;
+	return 0;
+}
+
+/* GroupNorm then (optionally) Swish. in: x ([N, C, ...]), gamma, beta (C
+ * each); out: y (x's shape), mean, rstd (N * num_groups each). Group g of
+ * sample n holds channels g * C / G .. (g + 1) * C / G - 1 with every
+ * trailing element of each: contiguous, C / G * HW elements. z = (x - mean)
+ * * rstd * gamma[c] + beta[c]; y = z * sigmoid(swish_scale * z) when
+ * activate_swish, else z. */
+int npukb_ref_group_norm_swish(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *x = &c->in[0], *gamma = &c->in[1], *beta = &c->in[2];
+	struct npukb_ref_tensor *y = &c->out[0], *mean = &c->out[1], *rstd = &c->out[2];
+	double eps = 0.0, scale = 1.0;
+	int swish = 0;
+	struct group_dims gd;
+	size_t len, r, j;
+	int rc = group_layout(c, x, &gd, err, errlen);
+	if (rc == 0)
+		rc = ref_attr_double(c, "eps", &eps, err, errlen);
+	if (rc == 0)
+		rc = ref_attr_bool(c, "activate_swish", &swish, err, errlen);
+	if (rc == 0)
+		rc = ref_attr_double(c, "swish_scale", &scale, err, errlen);
+	if (rc < 0)
+		return rc;
+	len = gd.cg * gd.hw;
+	if (gamma->numel != gd.ch || beta->numel != gd.ch || y->numel != x->numel ||
+	    mean->numel != gd.n * gd.groups || rstd->numel != mean->numel) {
+		snprintf(err, errlen, "%s and %s need %zu elements, %s and %s %zu", gamma->name,
+			 beta->name, gd.ch, mean->name, rstd->name, gd.n * gd.groups);
+		return -EINVAL;
+	}
+	for (r = 0; r < mean->numel; r++) {
+		const size_t base = r * len;
+		double s = 0.0, ss = 0.0, mu, inv;
+		for (j = 0; j < len; j++)
+			s += npukb_load_as_double(x->dtype, x->data, base + j);
+		mu = s / (double)len;
+		for (j = 0; j < len; j++) {
+			double v = npukb_load_as_double(x->dtype, x->data, base + j) - mu;
+			ss += v * v;
+		}
+		inv = 1.0 / sqrt(ss / (double)len + eps);
+		npukb_store_from_double(mean->dtype, mean->data, r, mu);
+		npukb_store_from_double(rstd->dtype, rstd->data, r, inv);
+		for (j = 0; j < len; j++) {
+			const size_t k = (r % gd.groups) * gd.cg + j / gd.hw;
+			double z = (npukb_load_as_double(x->dtype, x->data, base + j) - mu) * inv *
+					   npukb_load_as_double(gamma->dtype, gamma->data, k) +
+				   npukb_load_as_double(beta->dtype, beta->data, k);
+			if (swish)
+				z = z / (1.0 + exp(-scale * z));
+			npukb_store_from_double(y->dtype, y->data, base + j, z);
+		}
+	}
+	return 0;
+}
+
+/* The gradient of GroupNormSwish with the saved statistics. in: dy, mean,
+ * rstd (N * G each), x, gamma, beta; out: dx, dgamma, dbeta. Per group r
+ * (L = C / G * HW elements), xn = (x - mean[r]) * rstd[r], z = xn *
+ * gamma[c] + beta[c], s = swish_scale, sig = 1 / (1 + exp(-s z)): g = dy *
+ * d(z sig(s z))/dz = dy * sig * (1 + s z (1 - sig)); dbeta[c] = sum g,
+ * dgamma[c] = sum g * xn over samples and the channel's elements; c1 =
+ * sum(g * gamma) / L, c2 = sum(g * gamma * xn) / L over the group, dx =
+ * rstd[r] * (g * gamma[c] - xn * c2 - c1). */
+int npukb_ref_group_norm_swish_grad(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *dy = &c->in[0], *mean = &c->in[1], *rstd = &c->in[2];
+	const struct npukb_ref_tensor *x = &c->in[3], *gamma = &c->in[4], *beta = &c->in[5];
+	struct npukb_ref_tensor *dx = &c->out[0], *dgamma = &c->out[1], *dbeta = &c->out[2];
+	double scale = 1.0, *acc;
+	struct group_dims gd;
+	size_t len, r, j;
+	int rc = group_layout(c, x, &gd, err, errlen);
+	if (rc == 0)
+		rc = ref_attr_double(c, "swish_scale", &scale, err, errlen);
+	if (rc < 0)
+		return rc;
+	len = gd.cg * gd.hw;
+	if (dy->numel != x->numel || dx->numel != x->numel || gamma->numel != gd.ch ||
+	    beta->numel != gd.ch || dgamma->numel != gd.ch || dbeta->numel != gd.ch ||
+	    mean->numel != gd.n * gd.groups || rstd->numel != mean->numel) {
+		snprintf(err, errlen, "%s, %s, %s and %s need %zu elements, %s and %s %zu", gamma->name,
+			 beta->name, dgamma->name, dbeta->name, gd.ch, mean->name, rstd->name,
+			 gd.n * gd.groups);
+		return -EINVAL;
+	}
+	acc = calloc(2 * gd.ch + 1, sizeof(*acc));
+	if (!acc) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (r = 0; r < mean->numel; r++) {
+		const size_t base = r * len, c0 = (r % gd.groups) * gd.cg;
+		const double mu = npukb_load_as_double(mean->dtype, mean->data, r);
+		const double rs = npukb_load_as_double(rstd->dtype, rstd->data, r);
+		double c1 = 0.0, c2 = 0.0;
+		/* two passes: the group sums, then dx */
+		for (int pass = 0; pass < 2; pass++) {
+			for (j = 0; j < len; j++) {
+				const size_t k = c0 + j / gd.hw;
+				const double gm = npukb_load_as_double(gamma->dtype, gamma->data, k);
+				const double xn = (npukb_load_as_double(x->dtype, x->data, base + j) - mu) * rs;
+				const double z = xn * gm + npukb_load_as_double(beta->dtype, beta->data, k);
+				const double sig = 1.0 / (1.0 + exp(-scale * z));
+				const double g = npukb_load_as_double(dy->dtype, dy->data, base + j) * sig *
+						 (1.0 + scale * z * (1.0 - sig));
+				if (pass == 0) {
+					acc[k] += g * xn;
+					acc[gd.ch + k] += g;
+					c1 += g * gm;
+					c2 += g * gm * xn;
+				} else {
+					npukb_store_from_double(dx->dtype, dx->data, base + j,
+								rs * (g * gm - xn * c2 - c1));
+				}
+			}
+			c1 /= (double)len;
+			c2 /= (double)len;
+		}
+	}
+	for (j = 0; j < gd.ch; j++) {
+		npukb_store_from_double(dgamma->dtype, dgamma->data, j, acc[j]);
+		npukb_store_from_double(dbeta->dtype, dbeta->data, j, acc[gd.ch + j]);
+	}
+	free(acc);
+	return 0;
+}
+
+/* BatchNorm over the channels (dimension 1) of x [N, C, trailing...]. in:
+ * x, weight, bias (C each, optional: 1 and 0 when left out), running_mean,
+ * running_var (C each, in place); out: running_mean, running_var (again),
+ * y, save_mean, save_rstd (C each). Training: each channel's M = N
+ * * HW elements give mean and the biased variance var, y = (x - mean) *
+ * rstd * weight + bias with rstd = 1 / sqrt(var + epsilon), and the
+ * running statistics move: r = (1 - momentum) * r + momentum * stat.
+ * Otherwise the running statistics normalise, unchanged, and are what
+ * save_mean and save_rstd report. */
+int npukb_ref_batch_norm_v3(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *x = &c->in[0], *w = &c->in[1], *b = &c->in[2];
+	const struct npukb_ref_tensor *rm = &c->in[3], *rv = &c->in[4];
+	struct npukb_ref_tensor *rmo = &c->out[0], *rvo = &c->out[1], *y = &c->out[2];
+	struct npukb_ref_tensor *sm = &c->out[3], *si = &c->out[4];
+	double eps = 0.0, mom = 0.0;
+	int training = 0;
+	size_t n, ch, hw, k, i, j;
+	int rc = ref_attr_double(c, "epsilon", &eps, err, errlen);
+	if (rc == 0)
+		rc = ref_attr_double(c, "momentum", &mom, err, errlen);
+	if (rc == 0)
+		rc = ref_attr_bool(c, "training", &training, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (x->shape.rank < 2 || x->numel == 0) {
+		snprintf(err, errlen, "%s needs rank 2 or more and elements", x->name);
+		return -EINVAL;
+	}
+	n = (size_t)x->shape.dims[0];
+	ch = (size_t)x->shape.dims[1];
+	hw = x->numel / (n * ch);
+	if ((w->numel && w->numel != ch) || (b->numel && b->numel != ch) || rm->numel != ch ||
+	    rv->numel != ch || sm->numel != ch || si->numel != ch || rmo->numel != ch ||
+	    rvo->numel != ch || y->numel != x->numel) {
+		snprintf(err, errlen, "the per-channel tensors need %zu elements, %s %zu", ch, y->name,
+			 x->numel);
+		return -EINVAL;
+	}
+	for (k = 0; k < ch; k++) {
+		const double m = (double)(n * hw);
+		const double rmean = npukb_load_as_double(rm->dtype, rm->data, k);
+		const double rvar = npukb_load_as_double(rv->dtype, rv->data, k);
+		const double wk = w->numel ? npukb_load_as_double(w->dtype, w->data, k) : 1.0;
+		const double bk = b->numel ? npukb_load_as_double(b->dtype, b->data, k) : 0.0;
+		double mu = rmean, var = rvar, inv;
+		if (training) {
+			double s = 0.0, ss = 0.0;
+			for (i = 0; i < n; i++)
+				for (j = 0; j < hw; j++)
+					s += npukb_load_as_double(x->dtype, x->data, (i * ch + k) * hw + j);
+			mu = s / m;
+			for (i = 0; i < n; i++)
+				for (j = 0; j < hw; j++) {
+					double v = npukb_load_as_double(x->dtype, x->data,
+									(i * ch + k) * hw + j) - mu;
+					ss += v * v;
+				}
+			var = ss / m;
+		}
+		inv = 1.0 / sqrt(var + eps);
+		for (i = 0; i < n; i++)
+			for (j = 0; j < hw; j++) {
+				const size_t at = (i * ch + k) * hw + j;
+				npukb_store_from_double(y->dtype, y->data, at,
+							(npukb_load_as_double(x->dtype, x->data, at) - mu) *
+									inv * wk +
+								bk);
+			}
+		npukb_store_from_double(sm->dtype, sm->data, k, mu);
+		npukb_store_from_double(si->dtype, si->data, k, inv);
+		npukb_store_from_double(rmo->dtype, rmo->data, k,
+					training ? (1.0 - mom) * rmean + mom * mu : rmean);
+		npukb_store_from_double(rvo->dtype, rvo->data, k,
+					training ? (1.0 - mom) * rvar + mom * var : rvar);
+	}
 	return 0;
 }

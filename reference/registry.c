@@ -57,6 +57,9 @@ static const struct npukb_reference references[] = {
 	{ "add_rms_norm_quant", 5, 2, npukb_ref_add_rms_norm_quant },
 	{ "rms_norm_grad", 4, 2, npukb_ref_rms_norm_grad },
 	{ "add_layer_norm_grad", 7, 3, npukb_ref_add_layer_norm_grad },
+	{ "group_norm_swish", 3, 3, npukb_ref_group_norm_swish },
+	{ "group_norm_swish_grad", 6, 3, npukb_ref_group_norm_swish_grad },
+	{ "batch_norm_v3", 5, 5, npukb_ref_batch_norm_v3 },
 	{ "strided_slice_assign", 6, 1, npukb_ref_strided_slice_assign },
 	/* activation.c */
 	{ "swish", 1, 1, npukb_ref_swish },

@@ -468,6 +468,144 @@ Test(ref_norm, add_layer_norm_grad_by_hand)
 	cr_expect_arr_eq(db, want_db, sizeof(db));
 }
 
+/* x [1, 4, 2] (N 1, C 4, HW 2) in 2 groups, epsilon 0: group 0 is x (1, 3,
+ * 1, 3), mean 2, variance 1, rstd 1; group 1 is (0, 4, 0, 4), mean 2,
+ * variance 4, rstd 1/2: normalised both are (-1, 1, -1, 1). gamma (1, 2,
+ * -1, 0.5), beta (0, 1, 0, 0) per channel give z = (-1, 1, -1, 3, 1, -1,
+ * -0.5, 0.5); with swish, y = z / (1 + exp(-scale * z)). */
+Test(ref_norm, group_norm_swish_by_hand)
+{
+	static const float x[8] = { 1, 3, 1, 3, 0, 4, 0, 4 }, gamma[4] = { 1, 2, -1, 0.5f },
+			   beta[4] = { 0, 1, 0, 0 };
+	static const float want_z[8] = { -1, 1, -1, 3, 1, -1, -0.5f, 0.5f },
+			   want_mean[2] = { 2, 2 }, want_rstd[2] = { 1, 0.5f };
+	const int64_t dx[3] = { 1, 4, 2 }, dc[1] = { 4 }, dm[2] = { 1, 2 };
+	float y[8], mean[2], rstd[2];
+	char err[ERRLEN];
+	const char *plain[] = { "num_groups", "2", "eps", "0", "activate_swish", "false",
+				"swish_scale", "1", NULL };
+	const char *swish[] = { "num_groups", "2", "eps", "0", "activate_swish", "true",
+				"swish_scale", "2", NULL };
+	struct npukb_ref_tensor in[3] = { tensor("x", NPUKB_DT_FLOAT32, (void *)x, 3, dx),
+					  tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, dc),
+					  tensor("beta", NPUKB_DT_FLOAT32, (void *)beta, 1, dc) };
+	struct npukb_ref_tensor out[3] = { tensor("y", NPUKB_DT_FLOAT32, y, 3, dx),
+					   tensor("mean", NPUKB_DT_FLOAT32, mean, 2, dm),
+					   tensor("rstd", NPUKB_DT_FLOAT32, rstd, 2, dm) };
+
+	cr_assert_eq(run("group_norm_swish", in, 3, out, 3, plain, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_z, sizeof(y));
+	cr_expect_arr_eq(mean, want_mean, sizeof(mean));
+	cr_expect_arr_eq(rstd, want_rstd, sizeof(rstd));
+
+	cr_assert_eq(run("group_norm_swish", in, 3, out, 3, swish, err), 0, "%s", err);
+	for (int i = 0; i < 8; i++) {
+		const float want = (float)(want_z[i] / (1.0 + exp(-2.0 * want_z[i])));
+		cr_expect_eq(y[i], want, "y[%d] = %.9g, want %.9g", i, y[i], want);
+	}
+	/* channels not a multiple of the groups */
+	swish[1] = "3";
+	cr_expect_neq(run("group_norm_swish", in, 3, out, 3, swish, err), 0);
+}
+
+/* GroupNormSwishGrad. First x [1, 4] in one group, mean 0, rstd 1 (xn =
+ * x = (1, -1, 2, -2)), gamma (1, 2, 0.5, -1) and beta = -xn * gamma: z = 0
+ * everywhere, sig = 1/2 and g = dy / 2 = (1, 2, -1, 3) whatever the scale;
+ * dbeta = g, dgamma = g * xn = (1, -2, -2, -6); g * gamma = (1, 4, -0.5,
+ * -3): c1 = 1.5 / 4, c2 = sum(g * gamma * xn) / 4 = 2 / 4; dx = g * gamma -
+ * xn * c2 - c1 = (0.125, 4.125, -1.875, -2.375). Then one element, z = 1,
+ * scale 2: dbeta = dy * d(z sig(2 z))/dz, checked against a central
+ * difference of z sig(2 z), and dx = -dbeta (L = 1: c1 = c2 = g). */
+Test(ref_norm, group_norm_swish_grad_by_hand)
+{
+	static const float x[4] = { 1, -1, 2, -2 }, dy[4] = { 2, 4, -2, 6 }, zero[1] = { 0 },
+			   one[1] = { 1 }, gamma[4] = { 1, 2, 0.5f, -1 }, beta[4] = { -1, 2, -1, -2 };
+	static const float want_dx[4] = { 0.125f, 4.125f, -1.875f, -2.375f },
+			   want_dg[4] = { 1, -2, -2, -6 }, want_db[4] = { 1, 2, -1, 3 };
+	const int64_t d4[2] = { 1, 4 }, d11[2] = { 1, 1 }, c4[1] = { 4 }, c1[1] = { 1 };
+	float dx[4], dg[4], db[4];
+	char err[ERRLEN];
+	const char *kv[] = { "num_groups", "1", "swish_scale", "2", NULL };
+	struct npukb_ref_tensor in[6] = { tensor("dy", NPUKB_DT_FLOAT32, (void *)dy, 2, d4),
+					  tensor("mean", NPUKB_DT_FLOAT32, (void *)zero, 2, d11),
+					  tensor("rstd", NPUKB_DT_FLOAT32, (void *)one, 2, d11),
+					  tensor("x", NPUKB_DT_FLOAT32, (void *)x, 2, d4),
+					  tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, c4),
+					  tensor("beta", NPUKB_DT_FLOAT32, (void *)beta, 1, c4) };
+	struct npukb_ref_tensor out[3] = { tensor("dx", NPUKB_DT_FLOAT32, dx, 2, d4),
+					   tensor("dgamma", NPUKB_DT_FLOAT32, dg, 1, c4),
+					   tensor("dbeta", NPUKB_DT_FLOAT32, db, 1, c4) };
+
+	cr_assert_eq(run("group_norm_swish_grad", in, 6, out, 3, kv, err), 0, "%s", err);
+	cr_expect_arr_eq(dx, want_dx, sizeof(dx));
+	cr_expect_arr_eq(dg, want_dg, sizeof(dg));
+	cr_expect_arr_eq(db, want_db, sizeof(db));
+
+	/* one element: x 1, dy 1, gamma 1, beta 0: z = 1 */
+	in[0] = tensor("dy", NPUKB_DT_FLOAT32, (void *)one, 2, d11);
+	in[3] = tensor("x", NPUKB_DT_FLOAT32, (void *)one, 2, d11);
+	in[4] = tensor("gamma", NPUKB_DT_FLOAT32, (void *)one, 1, c1);
+	in[5] = tensor("beta", NPUKB_DT_FLOAT32, (void *)zero, 1, c1);
+	out[0] = tensor("dx", NPUKB_DT_FLOAT32, dx, 2, d11);
+	out[1] = tensor("dgamma", NPUKB_DT_FLOAT32, dg, 1, c1);
+	out[2] = tensor("dbeta", NPUKB_DT_FLOAT32, db, 1, c1);
+	cr_assert_eq(run("group_norm_swish_grad", in, 6, out, 3, kv, err), 0, "%s", err);
+	{
+		const double h = 1e-5, f1 = (1 + h) / (1 + exp(-2 * (1 + h))),
+			     f0 = (1 - h) / (1 + exp(-2 * (1 - h)));
+		const double fd = (f1 - f0) / (2 * h);
+		cr_expect(fabs(db[0] - fd) < 1e-6, "dbeta %.9g, central difference %.9g", db[0], fd);
+		cr_expect_eq(dg[0], db[0]); /* xn = 1 */
+		cr_expect_eq(dx[0], -db[0]);
+	}
+}
+
+/* BatchNormV3 on x [2, 1, 2] (one channel: 1, 3, 1, 3). Training, epsilon
+ * 0: mean 2, biased variance 1, rstd 1; weight 2, bias 1: y = (x - 2) * 2 +
+ * 1 = (-1, 3, -1, 3); momentum 0.25 moves running (0, 3) to (0.5, 2.5).
+ * Not training, epsilon 1: the running (0, 3) normalise, rstd 1/2, y = x +
+ * 1, and stay. Without weight and bias (training): y = x - 2. */
+Test(ref_norm, batch_norm_v3_by_hand)
+{
+	static const float x[4] = { 1, 3, 1, 3 }, w[1] = { 2 }, b[1] = { 1 };
+	static const float want_train[4] = { -1, 3, -1, 3 }, want_eval[4] = { 2, 4, 2, 4 },
+			   want_plain[4] = { -1, 1, -1, 1 };
+	const int64_t dx[3] = { 2, 1, 2 }, d1[1] = { 1 }, none[1] = { 0 };
+	float rm[1] = { 0 }, rv[1] = { 3 }, y[4], sm[1], sr[1];
+	char err[ERRLEN];
+	const char *train[] = { "epsilon", "0", "momentum", "0.25", "training", "true", NULL };
+	const char *eval[] = { "epsilon", "1", "momentum", "0.25", "training", "false", NULL };
+	struct npukb_ref_tensor in[5] = { tensor("x", NPUKB_DT_FLOAT32, (void *)x, 3, dx),
+					  tensor("weight", NPUKB_DT_FLOAT32, (void *)w, 1, d1),
+					  tensor("bias", NPUKB_DT_FLOAT32, (void *)b, 1, d1),
+					  tensor("running_mean", NPUKB_DT_FLOAT32, rm, 1, d1),
+					  tensor("running_var", NPUKB_DT_FLOAT32, rv, 1, d1) };
+	struct npukb_ref_tensor out[5] = { tensor("running_mean", NPUKB_DT_FLOAT32, rm, 1, d1),
+					   tensor("running_var", NPUKB_DT_FLOAT32, rv, 1, d1),
+					   tensor("y", NPUKB_DT_FLOAT32, y, 3, dx),
+					   tensor("save_mean", NPUKB_DT_FLOAT32, sm, 1, d1),
+					   tensor("save_rstd", NPUKB_DT_FLOAT32, sr, 1, d1) };
+
+	cr_assert_eq(run("batch_norm_v3", in, 5, out, 5, eval, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_eval, sizeof(y));
+	cr_expect_eq(sm[0], 0.0f);
+	cr_expect_eq(sr[0], 0.5f);
+	cr_expect_eq(rm[0], 0.0f);
+	cr_expect_eq(rv[0], 3.0f);
+
+	cr_assert_eq(run("batch_norm_v3", in, 5, out, 5, train, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_train, sizeof(y));
+	cr_expect_eq(sm[0], 2.0f);
+	cr_expect_eq(sr[0], 1.0f);
+	cr_expect_eq(rm[0], 0.5f);
+	cr_expect_eq(rv[0], 2.5f);
+
+	in[1] = tensor("weight", NPUKB_DT_FLOAT32, NULL, 1, none);
+	in[2] = tensor("bias", NPUKB_DT_FLOAT32, NULL, 1, none);
+	cr_assert_eq(run("batch_norm_v3", in, 5, out, 5, train, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want_plain, sizeof(y));
+}
+
 /* var[4][3], axes (0, 1), begin (1, 0), strides (2, 1), input_value[2][2]:
  * rows 1 and 3, columns 0 and 1 take the values. */
 Test(ref_tensor_move, strided_slice_assign_in_place)
