@@ -1,0 +1,106 @@
+/* cpusim_internal.h - what the files of the cpusim backend share (private):
+ * the names of its work files, its exit statuses, and the helpers of
+ * cpusim_util.c, cpusim_variants.c, cpusim_build.c and cpusim_run.c. */
+#ifndef NPUKB_CPUSIM_INTERNAL_H
+#define NPUKB_CPUSIM_INTERNAL_H
+
+#include <npukb/plugin.h>
+
+#include "hostdev_case.h"
+#include "cmake_sources.h"
+#include "chevron.h"
+#include "harness_cache.h"
+#include "srcloc_hide.h"
+#include "socs.h"
+
+#include <ctype.h>
+#include <sys/random.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+
+#ifndef NPUKB_CPUSIM_DATADIR
+#define NPUKB_CPUSIM_DATADIR "/usr/local/share/npukb/cpusim"
+#endif
+
+#define CPUSIM_VERSION "0.1"
+#define DEFAULT_SOC "ascend910b2"
+#define EXE_NAME "kernel.exe"
+#define LAUNCHER_NAME "launcher.cpp"
+#define TILING_HEADER "npukb_tiling.h"
+/* runtime/harness.cpp compiled once per build, linked into every variant. */
+#define HARNESS_OBJ "npukb_harness.o"
+/* A fresh random token per launch, written here before the harness starts;
+ * the harness reads and deletes it before any code of the sample runs and
+ * writes it into the stats file, so a kernel cannot forge its timing by
+ * writing that file and ending the process (runtime/harness.cpp). */
+#define RUN_TOKEN_NAME "npukb-run-token"
+#define COMPILE_LOG "compile.log"
+/* Every compiler command of the build, one shell-quoted line each, so that
+ * a build can be repeated by hand in the kept work folder (--keep-work). */
+#define COMMANDS_LOG "commands.log"
+#define RUN_OUT "run.out"
+#define RUN_ERR "run.err"
+#define STATS_NAME "stats.txt"
+#define CASE_FILE "case.txt"
+#define DIAG_MAX (64 * 1024)
+#define REPORT_PREFIX "npukb-cpusim: "
+/* Status the harness exits with after a check failure. */
+#define CHECK_EXIT 3
+/* ... after a misuse of its command line or bad SoC data. */
+#define USAGE_EXIT 2
+#define USAGE_PREFIX "npukb-cpusim-harness: "
+/* ... after the op_host tiling of a host+device sample failed. */
+#define TILING_EXIT 4
+#define TILING_PREFIX "npukb-cpusim-hostdev: "
+
+extern char **environ;
+
+
+/* cpusim_util.c */
+void set_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+char *xstrdup(const char *s);
+/* malloc'd printf; NULL when out of memory. */
+char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *compiler(void);
+int is_identifier(const char *s);
+int is_plain_path(const char *s);
+int has_suffix(const char *s, const char *suffix);
+char *list_arg(const struct npukb_case_tensor *t, const char *path);
+char *absolute(const char *path);
+char *read_text(const char *path, size_t max, int keep_tail);
+char *line_with(const char *text, const char *needle, int at_start);
+int run_capture(const char *const *argv, char *line, size_t len);
+char *data_dir(char *err, size_t len);
+
+/* cpusim_variants.c: a task's builds, one per combination of tensor dtypes
+ * among its cases, numbered in the order their first case appears. */
+struct variants {
+	size_t n;
+	size_t *of_case;  /* variant of each case */
+	size_t *example;  /* a case of each variant */
+};
+const char *kernel_ctype(enum npukb_dtype dt);
+enum npukb_dtype tensor_dtype(const struct npukb_task *t, size_t i, const struct npukb_case *c);
+int variants_compute(const struct npukb_task *t, struct variants *v);
+void variants_free(struct variants *v);
+const struct npukb_case *variant_case(const struct npukb_task *t, const struct variants *v, size_t k);
+char *variant_exe(const char *first, size_t k);
+
+/* cpusim_build.c and cpusim_run.c: the backend's operations */
+int cpusim_build(const struct npukb_build_request *req, struct npukb_build_result *res);
+int cpusim_run(const struct npukb_run_request *req, struct npukb_run_result *res);
+
+#endif
