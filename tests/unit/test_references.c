@@ -9,6 +9,7 @@
 #include "data_threads.h"
 #include "manifest.h"
 #include "reference.h"
+#include "ref_call.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -20,66 +21,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#define ERRLEN 1024
-
-/* ---- building calls ------------------------------------------------------ */
-
-static struct npukb_ref_tensor mk(const char *name, enum npukb_dtype dt, size_t n, void *data)
-{
-	struct npukb_ref_tensor t;
-	memset(&t, 0, sizeof(t));
-	t.name = name;
-	t.dtype = dt;
-	t.shape.rank = 1;
-	t.shape.dims[0] = (int64_t)n;
-	t.numel = n;
-	t.data = data;
-	return t;
-}
-
-/* Runs reference `name` on in/out with the attributes kv: name, value
- * pairs, NULL-terminated (at most 4 pairs). */
-static int run_ref_kv(const char *name, const struct npukb_ref_tensor *in, size_t nin,
-		      struct npukb_ref_tensor *out, const char *const *kv, char *err)
-{
-	const struct npukb_reference *r = npukb_reference_find(name);
-	struct npukb_attr_value attrs[4];
-	static char names[4][32], values[4][64];
-	struct npukb_case c;
-	struct npukb_task t;
-	struct npukb_ref_call call;
-	char cid[] = "t";
-
-	cr_assert_not_null(r, "reference %s is not registered", name);
-	cr_assert_eq(r->nin, nin, "reference %s takes %zu inputs", name, r->nin);
-	memset(&c, 0, sizeof(c));
-	memset(&t, 0, sizeof(t));
-	t.reference = (char *)name; /* the Foreach table finds its row by it */
-	c.id = cid;
-	c.attrs = attrs;
-	for (size_t i = 0; kv && kv[2 * i] && i < 4; i++) {
-		snprintf(names[i], sizeof(names[i]), "%s", kv[2 * i]);
-		snprintf(values[i], sizeof(values[i]), "%s", kv[2 * i + 1]);
-		attrs[i].name = names[i];
-		attrs[i].value = values[i];
-		c.nattrs = i + 1;
-	}
-	call.task = &t;
-	call.kcase = &c;
-	call.in = in;
-	call.nin = nin;
-	call.out = out;
-	call.nout = 1;
-	err[0] = '\0';
-	return r->fn(&call, err, ERRLEN);
-}
+/* ---- building calls (ref_call.h) ---------------------------------------- */
 
 /* Runs reference `name` on in/out, with attributes n and incx when n is given. */
 static int run_ref(const char *name, const struct npukb_ref_tensor *in, size_t nin,
 		   struct npukb_ref_tensor *out, const char *n, const char *incx, char *err)
 {
 	const char *kv[] = { "n", n, "incx", incx ? incx : "1", NULL };
-	return run_ref_kv(name, in, nin, out, n ? kv : NULL, err);
+	return ref_run(name, in, nin, out, 1, n ? kv : NULL, err);
 }
 
 /* Runs reference `name` with one attribute name=value (or none). */
@@ -87,7 +36,7 @@ static int run_ref_attr(const char *name, const struct npukb_ref_tensor *in, siz
 			struct npukb_ref_tensor *out, const char *attr, const char *value, char *err)
 {
 	const char *kv[] = { attr, value, NULL };
-	return run_ref_kv(name, in, nin, out, attr ? kv : NULL, err);
+	return ref_run(name, in, nin, out, 1, attr ? kv : NULL, err);
 }
 
 static void f16_fill(uint16_t *dst, const double *v, size_t n)
@@ -125,9 +74,9 @@ Test(references, equal_nan_and_signed_zero)
 {
 	float x[] = { 1.0f, NAN, 0.0f, 2.0f }, y[] = { 1.0f, NAN, -0.0f, 3.0f };
 	uint8_t z[4];
-	struct npukb_ref_tensor in[2] = { mk("x1", NPUKB_DT_FLOAT32, 4, x),
-					  mk("x2", NPUKB_DT_FLOAT32, 4, y) };
-	struct npukb_ref_tensor out = mk("y", NPUKB_DT_BOOL, 4, z);
+	struct npukb_ref_tensor in[2] = { ref_tensor1("x1", NPUKB_DT_FLOAT32, 4, x),
+					  ref_tensor1("x2", NPUKB_DT_FLOAT32, 4, y) };
+	struct npukb_ref_tensor out = ref_tensor1("y", NPUKB_DT_BOOL, 4, z);
 	char err[ERRLEN];
 	cr_assert_eq(run_ref("equal", in, 2, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(z[0], 1);
@@ -141,9 +90,9 @@ Test(references, less_int64_beyond_double_precision)
 	/* 2^60 and 2^60 + 1 are the same double: the comparison must be exact. */
 	int64_t x[] = { (INT64_C(1) << 60), -5, 7 }, y[] = { (INT64_C(1) << 60) + 1, -5, 6 };
 	uint8_t lt[3], le[3];
-	struct npukb_ref_tensor in[2] = { mk("x1", NPUKB_DT_INT64, 3, x),
-					  mk("x2", NPUKB_DT_INT64, 3, y) };
-	struct npukb_ref_tensor o1 = mk("y", NPUKB_DT_BOOL, 3, lt), o2 = mk("y", NPUKB_DT_BOOL, 3, le);
+	struct npukb_ref_tensor in[2] = { ref_tensor1("x1", NPUKB_DT_INT64, 3, x),
+					  ref_tensor1("x2", NPUKB_DT_INT64, 3, y) };
+	struct npukb_ref_tensor o1 = ref_tensor1("y", NPUKB_DT_BOOL, 3, lt), o2 = ref_tensor1("y", NPUKB_DT_BOOL, 3, le);
 	char err[ERRLEN];
 	cr_assert_eq(run_ref("less", in, 2, &o1, NULL, NULL, err), 0, "%s", err);
 	cr_assert_eq(run_ref("less_equal", in, 2, &o2, NULL, NULL, err), 0, "%s", err);
@@ -158,9 +107,9 @@ Test(references, compare_rejects_mismatched_sizes)
 {
 	float x[2] = { 0 }, y[3] = { 0 };
 	uint8_t z[2];
-	struct npukb_ref_tensor in[2] = { mk("x1", NPUKB_DT_FLOAT32, 2, x),
-					  mk("x2", NPUKB_DT_FLOAT32, 3, y) };
-	struct npukb_ref_tensor out = mk("y", NPUKB_DT_BOOL, 2, z);
+	struct npukb_ref_tensor in[2] = { ref_tensor1("x1", NPUKB_DT_FLOAT32, 2, x),
+					  ref_tensor1("x2", NPUKB_DT_FLOAT32, 3, y) };
+	struct npukb_ref_tensor out = ref_tensor1("y", NPUKB_DT_BOOL, 2, z);
 	char err[ERRLEN];
 	cr_expect_eq(run_ref("less", in, 2, &out, NULL, NULL, err), -EINVAL);
 	cr_expect(strstr(err, "x2 has 3 elements") != NULL, "%s", err);
@@ -172,8 +121,8 @@ Test(references, is_finite_and_is_inf)
 {
 	float x[] = { 1.5f, INFINITY, -INFINITY, NAN, -0.0f, 1e-40f };
 	float fin[6], inf[6];
-	struct npukb_ref_tensor in = mk("x", NPUKB_DT_FLOAT32, 6, x);
-	struct npukb_ref_tensor o1 = mk("y", NPUKB_DT_FLOAT32, 6, fin), o2 = mk("y", NPUKB_DT_FLOAT32, 6, inf);
+	struct npukb_ref_tensor in = ref_tensor1("x", NPUKB_DT_FLOAT32, 6, x);
+	struct npukb_ref_tensor o1 = ref_tensor1("y", NPUKB_DT_FLOAT32, 6, fin), o2 = ref_tensor1("y", NPUKB_DT_FLOAT32, 6, inf);
 	const float want_fin[] = { 1, 0, 0, 0, 1, 1 }, want_inf[] = { 0, 1, 1, 0, 0, 0 };
 	char err[ERRLEN];
 	cr_assert_eq(run_ref("is_finite", &in, 1, &o1, NULL, NULL, err), 0, "%s", err);
@@ -188,8 +137,8 @@ Test(references, is_inf_float16_output)
 {
 	double v[] = { 65504.0, INFINITY, 70000.0 }; /* 70000 rounds to fp16 inf */
 	uint16_t x[3], y[3];
-	struct npukb_ref_tensor in = mk("x", NPUKB_DT_FLOAT16, 3, x);
-	struct npukb_ref_tensor out = mk("y", NPUKB_DT_FLOAT16, 3, y);
+	struct npukb_ref_tensor in = ref_tensor1("x", NPUKB_DT_FLOAT16, 3, x);
+	struct npukb_ref_tensor out = ref_tensor1("y", NPUKB_DT_FLOAT16, 3, y);
 	char err[ERRLEN];
 	f16_fill(x, v, 3);
 	cr_assert_eq(run_ref("is_inf", &in, 1, &out, NULL, NULL, err), 0, "%s", err);
@@ -208,28 +157,28 @@ Test(references, abs_wraps_and_complex_modulus)
 	struct npukb_ref_tensor in, out;
 	char err[ERRLEN];
 
-	in = mk("x", NPUKB_DT_INT32, 3, xi);
-	out = mk("y", NPUKB_DT_INT32, 3, yi);
+	in = ref_tensor1("x", NPUKB_DT_INT32, 3, xi);
+	out = ref_tensor1("y", NPUKB_DT_INT32, 3, yi);
 	cr_assert_eq(run_ref("abs", &in, 1, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(yi[0], INT32_MIN, "|INT32_MIN| wraps");
 	cr_expect_eq(yi[1], 7);
 	cr_expect_eq(yi[2], 7);
-	in = mk("x", NPUKB_DT_INT8, 2, xb);
-	out = mk("y", NPUKB_DT_INT8, 2, yb);
+	in = ref_tensor1("x", NPUKB_DT_INT8, 2, xb);
+	out = ref_tensor1("y", NPUKB_DT_INT8, 2, yb);
 	cr_assert_eq(run_ref("abs", &in, 1, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(yb[0], -128);
 	cr_expect_eq(yb[1], 1);
-	in = mk("x", NPUKB_DT_INT64, 1, xl);
-	out = mk("y", NPUKB_DT_INT64, 1, yl);
+	in = ref_tensor1("x", NPUKB_DT_INT64, 1, xl);
+	out = ref_tensor1("y", NPUKB_DT_INT64, 1, yl);
 	cr_assert_eq(run_ref("abs", &in, 1, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(yl[0], (INT64_C(1) << 60) + 1, "int64 exact beyond 2^53");
-	in = mk("x", NPUKB_DT_COMPLEX64, 2, xc);
-	out = mk("y", NPUKB_DT_FLOAT32, 2, yc);
+	in = ref_tensor1("x", NPUKB_DT_COMPLEX64, 2, xc);
+	out = ref_tensor1("y", NPUKB_DT_FLOAT32, 2, yc);
 	cr_assert_eq(run_ref("abs", &in, 1, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(yc[0], 5.0f);
 	cr_expect_eq(yc[1], 0.0f);
-	in = mk("x", NPUKB_DT_FLOAT32, 2, xf);
-	out = mk("y", NPUKB_DT_FLOAT32, 2, yf);
+	in = ref_tensor1("x", NPUKB_DT_FLOAT32, 2, xf);
+	out = ref_tensor1("y", NPUKB_DT_FLOAT32, 2, yf);
 	cr_assert_eq(run_ref("abs", &in, 1, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect(yf[0] == 0.0f && !signbit(yf[0]), "|-0| is +0");
 	cr_expect_eq(yf[1], 2.5f);
@@ -242,14 +191,14 @@ Test(references, neg_wraps_and_flips_zero)
 	struct npukb_ref_tensor in, out;
 	char err[ERRLEN];
 
-	in = mk("x", NPUKB_DT_INT8, 3, xb);
-	out = mk("y", NPUKB_DT_INT8, 3, yb);
+	in = ref_tensor1("x", NPUKB_DT_INT8, 3, xb);
+	out = ref_tensor1("y", NPUKB_DT_INT8, 3, yb);
 	cr_assert_eq(run_ref("neg", &in, 1, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(yb[0], -128, "-(-128) wraps in int8");
 	cr_expect_eq(yb[1], -127);
 	cr_expect_eq(yb[2], 0);
-	in = mk("x", NPUKB_DT_FLOAT32, 4, xf);
-	out = mk("y", NPUKB_DT_FLOAT32, 4, yf);
+	in = ref_tensor1("x", NPUKB_DT_FLOAT32, 4, xf);
+	out = ref_tensor1("y", NPUKB_DT_FLOAT32, 4, yf);
 	cr_assert_eq(run_ref("neg", &in, 1, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect(yf[0] == 0.0f && signbit(yf[0]), "-(+0) is -0");
 	cr_expect(isnan(yf[1]));
@@ -264,22 +213,22 @@ Test(references, cast_rules)
 	int8_t i8[6];
 	uint8_t b[6];
 	uint16_t h[6];
-	struct npukb_ref_tensor in = mk("x", NPUKB_DT_FLOAT32, 6, x), out;
+	struct npukb_ref_tensor in = ref_tensor1("x", NPUKB_DT_FLOAT32, 6, x), out;
 	char err[ERRLEN];
 
-	out = mk("y", NPUKB_DT_INT32, 6, i32);
+	out = ref_tensor1("y", NPUKB_DT_INT32, 6, i32);
 	cr_assert_eq(run_ref("cast", &in, 1, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(i32[0], -2, "float to int truncates toward zero");
 	cr_expect_eq(i32[1], 300);
-	out = mk("y", NPUKB_DT_INT8, 6, i8);
+	out = ref_tensor1("y", NPUKB_DT_INT8, 6, i8);
 	cr_assert_eq(run_ref("cast", &in, 1, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(i8[1], 44, "300 wraps to 44 in int8");
-	out = mk("y", NPUKB_DT_BOOL, 6, b);
+	out = ref_tensor1("y", NPUKB_DT_BOOL, 6, b);
 	cr_assert_eq(run_ref("cast", &in, 1, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(b[2], 1);
 	cr_expect_eq(b[3], 0);
 	cr_expect_eq(b[4], 1, "bool(NaN) is true");
-	out = mk("y", NPUKB_DT_FLOAT16, 6, h);
+	out = ref_tensor1("y", NPUKB_DT_FLOAT16, 6, h);
 	cr_assert_eq(run_ref("cast", &in, 1, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(h[5], 0x7C00, "65520 rounds to fp16 infinity");
 	cr_expect_eq(h[0], npukb_f64_to_f16(-2.7f));
@@ -290,12 +239,12 @@ Test(references, cast_bool_and_int8_to_float)
 	uint8_t xb[] = { 0, 1 };
 	int8_t xi[] = { -128, 5 };
 	float y[2];
-	struct npukb_ref_tensor in = mk("x", NPUKB_DT_BOOL, 2, xb), out = mk("y", NPUKB_DT_FLOAT32, 2, y);
+	struct npukb_ref_tensor in = ref_tensor1("x", NPUKB_DT_BOOL, 2, xb), out = ref_tensor1("y", NPUKB_DT_FLOAT32, 2, y);
 	char err[ERRLEN];
 	cr_assert_eq(run_ref("cast", &in, 1, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(y[0], 0.0f);
 	cr_expect_eq(y[1], 1.0f);
-	in = mk("x", NPUKB_DT_INT8, 2, xi);
+	in = ref_tensor1("x", NPUKB_DT_INT8, 2, xi);
 	cr_assert_eq(run_ref("cast", &in, 1, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(y[0], -128.0f);
 	cr_expect_eq(y[1], 5.0f);
@@ -304,8 +253,8 @@ Test(references, cast_bool_and_int8_to_float)
 Test(references, sqrt_rsqrt_domains)
 {
 	float x[] = { 4.0f, 0.0f, -1.0f, INFINITY }, s[4], r[4];
-	struct npukb_ref_tensor in = mk("x", NPUKB_DT_FLOAT32, 4, x);
-	struct npukb_ref_tensor o1 = mk("y", NPUKB_DT_FLOAT32, 4, s), o2 = mk("y", NPUKB_DT_FLOAT32, 4, r);
+	struct npukb_ref_tensor in = ref_tensor1("x", NPUKB_DT_FLOAT32, 4, x);
+	struct npukb_ref_tensor o1 = ref_tensor1("y", NPUKB_DT_FLOAT32, 4, s), o2 = ref_tensor1("y", NPUKB_DT_FLOAT32, 4, r);
 	char err[ERRLEN];
 	cr_assert_eq(run_ref("sqrt", &in, 1, &o1, NULL, NULL, err), 0, "%s", err);
 	cr_assert_eq(run_ref("rsqrt", &in, 1, &o2, NULL, NULL, err), 0, "%s", err);
@@ -323,9 +272,9 @@ Test(references, trigonometric_and_tanh)
 {
 	double v[] = { 0.0, 3.14159265358979, -1.0, 20.0 };
 	uint16_t x[4], sn[4], cs[4], th[4];
-	struct npukb_ref_tensor in = mk("x", NPUKB_DT_FLOAT16, 4, x);
-	struct npukb_ref_tensor o1 = mk("y", NPUKB_DT_FLOAT16, 4, sn), o2 = mk("y", NPUKB_DT_FLOAT16, 4, cs),
-				o3 = mk("y", NPUKB_DT_FLOAT16, 4, th);
+	struct npukb_ref_tensor in = ref_tensor1("x", NPUKB_DT_FLOAT16, 4, x);
+	struct npukb_ref_tensor o1 = ref_tensor1("y", NPUKB_DT_FLOAT16, 4, sn), o2 = ref_tensor1("y", NPUKB_DT_FLOAT16, 4, cs),
+				o3 = ref_tensor1("y", NPUKB_DT_FLOAT16, 4, th);
 	char err[ERRLEN];
 	double xs;
 	f16_fill(x, v, 4);
@@ -351,7 +300,7 @@ Test(references, spence_values)
 				0.58224052646501245, -0.4484142069236462, -1.4367463668836808,
 				-3.9506637782441576, 0.9784693929303061 };
 	float y[10];
-	struct npukb_ref_tensor in = mk("x", NPUKB_DT_FLOAT32, 10, x), out = mk("y", NPUKB_DT_FLOAT32, 10, y);
+	struct npukb_ref_tensor in = ref_tensor1("x", NPUKB_DT_FLOAT32, 10, x), out = ref_tensor1("y", NPUKB_DT_FLOAT32, 10, y);
 	char err[ERRLEN];
 	cr_assert_eq(run_ref("spence", &in, 1, &out, NULL, NULL, err), 0, "%s", err);
 	for (int i = 0; i < 8; i++)
@@ -364,7 +313,7 @@ Test(references, strideslice_neg_concat_last_dim)
 {
 	float x[] = { 1, 2, 3, 4, 5, 6, 7, 8 }, y[8];
 	const float want[] = { 1, 2, -3, -4, 5, 6, -7, -8 };
-	struct npukb_ref_tensor in = mk("input", NPUKB_DT_FLOAT32, 8, x), out = mk("output", NPUKB_DT_FLOAT32, 8, y);
+	struct npukb_ref_tensor in = ref_tensor1("input", NPUKB_DT_FLOAT32, 8, x), out = ref_tensor1("output", NPUKB_DT_FLOAT32, 8, y);
 	char err[ERRLEN];
 	in.shape.rank = out.shape.rank = 2;
 	in.shape.dims[0] = out.shape.dims[0] = 2;
@@ -374,23 +323,58 @@ Test(references, strideslice_neg_concat_last_dim)
 		cr_expect_eq(y[i], want[i], "element %d", i);
 }
 
+/* Element-wise references of one tensor, cut across threads on large
+ * tensors, write the bytes of one thread. */
+Test(references, unary_threads_give_the_one_thread_bytes)
+{
+	const size_t rows = 3u << 10, w = 1024, n = rows * w;
+	static const char *const names[] = { "sqrt", "strideslice_neg_concat" };
+	float *x = malloc(n * sizeof(float));
+	uint16_t *y1 = malloc(n * 2), *y4 = malloc(n * 2);
+	char err[ERRLEN];
+	struct npukb_ref_tensor in, out;
+	cr_assert(x && y1 && y4);
+	for (size_t i = 0; i < n; i++)
+		x[i] = (float)((double)(i % 1231) * 0.37 + 0.01);
+	for (size_t k = 0; k < 2; k++) {
+		in = ref_tensor1("x", NPUKB_DT_FLOAT32, n, x);
+		in.shape.rank = 2;
+		in.shape.dims[0] = (int64_t)rows;
+		in.shape.dims[1] = (int64_t)w;
+		out = ref_tensor1("y", NPUKB_DT_FLOAT16, n, y1);
+		npukb_set_data_threads(1);
+		cr_assert_eq(run_ref_attr(names[k], &in, 1, &out, NULL, NULL, err), 0, "%s", err);
+		out.data = y4;
+		npukb_set_data_threads(4);
+		cr_assert_eq(run_ref_attr(names[k], &in, 1, &out, NULL, NULL, err), 0, "%s", err);
+		npukb_set_data_threads(0);
+		cr_assert_eq(memcmp(y1, y4, n * 2), 0, "%s", names[k]);
+	}
+	/* the last reference run: the second half of each row negated */
+	cr_assert_eq(y1[3], npukb_f64_to_f16((double)x[3]));
+	cr_assert_eq(y1[w - 1], npukb_f64_to_f16(-(double)x[w - 1]));
+	free(x);
+	free(y1);
+	free(y4);
+}
+
 /* ---- several operands ---------------------------------------------------- */
 
 Test(references, addcdiv_and_addcmul)
 {
 	float in_[] = { 1, 1 }, x1[] = { 3, 1 }, x2[] = { 2, 0 }, v[] = { 0.5f }, y[2];
 	float m2[] = { 4, 4 }, vm[] = { 2 };
-	struct npukb_ref_tensor in[4] = { mk("input_data", NPUKB_DT_FLOAT32, 2, in_),
-					  mk("x1", NPUKB_DT_FLOAT32, 2, x1),
-					  mk("x2", NPUKB_DT_FLOAT32, 2, x2),
-					  mk("value", NPUKB_DT_FLOAT32, 1, v) };
-	struct npukb_ref_tensor out = mk("y", NPUKB_DT_FLOAT32, 2, y);
+	struct npukb_ref_tensor in[4] = { ref_tensor1("input_data", NPUKB_DT_FLOAT32, 2, in_),
+					  ref_tensor1("x1", NPUKB_DT_FLOAT32, 2, x1),
+					  ref_tensor1("x2", NPUKB_DT_FLOAT32, 2, x2),
+					  ref_tensor1("value", NPUKB_DT_FLOAT32, 1, v) };
+	struct npukb_ref_tensor out = ref_tensor1("y", NPUKB_DT_FLOAT32, 2, y);
 	char err[ERRLEN];
 	cr_assert_eq(run_ref("addcdiv", in, 4, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(y[0], 1.75f, "1 + 0.5 * 3 / 2");
 	cr_expect_eq(y[1], INFINITY, "division by zero");
-	in[2] = mk("x2", NPUKB_DT_FLOAT32, 2, m2);
-	in[3] = mk("value", NPUKB_DT_FLOAT32, 1, vm);
+	in[2] = ref_tensor1("x2", NPUKB_DT_FLOAT32, 2, m2);
+	in[3] = ref_tensor1("value", NPUKB_DT_FLOAT32, 1, vm);
 	cr_assert_eq(run_ref("addcmul", in, 4, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(y[0], 25.0f, "1 + 2 * 3 * 4");
 	cr_expect_eq(y[1], 9.0f);
@@ -403,11 +387,11 @@ Test(references, addcdiv_and_addcmul)
 Test(references, addcmul_bfloat16_rounds_like_float32_opmath)
 {
 	uint16_t a[] = { 0x4008 }, x1[] = { 0x3e18 }, x2[] = { 0x3df1 }, v[] = { 0x3ee5 }, y[1];
-	struct npukb_ref_tensor in[4] = { mk("input_data", NPUKB_DT_BFLOAT16, 1, a),
-					  mk("x1", NPUKB_DT_BFLOAT16, 1, x1),
-					  mk("x2", NPUKB_DT_BFLOAT16, 1, x2),
-					  mk("value", NPUKB_DT_BFLOAT16, 1, v) };
-	struct npukb_ref_tensor out = mk("y", NPUKB_DT_BFLOAT16, 1, y);
+	struct npukb_ref_tensor in[4] = { ref_tensor1("input_data", NPUKB_DT_BFLOAT16, 1, a),
+					  ref_tensor1("x1", NPUKB_DT_BFLOAT16, 1, x1),
+					  ref_tensor1("x2", NPUKB_DT_BFLOAT16, 1, x2),
+					  ref_tensor1("value", NPUKB_DT_BFLOAT16, 1, v) };
+	struct npukb_ref_tensor out = ref_tensor1("y", NPUKB_DT_BFLOAT16, 1, y);
 	char err[ERRLEN];
 
 	cr_assert_eq(run_ref("addcmul", in, 4, &out, NULL, NULL, err), 0, "%s", err);
@@ -417,10 +401,10 @@ Test(references, addcmul_bfloat16_rounds_like_float32_opmath)
 Test(references, lerp_inside_and_outside)
 {
 	float s[] = { 1, 1, -2 }, e[] = { 3, 3, 2 }, w[] = { 0.5f, 1.25f, -0.25f }, y[3];
-	struct npukb_ref_tensor in[3] = { mk("start", NPUKB_DT_FLOAT32, 3, s),
-					  mk("end", NPUKB_DT_FLOAT32, 3, e),
-					  mk("weight", NPUKB_DT_FLOAT32, 3, w) };
-	struct npukb_ref_tensor out = mk("y", NPUKB_DT_FLOAT32, 3, y);
+	struct npukb_ref_tensor in[3] = { ref_tensor1("start", NPUKB_DT_FLOAT32, 3, s),
+					  ref_tensor1("end", NPUKB_DT_FLOAT32, 3, e),
+					  ref_tensor1("weight", NPUKB_DT_FLOAT32, 3, w) };
+	struct npukb_ref_tensor out = ref_tensor1("y", NPUKB_DT_FLOAT32, 3, y);
 	char err[ERRLEN];
 	cr_assert_eq(run_ref("lerp", in, 3, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(y[0], 2.0f);
@@ -433,25 +417,25 @@ Test(references, clip_by_value_nan_and_crossed_bounds)
 	float x[] = { -5, 0, 5, NAN }, lo[] = { -1 }, hi[] = { 2 }, y[4];
 	float lo2[] = { 3 }, hi2[] = { 1 };
 	int32_t xi[] = { -9, 9 }, loi[] = { -3 }, hii[] = { 4 }, yi[2];
-	struct npukb_ref_tensor in[3] = { mk("x", NPUKB_DT_FLOAT32, 4, x),
-					  mk("clip_value_min", NPUKB_DT_FLOAT32, 1, lo),
-					  mk("clip_value_max", NPUKB_DT_FLOAT32, 1, hi) };
-	struct npukb_ref_tensor out = mk("y", NPUKB_DT_FLOAT32, 4, y);
+	struct npukb_ref_tensor in[3] = { ref_tensor1("x", NPUKB_DT_FLOAT32, 4, x),
+					  ref_tensor1("clip_value_min", NPUKB_DT_FLOAT32, 1, lo),
+					  ref_tensor1("clip_value_max", NPUKB_DT_FLOAT32, 1, hi) };
+	struct npukb_ref_tensor out = ref_tensor1("y", NPUKB_DT_FLOAT32, 4, y);
 	char err[ERRLEN];
 	cr_assert_eq(run_ref("clip_by_value", in, 3, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(y[0], -1.0f);
 	cr_expect_eq(y[1], 0.0f);
 	cr_expect_eq(y[2], 2.0f);
 	cr_expect(isnan(y[3]), "NaN passes through");
-	in[1] = mk("clip_value_min", NPUKB_DT_FLOAT32, 1, lo2);
-	in[2] = mk("clip_value_max", NPUKB_DT_FLOAT32, 1, hi2);
+	in[1] = ref_tensor1("clip_value_min", NPUKB_DT_FLOAT32, 1, lo2);
+	in[2] = ref_tensor1("clip_value_max", NPUKB_DT_FLOAT32, 1, hi2);
 	cr_assert_eq(run_ref("clip_by_value", in, 3, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(y[0], 1.0f, "min > max: everything is max");
 	cr_expect_eq(y[2], 1.0f);
-	in[0] = mk("x", NPUKB_DT_INT32, 2, xi);
-	in[1] = mk("clip_value_min", NPUKB_DT_INT32, 1, loi);
-	in[2] = mk("clip_value_max", NPUKB_DT_INT32, 1, hii);
-	out = mk("y", NPUKB_DT_INT32, 2, yi);
+	in[0] = ref_tensor1("x", NPUKB_DT_INT32, 2, xi);
+	in[1] = ref_tensor1("clip_value_min", NPUKB_DT_INT32, 1, loi);
+	in[2] = ref_tensor1("clip_value_max", NPUKB_DT_INT32, 1, hii);
+	out = ref_tensor1("y", NPUKB_DT_INT32, 2, yi);
 	cr_assert_eq(run_ref("clip_by_value", in, 3, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(yi[0], -3);
 	cr_expect_eq(yi[1], 4);
@@ -464,20 +448,20 @@ Test(references, muls_integer_complex_and_overflow)
 	float xc[] = { 1, 2, -3, 0.5f }, yc[4];
 	double hv[] = { 60000.0 };
 	uint16_t xh[1], yh[1];
-	struct npukb_ref_tensor in[2] = { mk("x", NPUKB_DT_INT32, 2, xi), mk("value", NPUKB_DT_FLOAT32, 1, v15) };
-	struct npukb_ref_tensor out = mk("y", NPUKB_DT_INT32, 2, yi);
+	struct npukb_ref_tensor in[2] = { ref_tensor1("x", NPUKB_DT_INT32, 2, xi), ref_tensor1("value", NPUKB_DT_FLOAT32, 1, v15) };
+	struct npukb_ref_tensor out = ref_tensor1("y", NPUKB_DT_INT32, 2, yi);
 	char err[ERRLEN];
 	cr_assert_eq(run_ref("muls", in, 2, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(yi[0], 10, "10.5 truncates to 10");
 	cr_expect_eq(yi[1], -10);
-	in[0] = mk("x", NPUKB_DT_COMPLEX64, 2, xc);
-	in[1] = mk("value", NPUKB_DT_FLOAT32, 1, v2);
-	out = mk("y", NPUKB_DT_COMPLEX64, 2, yc);
+	in[0] = ref_tensor1("x", NPUKB_DT_COMPLEX64, 2, xc);
+	in[1] = ref_tensor1("value", NPUKB_DT_FLOAT32, 1, v2);
+	out = ref_tensor1("y", NPUKB_DT_COMPLEX64, 2, yc);
 	cr_assert_eq(run_ref("muls", in, 2, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect(yc[0] == 2 && yc[1] == 4 && yc[2] == -6 && yc[3] == 1, "both parts scaled");
 	f16_fill(xh, hv, 1);
-	in[0] = mk("x", NPUKB_DT_FLOAT16, 1, xh);
-	out = mk("y", NPUKB_DT_FLOAT16, 1, yh);
+	in[0] = ref_tensor1("x", NPUKB_DT_FLOAT16, 1, xh);
+	out = ref_tensor1("y", NPUKB_DT_FLOAT16, 1, yh);
 	cr_assert_eq(run_ref("muls", in, 2, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(yh[0], 0x7C00, "60000 * 2 overflows fp16 to inf");
 }
@@ -485,9 +469,9 @@ Test(references, muls_integer_complex_and_overflow)
 Test(references, complex_mul)
 {
 	float x[] = { 1, 2, 0, 1 }, y[] = { 3, 4, 0, 1 }, z[4];
-	struct npukb_ref_tensor in[2] = { mk("matx", NPUKB_DT_COMPLEX64, 2, x),
-					  mk("maty", NPUKB_DT_COMPLEX64, 2, y) };
-	struct npukb_ref_tensor out = mk("result", NPUKB_DT_COMPLEX64, 2, z);
+	struct npukb_ref_tensor in[2] = { ref_tensor1("matx", NPUKB_DT_COMPLEX64, 2, x),
+					  ref_tensor1("maty", NPUKB_DT_COMPLEX64, 2, y) };
+	struct npukb_ref_tensor out = ref_tensor1("result", NPUKB_DT_COMPLEX64, 2, z);
 	char err[ERRLEN];
 	cr_assert_eq(run_ref("complex_mul", in, 2, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect(z[0] == -5 && z[1] == 10, "(1+2i)(3+4i) = -5+10i, got %g%+gi", z[0], z[1]);
@@ -501,7 +485,7 @@ Test(references, sasum_snrm2_strided)
 	float x[] = { -1, 2, -3, 4 }, y[1];
 	uint16_t xh[2], yh[1];
 	double hv[] = { -1.5, 2.25 };
-	struct npukb_ref_tensor in = mk("x", NPUKB_DT_FLOAT32, 4, x), out = mk("y", NPUKB_DT_FLOAT32, 1, y);
+	struct npukb_ref_tensor in = ref_tensor1("x", NPUKB_DT_FLOAT32, 4, x), out = ref_tensor1("y", NPUKB_DT_FLOAT32, 1, y);
 	char err[ERRLEN];
 	cr_assert_eq(run_ref("sasum", &in, 1, &out, "4", "1", err), 0, "%s", err);
 	cr_expect_eq(y[0], 10.0f);
@@ -514,8 +498,8 @@ Test(references, sasum_snrm2_strided)
 	cr_assert_eq(run_ref("snrm2", &in, 1, &out, "2", "2", err), 0, "%s", err);
 	cr_expect_eq(y[0], 5.0f);
 	f16_fill(xh, hv, 2);
-	in = mk("x", NPUKB_DT_FLOAT16, 2, xh);
-	out = mk("y", NPUKB_DT_FLOAT16, 1, yh);
+	in = ref_tensor1("x", NPUKB_DT_FLOAT16, 2, xh);
+	out = ref_tensor1("y", NPUKB_DT_FLOAT16, 1, yh);
 	cr_assert_eq(run_ref("sasum", &in, 1, &out, "2", "1", err), 0, "%s", err);
 	cr_expect_eq(yh[0], npukb_f64_to_f16(3.75));
 	/* n * incx past the end is the manifest's mistake, not a crash */
@@ -527,18 +511,18 @@ Test(references, iamax_iamin_ties_nan_and_one_based)
 {
 	float x[] = { 1, -5, 5, 2 }, xn[] = { 1, NAN, 9 }, xm[] = { 3, -1, 1, 2 };
 	int32_t y[1];
-	struct npukb_ref_tensor in = mk("x", NPUKB_DT_FLOAT32, 4, x), out = mk("y", NPUKB_DT_INT32, 1, y);
+	struct npukb_ref_tensor in = ref_tensor1("x", NPUKB_DT_FLOAT32, 4, x), out = ref_tensor1("y", NPUKB_DT_INT32, 1, y);
 	char err[ERRLEN];
 	cr_assert_eq(run_ref("iamax", &in, 1, &out, "4", "1", err), 0, "%s", err);
 	cr_expect_eq(y[0], 2, "|-5| ties |5|: first wins, 1-based");
 	cr_assert_eq(run_ref("iamax", &in, 1, &out, "2", "2", err), 0, "%s", err);
 	cr_expect_eq(y[0], 2, "strided: x[0]=1, x[2]=5 -> position 2");
-	in = mk("x", NPUKB_DT_FLOAT32, 3, xn);
+	in = ref_tensor1("x", NPUKB_DT_FLOAT32, 3, xn);
 	cr_assert_eq(run_ref("iamax", &in, 1, &out, "3", "1", err), 0, "%s", err);
 	cr_expect_eq(y[0], 2, "NaN is the maximum");
 	cr_assert_eq(run_ref("iamin", &in, 1, &out, "3", "1", err), 0, "%s", err);
 	cr_expect_eq(y[0], 2, "NaN is the minimum too");
-	in = mk("x", NPUKB_DT_FLOAT32, 4, xm);
+	in = ref_tensor1("x", NPUKB_DT_FLOAT32, 4, xm);
 	cr_assert_eq(run_ref("iamin", &in, 1, &out, "4", "1", err), 0, "%s", err);
 	cr_expect_eq(y[0], 2, "|-1| ties |1|: first wins");
 	cr_assert_eq(run_ref("iamin", &in, 1, &out, "0", "1", err), 0, "%s", err);
@@ -550,7 +534,7 @@ Test(references, icamax_icamin_use_l1_magnitude)
 	/* |re| + |im|: 2, 2.5, 2.5, 1; the modulus would rank element 3 first. */
 	float x[] = { 1, 1, -2, 0.5f, 0.25f, -2.25f, 0.5f, 0.5f };
 	int32_t y[1];
-	struct npukb_ref_tensor in = mk("x", NPUKB_DT_COMPLEX64, 4, x), out = mk("y", NPUKB_DT_INT32, 1, y);
+	struct npukb_ref_tensor in = ref_tensor1("x", NPUKB_DT_COMPLEX64, 4, x), out = ref_tensor1("y", NPUKB_DT_INT32, 1, y);
 	char err[ERRLEN];
 	cr_assert_eq(run_ref("iamax", &in, 1, &out, "4", "1", err), 0, "%s", err);
 	cr_expect_eq(y[0], 2);
@@ -561,7 +545,7 @@ Test(references, icamax_icamin_use_l1_magnitude)
 Test(references, ccopy_copies_bits)
 {
 	float x[] = { 1, 2, NAN, -0.0f, 5, 6 }, y[4];
-	struct npukb_ref_tensor in = mk("x", NPUKB_DT_COMPLEX64, 3, x), out = mk("y", NPUKB_DT_COMPLEX64, 2, y);
+	struct npukb_ref_tensor in = ref_tensor1("x", NPUKB_DT_COMPLEX64, 3, x), out = ref_tensor1("y", NPUKB_DT_COMPLEX64, 2, y);
 	char err[ERRLEN];
 	cr_assert_eq(run_ref("ccopy", &in, 1, &out, "2", "1", err), 0, "%s", err);
 	cr_expect(y[0] == 1 && y[1] == 2 && isnan(y[2]) && signbit(y[3]));
@@ -576,10 +560,10 @@ Test(references, arange_values_and_length_check)
 {
 	float s[] = { 2.0f }, e[] = { 9.0f }, st[] = { 0.5f }, y[14];
 	int32_t si[] = { 1 }, ei[] = { 5 }, sti[] = { 1 }, yi[4];
-	struct npukb_ref_tensor in[3] = { mk("start", NPUKB_DT_FLOAT32, 1, s),
-					  mk("end", NPUKB_DT_FLOAT32, 1, e),
-					  mk("step", NPUKB_DT_FLOAT32, 1, st) };
-	struct npukb_ref_tensor out = mk("out", NPUKB_DT_FLOAT32, 14, y);
+	struct npukb_ref_tensor in[3] = { ref_tensor1("start", NPUKB_DT_FLOAT32, 1, s),
+					  ref_tensor1("end", NPUKB_DT_FLOAT32, 1, e),
+					  ref_tensor1("step", NPUKB_DT_FLOAT32, 1, st) };
+	struct npukb_ref_tensor out = ref_tensor1("out", NPUKB_DT_FLOAT32, 14, y);
 	char err[ERRLEN];
 	cr_assert_eq(run_ref("arange", in, 3, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect_eq(y[0], 2.0f);
@@ -587,10 +571,10 @@ Test(references, arange_values_and_length_check)
 	out.numel = 13;
 	cr_expect_eq(run_ref("arange", in, 3, &out, NULL, NULL, err), -EINVAL);
 	cr_expect(strstr(err, "has 14 elements") != NULL, "%s", err);
-	in[0] = mk("start", NPUKB_DT_INT32, 1, si);
-	in[1] = mk("end", NPUKB_DT_INT32, 1, ei);
-	in[2] = mk("step", NPUKB_DT_INT32, 1, sti);
-	out = mk("out", NPUKB_DT_INT32, 4, yi);
+	in[0] = ref_tensor1("start", NPUKB_DT_INT32, 1, si);
+	in[1] = ref_tensor1("end", NPUKB_DT_INT32, 1, ei);
+	in[2] = ref_tensor1("step", NPUKB_DT_INT32, 1, sti);
+	out = ref_tensor1("out", NPUKB_DT_INT32, 4, yi);
 	cr_assert_eq(run_ref("arange", in, 3, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect(yi[0] == 1 && yi[1] == 2 && yi[2] == 3 && yi[3] == 4);
 }
@@ -599,7 +583,7 @@ Test(references, eye_batched_rectangular)
 {
 	float x[12] = { 0 }, y[12];
 	const float want[12] = { 1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 1, 0 };
-	struct npukb_ref_tensor in = mk("y", NPUKB_DT_FLOAT32, 12, x), out = mk("y_ref", NPUKB_DT_FLOAT32, 12, y);
+	struct npukb_ref_tensor in = ref_tensor1("y", NPUKB_DT_FLOAT32, 12, x), out = ref_tensor1("y_ref", NPUKB_DT_FLOAT32, 12, y);
 	char err[ERRLEN];
 	out.shape.rank = 3;
 	out.shape.dims[0] = 2;
@@ -626,8 +610,8 @@ Test(references, matmul_rounds_once_and_shares_b)
 	char err[ERRLEN];
 	f16_fill(a, av, 6);
 	f16_fill(b, bv, 6);
-	struct npukb_ref_tensor in[2] = { mk("a", NPUKB_DT_FLOAT16, 6, a), mk("b", NPUKB_DT_FLOAT16, 6, b) };
-	struct npukb_ref_tensor out = mk("y", NPUKB_DT_FLOAT16, 4, y);
+	struct npukb_ref_tensor in[2] = { ref_tensor1("a", NPUKB_DT_FLOAT16, 6, a), ref_tensor1("b", NPUKB_DT_FLOAT16, 6, b) };
+	struct npukb_ref_tensor out = ref_tensor1("y", NPUKB_DT_FLOAT16, 4, y);
 	shape2(&in[0], 2, 3);
 	shape2(&in[1], 3, 2);
 	shape2(&out, 2, 2);
@@ -652,14 +636,14 @@ Test(references, fill_exact_int64_and_bool)
 	int64_t v[] = { (INT64_C(1) << 60) + 3 }, y[3], d3[] = { 3 }, d2[] = { 2 };
 	float fv[] = { 0.0f };
 	uint8_t b[2];
-	struct npukb_ref_tensor in[2] = { mk("dims", NPUKB_DT_INT64, 1, d3), mk("value", NPUKB_DT_INT64, 1, v) };
-	struct npukb_ref_tensor out = mk("y", NPUKB_DT_INT64, 3, y);
+	struct npukb_ref_tensor in[2] = { ref_tensor1("dims", NPUKB_DT_INT64, 1, d3), ref_tensor1("value", NPUKB_DT_INT64, 1, v) };
+	struct npukb_ref_tensor out = ref_tensor1("y", NPUKB_DT_INT64, 3, y);
 	char err[ERRLEN];
 	cr_assert_eq(run_ref("fill", in, 2, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect(y[0] == v[0] && y[2] == v[0], "int64 value kept exactly");
-	in[0] = mk("dims", NPUKB_DT_INT64, 1, d2);
-	in[1] = mk("value", NPUKB_DT_FLOAT32, 1, fv);
-	out = mk("y", NPUKB_DT_BOOL, 2, b);
+	in[0] = ref_tensor1("dims", NPUKB_DT_INT64, 1, d2);
+	in[1] = ref_tensor1("value", NPUKB_DT_FLOAT32, 1, fv);
+	out = ref_tensor1("y", NPUKB_DT_BOOL, 2, b);
 	b[0] = b[1] = 7;
 	cr_assert_eq(run_ref("fill", in, 2, &out, NULL, NULL, err), 0, "%s", err);
 	cr_expect(b[0] == 0 && b[1] == 0);
@@ -670,7 +654,7 @@ Test(references, fill_exact_int64_and_bool)
 Test(references, sscal_rounds_once_and_overflows_to_inf)
 {
 	float x[] = { 1.5f, -2.0f, 3e38f, 1.0f / 3.0f }, y[4];
-	struct npukb_ref_tensor in = mk("x", NPUKB_DT_FLOAT32, 4, x), out = mk("x", NPUKB_DT_FLOAT32, 4, y);
+	struct npukb_ref_tensor in = ref_tensor1("x", NPUKB_DT_FLOAT32, 4, x), out = ref_tensor1("x", NPUKB_DT_FLOAT32, 4, y);
 	char err[ERRLEN];
 	cr_assert_eq(run_ref_attr("sscal", &in, 1, &out, "alpha", "2.5", err), 0, "%s", err);
 	cr_expect_eq(y[0], 3.75f);
@@ -689,8 +673,8 @@ Test(references, non_finite_check_reads_members_not_padding)
 	struct npukb_shape members[2] = { { 1, { 2 } }, { 1, { 3 } } };
 	size_t offsets[2] = { 0, 128 };
 	float flag;
-	struct npukb_ref_tensor in = mk("tensor_list", NPUKB_DT_FLOAT32, 131, buf);
-	struct npukb_ref_tensor out = mk("found_flag", NPUKB_DT_FLOAT32, 1, &flag);
+	struct npukb_ref_tensor in = ref_tensor1("tensor_list", NPUKB_DT_FLOAT32, 131, buf);
+	struct npukb_ref_tensor out = ref_tensor1("found_flag", NPUKB_DT_FLOAT32, 1, &flag);
 	char err[ERRLEN];
 
 	for (size_t i = 0; i < 131; i++)
@@ -715,10 +699,10 @@ Test(references, gather_v3_selects_along_either_axis)
 	double xv[] = { 1, 2, 3, 4, 5, 6 };
 	uint16_t x[6], y[4];
 	int64_t idx[] = { 2, 0 }, axis[] = { 1 };
-	struct npukb_ref_tensor in[3] = { mk("x", NPUKB_DT_FLOAT16, 6, x),
-					  mk("indices", NPUKB_DT_INT64, 2, idx),
-					  mk("axis", NPUKB_DT_INT64, 1, axis) };
-	struct npukb_ref_tensor out = mk("y", NPUKB_DT_FLOAT16, 4, y);
+	struct npukb_ref_tensor in[3] = { ref_tensor1("x", NPUKB_DT_FLOAT16, 6, x),
+					  ref_tensor1("indices", NPUKB_DT_INT64, 2, idx),
+					  ref_tensor1("axis", NPUKB_DT_INT64, 1, axis) };
+	struct npukb_ref_tensor out = ref_tensor1("y", NPUKB_DT_FLOAT16, 4, y);
 	char err[ERRLEN];
 
 	f16_fill(x, xv, 6);
@@ -731,7 +715,7 @@ Test(references, gather_v3_selects_along_either_axis)
 	/* axis -2 is axis 0: rows 1 and 0 (indices must then be < 2) */
 	axis[0] = -2;
 	idx[0] = 1;
-	out = mk("y", NPUKB_DT_FLOAT16, 4, y);
+	out = ref_tensor1("y", NPUKB_DT_FLOAT16, 4, y);
 	out.numel = 6;
 	{
 		uint16_t y6[6];
@@ -753,11 +737,11 @@ Test(references, scatter_list_copies_a_block_where_mask_is_set)
 	size_t offsets[2] = { 0, 256 };
 	int64_t ind[] = { 1, 2, 0, 1 };
 	uint8_t mask[] = { 1, 0 };
-	struct npukb_ref_tensor in[4] = { mk("indice", NPUKB_DT_INT64, 4, ind),
-					  mk("updates", NPUKB_DT_FLOAT16, 16, upd),
-					  mk("mask", NPUKB_DT_BOOL, 2, mask),
-					  mk("var", NPUKB_DT_FLOAT16, 264, var) };
-	struct npukb_ref_tensor out = mk("var", NPUKB_DT_FLOAT16, 264, exp);
+	struct npukb_ref_tensor in[4] = { ref_tensor1("indice", NPUKB_DT_INT64, 4, ind),
+					  ref_tensor1("updates", NPUKB_DT_FLOAT16, 16, upd),
+					  ref_tensor1("mask", NPUKB_DT_BOOL, 2, mask),
+					  ref_tensor1("var", NPUKB_DT_FLOAT16, 264, var) };
+	struct npukb_ref_tensor out = ref_tensor1("var", NPUKB_DT_FLOAT16, 264, exp);
 	char err[ERRLEN];
 
 	for (size_t i = 0; i < 264; i++)
@@ -900,172 +884,4 @@ Test(references, every_level1_manifest_prepares, .timeout = 600)
 	closedir(cats);
 	cr_expect_eq(ntasks, 37, "found %zu Level 1 manifests", ntasks);
 	cr_expect_geq(ncases, 150, "prepared %zu cases", ncases);
-}
-
-/* ---- the Foreach family (reference/foreach.c) ------------------------------ */
-
-/* A float32 list of two members, [2] and [1], the second at offset 8 (the
- * gap between them is no element of either). */
-static const struct npukb_shape fe_members[2] = { { 1, { 2 } }, { 1, { 1 } } };
-static const size_t fe_offsets[2] = { 0, 8 };
-
-static struct npukb_ref_tensor mklist(const char *name, float *data)
-{
-	struct npukb_ref_tensor t = mk(name, NPUKB_DT_FLOAT32, 9, data);
-	t.nmembers = 2;
-	t.members = fe_members;
-	t.member_offsets = fe_offsets;
-	return t;
-}
-
-Test(references, foreach_rows_apply_member_by_member)
-{
-	float x1[9] = { 1, -2, 0, 0, 0, 0, 0, 0, 3 }, x2[9] = { 4, 8, 0, 0, 0, 0, 0, 0, -2 };
-	float y[9], alpha[1] = { 0.5f }, scalars[2] = { 2, -4 };
-	char err[ERRLEN];
-	struct npukb_ref_tensor in[3], out;
-
-	/* y = x1 + alpha * x2, one alpha */
-	in[0] = mklist("x1", x1);
-	in[1] = mklist("x2", x2);
-	in[2] = mk("alpha", NPUKB_DT_FLOAT32, 1, alpha);
-	out = mklist("y", y);
-	memset(y, 0, sizeof(y));
-	cr_assert_eq(run_ref_attr("foreach_add_list", in, 3, &out, NULL, NULL, err), 0, "%s", err);
-	cr_expect_eq(y[0], 3.0f);
-	cr_expect_eq(y[1], 2.0f);
-	cr_expect_eq(y[8], 2.0f);
-	/* y = x / scalars[m]: member 0 by 2, member 1 by -4 */
-	in[1] = mk("scalars", NPUKB_DT_FLOAT32, 2, scalars);
-	cr_assert_eq(run_ref_attr("foreach_div_scalar_list", in, 2, &out, NULL, NULL, err), 0, "%s", err);
-	cr_expect_eq(y[0], 0.5f);
-	cr_expect_eq(y[1], -1.0f);
-	cr_expect_eq(y[8], -0.75f);
-	/* one value per member is required */
-	in[1] = mk("scalars", NPUKB_DT_FLOAT32, 1, scalars);
-	cr_expect_eq(run_ref_attr("foreach_div_scalar_list", in, 2, &out, NULL, NULL, err), -EINVAL);
-	cr_expect_null(npukb_reference_find("foreach_nosuch"));
-}
-
-/* A member large enough to be computed across threads gives the bytes one
- * thread gives (issue 16): bf16 output, rounded once per element. */
-Test(references, foreach_threads_give_the_one_thread_bytes)
-{
-	const size_t n = 3u << 20;
-	static struct npukb_shape big[1];
-	static const size_t zero[1] = { 0 };
-	float *x1 = malloc(n * sizeof(float)), *x2 = malloc(n * sizeof(float));
-	uint16_t *y1 = malloc(n * 2), *y4 = malloc(n * 2);
-	float alpha[1] = { -0.37f };
-	char err[ERRLEN];
-	struct npukb_ref_tensor in[3], out;
-
-	cr_assert(x1 && x2 && y1 && y4);
-	big[0].rank = 1;
-	big[0].dims[0] = (int64_t)n;
-	for (size_t i = 0; i < n; i++) {
-		x1[i] = (float)((double)(i % 977) * 0.013 - 6.1);
-		x2[i] = (float)((double)(i % 613) * -0.021 + 3.3);
-	}
-	in[0] = mk("x1", NPUKB_DT_FLOAT32, n, x1);
-	in[1] = mk("x2", NPUKB_DT_FLOAT32, n, x2);
-	in[0].nmembers = in[1].nmembers = 1;
-	in[0].members = in[1].members = big;
-	in[0].member_offsets = in[1].member_offsets = zero;
-	in[2] = mk("alpha", NPUKB_DT_FLOAT32, 1, alpha);
-	out = mk("y", NPUKB_DT_BFLOAT16, n, y1);
-	out.nmembers = 1;
-	out.members = big;
-	out.member_offsets = zero;
-	npukb_set_data_threads(1);
-	cr_assert_eq(run_ref_attr("foreach_add_list", in, 3, &out, NULL, NULL, err), 0, "%s", err);
-	out.data = y4;
-	npukb_set_data_threads(4);
-	cr_assert_eq(run_ref_attr("foreach_add_list", in, 3, &out, NULL, NULL, err), 0, "%s", err);
-	npukb_set_data_threads(0);
-	cr_assert_eq(memcmp(y1, y4, n * 2), 0);
-	/* and the values are the sums: element 5 = x1 + alpha * x2, in bf16 */
-	cr_assert_eq(y1[5], npukb_f64_to_bf16((double)x1[5] + (double)alpha[0] * (double)x2[5]));
-	free(x1);
-	free(x2);
-	free(y1);
-	free(y4);
-}
-
-/* Element-wise references of one tensor, cut across threads on large
- * tensors, write the bytes of one thread. */
-Test(references, unary_threads_give_the_one_thread_bytes)
-{
-	const size_t rows = 3u << 10, w = 1024, n = rows * w;
-	static const char *const names[] = { "sqrt", "strideslice_neg_concat" };
-	float *x = malloc(n * sizeof(float));
-	uint16_t *y1 = malloc(n * 2), *y4 = malloc(n * 2);
-	char err[ERRLEN];
-	struct npukb_ref_tensor in, out;
-	cr_assert(x && y1 && y4);
-	for (size_t i = 0; i < n; i++)
-		x[i] = (float)((double)(i % 1231) * 0.37 + 0.01);
-	for (size_t k = 0; k < 2; k++) {
-		in = mk("x", NPUKB_DT_FLOAT32, n, x);
-		in.shape.rank = 2;
-		in.shape.dims[0] = (int64_t)rows;
-		in.shape.dims[1] = (int64_t)w;
-		out = mk("y", NPUKB_DT_FLOAT16, n, y1);
-		npukb_set_data_threads(1);
-		cr_assert_eq(run_ref_attr(names[k], &in, 1, &out, NULL, NULL, err), 0, "%s", err);
-		out.data = y4;
-		npukb_set_data_threads(4);
-		cr_assert_eq(run_ref_attr(names[k], &in, 1, &out, NULL, NULL, err), 0, "%s", err);
-		npukb_set_data_threads(0);
-		cr_assert_eq(memcmp(y1, y4, n * 2), 0, "%s", names[k]);
-	}
-	/* the last reference run: the second half of each row negated */
-	cr_assert_eq(y1[3], npukb_f64_to_f16((double)x[3]));
-	cr_assert_eq(y1[w - 1], npukb_f64_to_f16(-(double)x[w - 1]));
-	free(x);
-	free(y1);
-	free(y4);
-}
-
-Test(references, foreach_round_off_modes)
-{
-	float x[9] = { 2.5f, -2.5f, 0, 0, 0, 0, 0, 0, -1.25f }, y[9];
-	int32_t mode[1];
-	/* per mode: y for 2.5, -2.5, -1.25 */
-	static const float want[8][3] = {
-		{ 0, 0, 0 }, { 2, -2, -1 }, { 2, -3, -2 }, { 3, -2, -1 },
-		{ 3, -3, -1 }, { 2, -2, -1 }, { 3, -3, -1 }, { 0.5f, -0.5f, -0.25f },
-	};
-	char err[ERRLEN];
-	struct npukb_ref_tensor in[2], out = mklist("y", y);
-	in[0] = mklist("x", x);
-	in[1] = mk("roundMode", NPUKB_DT_INT32, 1, mode);
-	for (int m = 1; m <= 7; m++) {
-		mode[0] = m;
-		cr_assert_eq(run_ref_attr("foreach_round_off_number", in, 2, &out, NULL, NULL, err), 0,
-			     "%s", err);
-		cr_expect_eq(y[0], want[m][0], "mode %d: %g", m, y[0]);
-		cr_expect_eq(y[1], want[m][1], "mode %d: %g", m, y[1]);
-		cr_expect_eq(y[8], want[m][2], "mode %d: %g", m, y[8]);
-	}
-}
-
-Test(references, foreach_norm_per_member)
-{
-	float x[9] = { 3, -4, 0, 0, 0, 0, 0, 0, -7 }, y[9], p[1] = { 2 };
-	char err[ERRLEN];
-	struct npukb_ref_tensor in[2], out = mklist("y", y);
-	static const struct npukb_shape ones[2] = { { 1, { 1 } }, { 1, { 1 } } };
-	out.members = ones;
-	in[0] = mklist("x", x);
-	in[1] = mk("scalar", NPUKB_DT_FLOAT32, 1, p);
-	cr_assert_eq(run_ref_attr("foreach_norm", in, 2, &out, NULL, NULL, err), 0, "%s", err);
-	cr_expect_eq(y[0], 5.0f);
-	cr_expect_eq(y[8], 7.0f);
-	p[0] = 1;
-	cr_assert_eq(run_ref_attr("foreach_norm", in, 2, &out, NULL, NULL, err), 0, "%s", err);
-	cr_expect_eq(y[0], 7.0f);
-	p[0] = INFINITY;
-	cr_assert_eq(run_ref_attr("foreach_norm", in, 2, &out, NULL, NULL, err), 0, "%s", err);
-	cr_expect_eq(y[0], 4.0f);
 }

@@ -1,0 +1,149 @@
+/* test_ref_foreach.c - the Foreach family's reference (reference/foreach.c):
+ * one table of scalar functions applied member by member over tensor
+ * lists, checked on small hand-computed lists and, threaded, against one
+ * thread. */
+#include <criterion/criterion.h>
+
+#include <npukb/dtype.h>
+#include "data_threads.h"
+#include "reference.h"
+#include "ref_call.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the Foreach family (reference/foreach.c) ------------------------------ */
+
+/* A float32 list of two members, [2] and [1], the second at offset 8 (the
+ * gap between them is no element of either). */
+static const struct npukb_shape fe_members[2] = { { 1, { 2 } }, { 1, { 1 } } };
+static const size_t fe_offsets[2] = { 0, 8 };
+
+static struct npukb_ref_tensor mklist(const char *name, float *data)
+{
+	struct npukb_ref_tensor t = ref_tensor1(name, NPUKB_DT_FLOAT32, 9, data);
+	t.nmembers = 2;
+	t.members = fe_members;
+	t.member_offsets = fe_offsets;
+	return t;
+}
+
+Test(ref_foreach, rows_apply_member_by_member)
+{
+	float x1[9] = { 1, -2, 0, 0, 0, 0, 0, 0, 3 }, x2[9] = { 4, 8, 0, 0, 0, 0, 0, 0, -2 };
+	float y[9], alpha[1] = { 0.5f }, scalars[2] = { 2, -4 };
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[3], out;
+
+	/* y = x1 + alpha * x2, one alpha */
+	in[0] = mklist("x1", x1);
+	in[1] = mklist("x2", x2);
+	in[2] = ref_tensor1("alpha", NPUKB_DT_FLOAT32, 1, alpha);
+	out = mklist("y", y);
+	memset(y, 0, sizeof(y));
+	cr_assert_eq(ref_run("foreach_add_list", in, 3, &out, 1, NULL, err), 0, "%s", err);
+	cr_expect_eq(y[0], 3.0f);
+	cr_expect_eq(y[1], 2.0f);
+	cr_expect_eq(y[8], 2.0f);
+	/* y = x / scalars[m]: member 0 by 2, member 1 by -4 */
+	in[1] = ref_tensor1("scalars", NPUKB_DT_FLOAT32, 2, scalars);
+	cr_assert_eq(ref_run("foreach_div_scalar_list", in, 2, &out, 1, NULL, err), 0, "%s", err);
+	cr_expect_eq(y[0], 0.5f);
+	cr_expect_eq(y[1], -1.0f);
+	cr_expect_eq(y[8], -0.75f);
+	/* one value per member is required */
+	in[1] = ref_tensor1("scalars", NPUKB_DT_FLOAT32, 1, scalars);
+	cr_expect_eq(ref_run("foreach_div_scalar_list", in, 2, &out, 1, NULL, err), -EINVAL);
+	cr_expect_null(npukb_reference_find("foreach_nosuch"));
+}
+
+/* A member large enough to be computed across threads gives the bytes one
+ * thread gives (issue 16): bf16 output, rounded once per element. */
+Test(ref_foreach, threads_give_the_one_thread_bytes)
+{
+	const size_t n = 3u << 20;
+	static struct npukb_shape big[1];
+	static const size_t zero[1] = { 0 };
+	float *x1 = malloc(n * sizeof(float)), *x2 = malloc(n * sizeof(float));
+	uint16_t *y1 = malloc(n * 2), *y4 = malloc(n * 2);
+	float alpha[1] = { -0.37f };
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[3], out;
+
+	cr_assert(x1 && x2 && y1 && y4);
+	big[0].rank = 1;
+	big[0].dims[0] = (int64_t)n;
+	for (size_t i = 0; i < n; i++) {
+		x1[i] = (float)((double)(i % 977) * 0.013 - 6.1);
+		x2[i] = (float)((double)(i % 613) * -0.021 + 3.3);
+	}
+	in[0] = ref_tensor1("x1", NPUKB_DT_FLOAT32, n, x1);
+	in[1] = ref_tensor1("x2", NPUKB_DT_FLOAT32, n, x2);
+	in[0].nmembers = in[1].nmembers = 1;
+	in[0].members = in[1].members = big;
+	in[0].member_offsets = in[1].member_offsets = zero;
+	in[2] = ref_tensor1("alpha", NPUKB_DT_FLOAT32, 1, alpha);
+	out = ref_tensor1("y", NPUKB_DT_BFLOAT16, n, y1);
+	out.nmembers = 1;
+	out.members = big;
+	out.member_offsets = zero;
+	npukb_set_data_threads(1);
+	cr_assert_eq(ref_run("foreach_add_list", in, 3, &out, 1, NULL, err), 0, "%s", err);
+	out.data = y4;
+	npukb_set_data_threads(4);
+	cr_assert_eq(ref_run("foreach_add_list", in, 3, &out, 1, NULL, err), 0, "%s", err);
+	npukb_set_data_threads(0);
+	cr_assert_eq(memcmp(y1, y4, n * 2), 0);
+	/* and the values are the sums: element 5 = x1 + alpha * x2, in bf16 */
+	cr_assert_eq(y1[5], npukb_f64_to_bf16((double)x1[5] + (double)alpha[0] * (double)x2[5]));
+	free(x1);
+	free(x2);
+	free(y1);
+	free(y4);
+}
+
+Test(ref_foreach, round_off_modes)
+{
+	float x[9] = { 2.5f, -2.5f, 0, 0, 0, 0, 0, 0, -1.25f }, y[9];
+	int32_t mode[1];
+	/* per mode: y for 2.5, -2.5, -1.25 */
+	static const float want[8][3] = {
+		{ 0, 0, 0 }, { 2, -2, -1 }, { 2, -3, -2 }, { 3, -2, -1 },
+		{ 3, -3, -1 }, { 2, -2, -1 }, { 3, -3, -1 }, { 0.5f, -0.5f, -0.25f },
+	};
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[2], out = mklist("y", y);
+	in[0] = mklist("x", x);
+	in[1] = ref_tensor1("roundMode", NPUKB_DT_INT32, 1, mode);
+	for (int m = 1; m <= 7; m++) {
+		mode[0] = m;
+		cr_assert_eq(ref_run("foreach_round_off_number", in, 2, &out, 1, NULL, err), 0,
+			     "%s", err);
+		cr_expect_eq(y[0], want[m][0], "mode %d: %g", m, y[0]);
+		cr_expect_eq(y[1], want[m][1], "mode %d: %g", m, y[1]);
+		cr_expect_eq(y[8], want[m][2], "mode %d: %g", m, y[8]);
+	}
+}
+
+Test(ref_foreach, norm_per_member)
+{
+	float x[9] = { 3, -4, 0, 0, 0, 0, 0, 0, -7 }, y[9], p[1] = { 2 };
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[2], out = mklist("y", y);
+	static const struct npukb_shape ones[2] = { { 1, { 1 } }, { 1, { 1 } } };
+	out.members = ones;
+	in[0] = mklist("x", x);
+	in[1] = ref_tensor1("scalar", NPUKB_DT_FLOAT32, 1, p);
+	cr_assert_eq(ref_run("foreach_norm", in, 2, &out, 1, NULL, err), 0, "%s", err);
+	cr_expect_eq(y[0], 5.0f);
+	cr_expect_eq(y[8], 7.0f);
+	p[0] = 1;
+	cr_assert_eq(ref_run("foreach_norm", in, 2, &out, 1, NULL, err), 0, "%s", err);
+	cr_expect_eq(y[0], 7.0f);
+	p[0] = INFINITY;
+	cr_assert_eq(ref_run("foreach_norm", in, 2, &out, 1, NULL, err), 0, "%s", err);
+	cr_expect_eq(y[0], 4.0f);
+}

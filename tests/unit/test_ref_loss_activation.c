@@ -1,0 +1,368 @@
+/* test_ref_loss_activation.c - the references of Level 2's Loss family,
+ * its fused matmul-softmax gradient and its quantised activations
+ * (reference/loss.c, activation.c), checked on small inputs computed by
+ * hand; backward ops against the derivative of their forward op. */
+#include <criterion/criterion.h>
+
+#include "reference.h"
+#include "ref_call.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ---- Loss ----------------------------------------------------------------- */
+
+/* CrossEntropyLossGrad by hand: row 0 has p = (1/4, 3/4) and target 1
+ * (weight 1/2), row 1 target 0 = ignore_index (zeros). Sum with grad 2:
+ * a = 2 * 1/2 = 1, x_grad = (1/4, -1/4); mean: W = 1/2, a = 2; none with
+ * grad (3, 7): a = 3/2. */
+Test(ref_loss, cross_entropy_loss_grad_by_hand)
+{
+	const float lp[4] = { logf(0.25f), logf(0.75f), logf(0.5f), logf(0.5f) };
+	static const int64_t target[2] = { 1, 0 };
+	static const float weight[2] = { 2, 0.5f }, g1[1] = { 2 }, g2[2] = { 3, 7 };
+	const int64_t dx[2] = { 2, 2 }, d1[1] = { 1 }, d2[1] = { 2 };
+	float out[4];
+	char err[ERRLEN];
+	const char *sum[] = { "reduction", "2", "ignore_index", "0", "label_smoothing", "0", NULL },
+		   *mean[] = { "reduction", "1", "ignore_index", "0", "label_smoothing", "0", NULL },
+		   *none[] = { "reduction", "0", "ignore_index", "0", "label_smoothing", "0", NULL };
+	struct npukb_ref_tensor in[4] = { ref_tensor("grad_loss", NPUKB_DT_FLOAT32, (void *)g1, 1, d1),
+					  ref_tensor("log_prob", NPUKB_DT_FLOAT32, (void *)lp, 2, dx),
+					  ref_tensor("target", NPUKB_DT_INT64, (void *)target, 1, d2),
+					  ref_tensor("weight", NPUKB_DT_FLOAT32, (void *)weight, 1, d2) };
+	struct npukb_ref_tensor o = ref_tensor("x_grad", NPUKB_DT_FLOAT32, out, 2, dx);
+
+	cr_assert_eq(ref_run("cross_entropy_loss_grad", in, 4, &o, 1, sum, err), 0, "%s", err);
+	cr_expect_float_eq(out[0], 0.25f, 1e-7);
+	cr_expect_float_eq(out[1], -0.25f, 1e-7);
+	cr_expect_eq(out[2], 0.0f);
+	cr_expect_eq(out[3], 0.0f);
+	cr_assert_eq(ref_run("cross_entropy_loss_grad", in, 4, &o, 1, mean, err), 0, "%s", err);
+	cr_expect_float_eq(out[0], 0.5f, 1e-7);
+	cr_expect_float_eq(out[1], -0.5f, 1e-7);
+	in[0] = ref_tensor("grad_loss", NPUKB_DT_FLOAT32, (void *)g2, 1, d2);
+	cr_assert_eq(ref_run("cross_entropy_loss_grad", in, 4, &o, 1, none, err), 0, "%s", err);
+	cr_expect_float_eq(out[0], 0.375f, 1e-7);
+	cr_expect_float_eq(out[1], -0.375f, 1e-7);
+	cr_expect_eq(out[3], 0.0f);
+	/* a target outside [0, C) that is not ignore_index is an error */
+	{
+		static const int64_t bad[2] = { 1, 2 };
+		in[2] = ref_tensor("target", NPUKB_DT_INT64, (void *)bad, 1, d2);
+		cr_expect_lt(ref_run("cross_entropy_loss_grad", in, 4, &o, 1, none, err), 0);
+	}
+}
+
+/* The loss of one row of logits z with class weights w, target t and label
+ * smoothing ls (CrossEntropyLoss's definition, in double). */
+static double ce_row_loss(const double *z, const double *w, int c, int t, double ls)
+{
+	double m = z[0], s = 0.0, loss = 0.0;
+	for (int k = 1; k < c; k++)
+		m = z[k] > m ? z[k] : m;
+	for (int k = 0; k < c; k++)
+		s += exp(z[k] - m);
+	for (int k = 0; k < c; k++) {
+		double lp = z[k] - m - log(s);
+		loss -= (k == t ? (1.0 - ls) * w[k] : 0.0) * lp + ls / c * w[k] * lp;
+	}
+	return loss;
+}
+
+/* With label smoothing and weights: the gradient matches central finite
+ * differences of the loss (h = 1e-5), scaled by grad_loss; and by hand, no
+ * weights, p = (1/4, 3/4), target 0, ls 1/2: a = 1/2, b = 1/4, S = 2,
+ * x_grad = (-1/2, 1/2). */
+Test(ref_loss, cross_entropy_loss_grad_is_the_derivative)
+{
+	const double z[3] = { 0.3, -1.2, 0.8 }, w[3] = { 0.7, 1.3, 0.4 }, h = 1e-5;
+	const float wf[3] = { 0.7f, 1.3f, 0.4f }, g[1] = { -1.5f };
+	const int64_t target[1] = { 2 }, dx[2] = { 1, 3 }, d1[1] = { 1 }, d3[1] = { 3 }, none0[1] = { 0 };
+	float lp[3], out[3];
+	char err[ERRLEN];
+	double m = 0.8, s = 0.0;
+	const char *attrs[] = { "reduction", "0", "ignore_index", "-100", "label_smoothing", "0.2", NULL },
+		   *half[] = { "reduction", "2", "ignore_index", "-100", "label_smoothing", "0.5", NULL };
+	for (int k = 0; k < 3; k++)
+		s += exp(z[k] - m);
+	for (int k = 0; k < 3; k++)
+		lp[k] = (float)(z[k] - m - log(s));
+	{
+		struct npukb_ref_tensor in[4] = { ref_tensor("grad_loss", NPUKB_DT_FLOAT32, (void *)g, 1, d1),
+						  ref_tensor("log_prob", NPUKB_DT_FLOAT32, lp, 2, dx),
+						  ref_tensor("target", NPUKB_DT_INT64, (void *)target, 1, d1),
+						  ref_tensor("weight", NPUKB_DT_FLOAT32, (void *)wf, 1, d3) };
+		struct npukb_ref_tensor o = ref_tensor("x_grad", NPUKB_DT_FLOAT32, out, 2, dx);
+		cr_assert_eq(ref_run("cross_entropy_loss_grad", in, 4, &o, 1, attrs, err), 0, "%s", err);
+	}
+	for (int k = 0; k < 3; k++) {
+		double zp[3] = { z[0], z[1], z[2] }, zm[3] = { z[0], z[1], z[2] }, fd;
+		zp[k] += h;
+		zm[k] -= h;
+		fd = -1.5 * (ce_row_loss(zp, w, 3, 2, 0.2) - ce_row_loss(zm, w, 3, 2, 0.2)) / (2 * h);
+		cr_expect(fabs(out[k] - fd) < 1e-5, "x_grad[%d] = %g, finite difference %g", k, out[k], fd);
+	}
+	{
+		const float lp2[2] = { logf(0.25f), logf(0.75f) }, one[1] = { 1 };
+		const int64_t t0[1] = { 0 }, d12[2] = { 1, 2 };
+		struct npukb_ref_tensor in[4] = { ref_tensor("grad_loss", NPUKB_DT_FLOAT32, (void *)one, 1, d1),
+						  ref_tensor("log_prob", NPUKB_DT_FLOAT32, (void *)lp2, 2, d12),
+						  ref_tensor("target", NPUKB_DT_INT64, (void *)t0, 1, d1),
+						  ref_tensor("weight", NPUKB_DT_FLOAT32, NULL, 1, none0) };
+		struct npukb_ref_tensor o = ref_tensor("x_grad", NPUKB_DT_FLOAT32, out, 2, d12);
+		cr_assert_eq(ref_run("cross_entropy_loss_grad", in, 4, &o, 1, half, err), 0, "%s", err);
+		cr_expect_float_eq(out[0], -0.5f, 1e-7);
+		cr_expect_float_eq(out[1], 0.5f, 1e-7);
+	}
+}
+
+/* CrossEntropyLoss by hand: row 0 logits (0, ln 3), lse ln 4, log_prob
+ * (ln 1/4, ln 3/4), target 1 (weight 1/2); row 1 logits (0, 0), lse ln 2,
+ * target 0 = ignore_index. none: L = (ln(4/3) / 2, 0); sum: ln(4/3) / 2;
+ * mean: W = 1/2, ln(4/3); zloss (scale 1/2) = (ln^2 4 + ln^2 2) / 4. */
+Test(ref_loss, cross_entropy_loss_by_hand)
+{
+	const float x[4] = { 0, logf(3.0f), 0, 0 };
+	static const int64_t target[2] = { 1, 0 };
+	static const float weight[2] = { 2, 0.5f };
+	const int64_t dx[2] = { 2, 2 }, d1[1] = { 1 }, d2[1] = { 2 };
+	float loss[2], lp[4], zl[1], lse[2];
+	char err[ERRLEN];
+	const double l43 = log(4.0 / 3.0);
+	const char *none[] = { "reduction", "0", "ignore_index", "0", "label_smoothing", "0",
+			       "lse_square_scale_for_zloss", "0.5", "return_zloss", "true", NULL };
+	const char *sum[] = { "reduction", "2", "ignore_index", "0", "label_smoothing", "0",
+			      "lse_square_scale_for_zloss", "0.5", "return_zloss", "false", NULL };
+	const char *mean[] = { "reduction", "1", "ignore_index", "0", "label_smoothing", "0",
+			       "lse_square_scale_for_zloss", "0.5", "return_zloss", "false", NULL };
+	struct npukb_ref_tensor in[3] = { ref_tensor("input", NPUKB_DT_FLOAT32, (void *)x, 2, dx),
+					  ref_tensor("target", NPUKB_DT_INT64, (void *)target, 1, d2),
+					  ref_tensor("weight", NPUKB_DT_FLOAT32, (void *)weight, 1, d2) };
+	struct npukb_ref_tensor out[4] = { ref_tensor("loss", NPUKB_DT_FLOAT32, loss, 1, d2),
+					   ref_tensor("log_prob", NPUKB_DT_FLOAT32, lp, 2, dx),
+					   ref_tensor("zloss", NPUKB_DT_FLOAT32, zl, 1, d1),
+					   ref_tensor("lse_for_zloss", NPUKB_DT_FLOAT32, lse, 1, d2) };
+
+	cr_assert_eq(ref_run("cross_entropy_loss", in, 3, out, 4, none, err), 0, "%s", err);
+	cr_expect_float_eq(loss[0], (float)(l43 / 2), 1e-6);
+	cr_expect_eq(loss[1], 0.0f);
+	cr_expect_float_eq(lp[0], (float)log(0.25), 1e-6);
+	cr_expect_float_eq(lp[1], (float)log(0.75), 1e-6);
+	cr_expect_float_eq(lp[2], (float)-log(2.0), 1e-6);
+	cr_expect_float_eq(lse[0], (float)log(4.0), 1e-6);
+	cr_expect_float_eq(lse[1], (float)log(2.0), 1e-6);
+	cr_expect_float_eq(zl[0], (float)((log(4.0) * log(4.0) + log(2.0) * log(2.0)) / 4), 1e-6);
+	out[0] = ref_tensor("loss", NPUKB_DT_FLOAT32, loss, 1, d1);
+	cr_assert_eq(ref_run("cross_entropy_loss", in, 3, out, 4, sum, err), 0, "%s", err);
+	cr_expect_float_eq(loss[0], (float)(l43 / 2), 1e-6);
+	cr_expect_eq(zl[0], 0.0f);
+	cr_assert_eq(ref_run("cross_entropy_loss", in, 3, out, 4, mean, err), 0, "%s", err);
+	cr_expect_float_eq(loss[0], (float)l43, 1e-6);
+}
+
+/* Label smoothing 1/2, no weights, one row (0, ln 3), target 0:
+ * L = 1/2 ln 4 + 1/4 (ln 4 + ln(4/3)); and the gradient reference is the
+ * derivative of this one: central differences of the forward loss (sum,
+ * weights, smoothing 0.2) against cross_entropy_loss_grad. */
+Test(ref_loss, cross_entropy_loss_smoothing_and_its_gradient)
+{
+	float x[3] = { 0, logf(3.0f), 0 }, loss[1], lp[3], zl[1], lse[1], lpin[3], dx[3];
+	static const int64_t t0[1] = { 0 }, t2[1] = { 2 };
+	static const float w3[3] = { 0.7f, 1.3f, 0.4f }, one[1] = { 1 };
+	const int64_t d1[1] = { 1 }, d12[2] = { 1, 2 }, d13[2] = { 1, 3 }, d3[1] = { 3 }, none0[1] = { 0 };
+	char err[ERRLEN];
+	const char *half[] = { "reduction", "2", "ignore_index", "-100", "label_smoothing", "0.5",
+			       "lse_square_scale_for_zloss", "0", "return_zloss", "false", NULL };
+	const char *fwd[] = { "reduction", "2", "ignore_index", "-100", "label_smoothing", "0.2",
+			      "lse_square_scale_for_zloss", "0", "return_zloss", "false", NULL };
+	const char *bwd[] = { "reduction", "2", "ignore_index", "-100", "label_smoothing", "0.2", NULL };
+	struct npukb_ref_tensor in[3] = { ref_tensor("input", NPUKB_DT_FLOAT32, x, 2, d12),
+					  ref_tensor("target", NPUKB_DT_INT64, (void *)t0, 1, d1),
+					  ref_tensor("weight", NPUKB_DT_FLOAT32, NULL, 1, none0) };
+	struct npukb_ref_tensor out[4] = { ref_tensor("loss", NPUKB_DT_FLOAT32, loss, 1, d1),
+					   ref_tensor("log_prob", NPUKB_DT_FLOAT32, lp, 2, d12),
+					   ref_tensor("zloss", NPUKB_DT_FLOAT32, zl, 1, d1),
+					   ref_tensor("lse_for_zloss", NPUKB_DT_FLOAT32, lse, 1, d1) };
+
+	cr_assert_eq(ref_run("cross_entropy_loss", in, 3, out, 4, half, err), 0, "%s", err);
+	cr_expect_float_eq(loss[0], (float)(0.5 * log(4.0) + 0.25 * (log(4.0) + log(4.0 / 3.0))), 1e-6);
+
+	/* three classes, weights, target 2 */
+	x[0] = 0.3f;
+	x[1] = -1.2f;
+	x[2] = 0.8f;
+	in[0] = ref_tensor("input", NPUKB_DT_FLOAT32, x, 2, d13);
+	in[1] = ref_tensor("target", NPUKB_DT_INT64, (void *)t2, 1, d1);
+	in[2] = ref_tensor("weight", NPUKB_DT_FLOAT32, (void *)w3, 1, d3);
+	out[1] = ref_tensor("log_prob", NPUKB_DT_FLOAT32, lpin, 2, d13);
+	cr_assert_eq(ref_run("cross_entropy_loss", in, 3, out, 4, fwd, err), 0, "%s", err);
+	{
+		struct npukb_ref_tensor gin[4] = { ref_tensor("grad_loss", NPUKB_DT_FLOAT32, (void *)one, 1, d1),
+						   ref_tensor("log_prob", NPUKB_DT_FLOAT32, lpin, 2, d13),
+						   ref_tensor("target", NPUKB_DT_INT64, (void *)t2, 1, d1),
+						   ref_tensor("weight", NPUKB_DT_FLOAT32, (void *)w3, 1, d3) };
+		struct npukb_ref_tensor g = ref_tensor("x_grad", NPUKB_DT_FLOAT32, dx, 2, d13);
+		cr_assert_eq(ref_run("cross_entropy_loss_grad", gin, 4, &g, 1, bwd, err), 0, "%s", err);
+	}
+	for (int k = 0; k < 3; k++) {
+		const float h = 1.0f / 256, keep = x[k];
+		float lplus, lminus;
+		x[k] = keep + h;
+		cr_assert_eq(ref_run("cross_entropy_loss", in, 3, out, 4, fwd, err), 0, "%s", err);
+		lplus = loss[0];
+		x[k] = keep - h;
+		cr_assert_eq(ref_run("cross_entropy_loss", in, 3, out, 4, fwd, err), 0, "%s", err);
+		lminus = loss[0];
+		x[k] = keep;
+		cr_expect(fabs((lplus - lminus) / (2 * h) - dx[k]) < 2e-4,
+			  "class %d: finite difference %g, gradient %g", k, (lplus - lminus) / (2 * h), dx[k]);
+	}
+}
+
+/* ---- Activation ------------------------------------------------------------ */
+
+/* InplaceFusedMatmulSoftmaxGrad by hand: g = (1, 2), v = I: d = (1, 2); s =
+ * (1/4, 3/4): r = 7/4, out = (-3/16, 3/16). Then the softmax backward: with
+ * s = softmax(z) and L(z) = sum_n d_n softmax(z)_n, out = dL/dz (central
+ * differences, three classes). */
+Test(ref_activation, fused_matmul_softmax_grad_is_the_softmax_backward)
+{
+	static const float g[2] = { 1, 2 }, v[4] = { 1, 0, 0, 1 }, s[2] = { 0.25f, 0.75f };
+	static const float want[2] = { -0.1875f, 0.1875f };
+	static const float g3[2] = { 0.5f, -1 }, v3[6] = { 1, 2, -1, 0.5f, 0.25f, -2 };
+	const int64_t d12[2] = { 1, 2 }, d22[2] = { 2, 2 }, d13[2] = { 1, 3 }, d32[2] = { 3, 2 };
+	const double z[3] = { 0.2, -0.5, 1.0 }, h = 1e-5;
+	float out[3], s3[3];
+	double dd[3], e[3], sum = 0.0;
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[3] = { ref_tensor("grad_output", NPUKB_DT_FLOAT32, (void *)g, 2, d12),
+					  ref_tensor("values", NPUKB_DT_FLOAT32, (void *)v, 2, d22),
+					  ref_tensor("softmax_output", NPUKB_DT_FLOAT32, (void *)s, 2, d12) };
+	struct npukb_ref_tensor o = ref_tensor("softmax_output", NPUKB_DT_FLOAT32, out, 2, d12);
+
+	cr_assert_eq(ref_run("fused_matmul_softmax_grad", in, 3, &o, 1, NULL, err), 0, "%s", err);
+	cr_expect_arr_eq(out, want, sizeof(want));
+
+	for (int n = 0; n < 3; n++) {
+		dd[n] = g3[0] * v3[2 * n] + g3[1] * v3[2 * n + 1];
+		e[n] = exp(z[n]);
+		sum += e[n];
+	}
+	for (int n = 0; n < 3; n++)
+		s3[n] = (float)(e[n] / sum);
+	in[0] = ref_tensor("grad_output", NPUKB_DT_FLOAT32, (void *)g3, 2, d12);
+	in[1] = ref_tensor("values", NPUKB_DT_FLOAT32, (void *)v3, 2, d32);
+	in[2] = ref_tensor("softmax_output", NPUKB_DT_FLOAT32, s3, 2, d13);
+	o = ref_tensor("softmax_output", NPUKB_DT_FLOAT32, out, 2, d13);
+	cr_assert_eq(ref_run("fused_matmul_softmax_grad", in, 3, &o, 1, NULL, err), 0, "%s", err);
+	for (int k = 0; k < 3; k++) {
+		double lp = 0.0, lm = 0.0, sp = 0.0, sm = 0.0;
+		for (int n = 0; n < 3; n++) {
+			sp += exp(z[n] + (n == k ? h : 0));
+			sm += exp(z[n] - (n == k ? h : 0));
+		}
+		for (int n = 0; n < 3; n++) {
+			lp += dd[n] * exp(z[n] + (n == k ? h : 0)) / sp;
+			lm += dd[n] * exp(z[n] - (n == k ? h : 0)) / sm;
+		}
+		cr_expect(fabs(out[k] - (lp - lm) / (2 * h)) < 1e-5, "class %d: %g, finite difference %g", k,
+			  out[k], (lp - lm) / (2 * h));
+	}
+	/* values must have grad_output's K columns */
+	in[1] = ref_tensor("values", NPUKB_DT_FLOAT32, (void *)v3, 2, d22);
+	cr_expect_lt(ref_run("fused_matmul_softmax_grad", in, 3, &o, 1, NULL, err), 0);
+}
+
+/* ---- Activation (quantised) ------------------------------------------------- */
+
+/* gelu_quant with float32 x of shape [rows, d] and the given scale/offset. */
+static int gelu_quant(const float *x, int64_t rows, int64_t d, float scale, float offset,
+		      const char *tanh_form, const char *dynamic, int8_t *y, float *os, int64_t nos,
+		      char *err)
+{
+	const int64_t dims[2] = { rows, d }, one[1] = { 1 }, osd[1] = { nos };
+	float sc[1] = { scale }, off[1] = { offset };
+	struct npukb_ref_tensor in[3] = {
+		ref_tensor("x", NPUKB_DT_FLOAT32, (void *)x, 2, dims),
+		ref_tensor("input_scale", NPUKB_DT_FLOAT32, sc, 1, one),
+		ref_tensor("input_offset", NPUKB_DT_FLOAT32, off, 1, one),
+	};
+	struct npukb_ref_tensor out[2] = {
+		ref_tensor("y", NPUKB_DT_INT8, y, 2, dims),
+		ref_tensor("out_scale", NPUKB_DT_FLOAT32, os, 1, osd),
+	};
+	const char *kv[] = { "tanh", tanh_form, "dynamic", dynamic, NULL };
+	return ref_run("gelu_quant", in, 3, out, 2, kv, err);
+}
+
+Test(ref_activation, gelu_quant_static_rounds_ties_to_even_and_clamps)
+{
+	/* tanh form, scale 2, offset 1: gelu(3) = 2.99636 -> 6.993 -> 7;
+	 * gelu(-3) = -0.00364 -> 0.993 -> 1; 300 -> 601 -> 127. */
+	static const float x1[4] = { 0.0f, 3.0f, -3.0f, 300.0f };
+	static const int8_t want1[4] = { 1, 7, 1, 127 };
+	/* scale 0.5, offset 0: gelu(x) = x exactly for x >= 41, so 20.5 and
+	 * 21.5 are ties (to even: 20 and 22, not 21 and 22); -300 -> -0 -> 0;
+	 * -600 * 0.5 would clamp but gelu(-600) is -0. */
+	static const float x2[4] = { 41.0f, 43.0f, -300.0f, 45.0f };
+	static const int8_t want2[4] = { 20, 22, 0, 22 };
+	int8_t y[4];
+	float os[1];
+	char err[ERRLEN];
+	cr_assert_eq(gelu_quant(x1, 2, 2, 2.0f, 1.0f, "true", "false", y, os, 1, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want1, sizeof(want1));
+	cr_expect_float_eq(os[0], 0.5f, 1e-7f);
+	cr_assert_eq(gelu_quant(x2, 1, 4, 0.5f, 0.0f, "true", "false", y, os, 1, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want2, sizeof(want2));
+	cr_expect_float_eq(os[0], 2.0f, 1e-7f);
+	/* a clamp below: gelu(-0.17) ~ -0.0740, * 2000 = -148 -> -128 */
+	{
+		static const float x3[1] = { -0.17f };
+		cr_assert_eq(gelu_quant(x3, 1, 1, 2000.0f, 0.0f, "false", "false", y, os, 1, err), 0);
+		cr_expect_eq(y[0], -128);
+	}
+}
+
+Test(ref_activation, gelu_quant_erf_and_tanh_forms_differ)
+{
+	/* gelu(1) = 0.841345 (erf), 0.841192 (tanh); scale 119.46224 puts
+	 * 100.5 between them: erf 100.509 -> 101, tanh 100.491 -> 100. */
+	static const float x[1] = { 1.0f };
+	int8_t y[1];
+	float os[1];
+	char err[ERRLEN];
+	cr_assert_eq(gelu_quant(x, 1, 1, 119.46224f, 0.0f, "false", "false", y, os, 1, err), 0);
+	cr_expect_eq(y[0], 101);
+	cr_assert_eq(gelu_quant(x, 1, 1, 119.46224f, 0.0f, "true", "false", y, os, 1, err), 0);
+	cr_expect_eq(y[0], 100);
+}
+
+Test(ref_activation, gelu_quant_dynamic_per_row)
+{
+	/* Row 0, erf form, scale 1: gelu = 0.841345, 1.954500, -0.004050, 0;
+	 * out_scale = (1.9545 + 1e-6) / 127 = 0.0153897696; codes 54.67 -> 55,
+	 * 126.99994 -> 127, -0.26 -> 0, 0. Row 1 (scale 1 too): 10 at the
+	 * maximum, -10 * tiny: codes 127 and 0; gelu(5) = 4.9999986, code
+	 * 63.49998 -> 63 (the + 1e-6 keeps it under the midpoint). */
+	static const float x[8] = { 1.0f, 2.0f, -3.0f, 0.0f, 10.0f, -10.0f, 0.0f, 5.0f };
+	static const int8_t want[8] = { 55, 127, 0, 0, 127, 0, 0, 63 };
+	int8_t y[8];
+	float os[2];
+	char err[ERRLEN];
+	cr_assert_eq(gelu_quant(x, 2, 4, 1.0f, 7.0f, "false", "true", y, os, 2, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want, sizeof(want));
+	cr_expect_float_eq(os[0], 0.0153897696f, 1e-9f);
+	cr_expect_float_eq(os[1], (float)((10.0 + 1e-6) / 127), 1e-9f);
+	/* tanh form, scale 2: row maximum |gelu(0.5) * 2| = 0.691428 */
+	{
+		static const float x2[4] = { 0.5f, -1.0f, 0.25f, -2.0f };
+		static const int8_t want2[4] = { 127, -58, 55, -17 };
+		cr_assert_eq(gelu_quant(x2, 1, 4, 2.0f, 0.0f, "true", "true", y, os, 1, err), 0, "%s", err);
+		cr_expect_arr_eq(y, want2, sizeof(want2));
+		cr_expect_float_eq(os[0], 0.005444323f, 1e-9f);
+	}
+	/* out_scale must have one element per row */
+	cr_expect_neq(gelu_quant(x, 2, 4, 1.0f, 0.0f, "false", "true", y, os, 1, err), 0);
+}
