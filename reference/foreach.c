@@ -263,7 +263,7 @@ static int ref_foreach(const struct npukb_ref_call *c, char *err, size_t errlen)
 		struct fe_member_job j = { c, op, m, 0.0 };
 		if (sc)
 			j.s = npukb_load_as_double(sc->dtype, sc->data, op->scalar == FE_ONE ? 0 : m);
-		npukb_parallel_run(n, npukb_parallel_parts(n, 1u << 20), fe_member_range, &j);
+		npukb_parallel_run(n, npukb_parallel_parts(n, NPUKB_PARALLEL_GRAIN), fe_member_range, &j);
 	}
 	return 0;
 }

@@ -11,7 +11,6 @@ typedef double (*unary_fn)(double);
 
 /* Elements are computed on their own: large tensors are cut into
  * npukb/parallel.h parts, with the bytes one thread would write. */
-#define UNARY_PART_MIN (1u << 20)
 
 struct unary_job {
 	const struct npukb_ref_tensor *x;
@@ -40,7 +39,7 @@ static int map_unary(const struct npukb_ref_call *c, unary_fn f, char *err, size
 	int rc = ref_same_numel(c, 1, err, errlen);
 	if (rc)
 		return rc;
-	npukb_parallel_run(j.y->numel, npukb_parallel_parts(j.y->numel, UNARY_PART_MIN),
+	npukb_parallel_run(j.y->numel, npukb_parallel_parts(j.y->numel, NPUKB_PARALLEL_GRAIN),
 			   unary_range, &j);
 	return 0;
 }
@@ -236,7 +235,7 @@ int npukb_ref_strideslice_neg_concat(const struct npukb_ref_call *c, char *err,
 		return 0;
 	{
 		struct unary_job j = { x, y, NULL, w };
-		npukb_parallel_run(y->numel, npukb_parallel_parts(y->numel, UNARY_PART_MIN),
+		npukb_parallel_run(y->numel, npukb_parallel_parts(y->numel, NPUKB_PARALLEL_GRAIN),
 				   strideslice_range, &j);
 	}
 	return 0;

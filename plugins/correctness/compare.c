@@ -316,9 +316,6 @@ static void compare_complex(struct npukb_compare_stats *st, const void *actual,
 	}
 }
 
-/* Elements per part below which one thread compares the whole tensor. */
-#define COMPARE_PART_MIN (1u << 20)
-
 struct compare_job {
 	const struct npukb_compare_stats *proto; /* thresholds set, counts zero */
 	const void *actual, *expected;
@@ -376,7 +373,7 @@ static void merge_part(struct npukb_compare_stats *st, const struct npukb_compar
 static void compare_elements(struct npukb_compare_stats *st, const void *actual,
 			     const void *expected, size_t n)
 {
-	unsigned parts = npukb_parallel_parts(n, COMPARE_PART_MIN), p;
+	unsigned parts = npukb_parallel_parts(n, NPUKB_PARALLEL_GRAIN), p;
 	struct compare_job *j = parts > 1 ? malloc(sizeof(*j)) : NULL;
 	if (!j) {
 		compare_range(st, actual, expected, 0, n);

@@ -324,7 +324,7 @@ static int check_unwritten(const struct npukb_case_tensor *t, struct npukb_verdi
 	size_t count = 0, first = 0, listed = 0, k;
 	struct text det = { 0 };
 	char pos[64];
-	unsigned parts = npukb_parallel_parts(t->numel, 1u << 20), p;
+	unsigned parts = npukb_parallel_parts(t->numel, NPUKB_PARALLEL_GRAIN), p;
 	struct unwritten_scan sc; /* a few KiB: one block of indices per part */
 
 	sc.t = t;

@@ -11,6 +11,10 @@
 #include <stddef.h>
 
 #define NPUKB_PARALLEL_MAX_PARTS 16
+/* Elements per part below which a per-element loop is not worth a thread
+ * (starting one costs about what a few thousand elements do; a megaelement
+ * keeps that under 1%). */
+#define NPUKB_PARALLEL_GRAIN (1u << 20)
 
 /* fn is called once per part, from any thread, with the part's number and
  * its half-open range. Parts must not write to shared state. */
