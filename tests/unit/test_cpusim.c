@@ -114,6 +114,27 @@ Test(cpusim, answer_odd_lengths_bit_exact, .timeout = 120)
 	}
 }
 
+/* Tensor files larger than the run's file-size limit whose last page is
+ * partial: the harness holds that page in memory during the launch and
+ * puts it back afterwards, which must neither trip the limit (SIGXFSZ) nor
+ * lose the output's last elements. */
+Test(cpusim, partial_last_page_past_the_file_size_limit, .timeout = 120)
+{
+	struct built b;
+	struct case_files c;
+	struct npukb_run_result r;
+	size_t first, poisoned, bad;
+
+	build_ok(&b, ANSWER);
+	b.opts.run_limits.file_bytes = 4096;
+	make_case(&c, 3000, 7, 5); /* 6000 bytes a tensor */
+	run_case(&b, &c, &r);
+	cr_assert_eq(r.ok, 1, "%s\n%s", r.message, r.diagnostics ? r.diagnostics : "");
+	bad = count_wrong(&c, &first, &poisoned);
+	cr_assert_eq(bad, 0, "%zu wrong, first at %zu", bad, first);
+	assert_inputs_intact(&c);
+}
+
 Test(cpusim, cycles_deterministic_and_double_buffer_faster, .timeout = 120)
 {
 	struct built dbl, sgl;

@@ -251,6 +251,30 @@ Test(cpusim, copy_into_the_allocation_guard_passes, .timeout = 60)
 		       "    DataCopy(t, xGm[td.totalLength - 8], 16);\n");
 }
 
+/* x is 2048 bytes, less than a page: the poison past its 2560-byte device
+ * allocation shares a page with the file's data. A flush of that page
+ * (here forced with msync; the kernel's writeback does it by itself on any
+ * case running longer than ~30 s) zeroes a file-backed page past the file's
+ * end, which once read as an out-of-bounds write the kernel never made. */
+Test(cpusim, flushed_tensor_file_keeps_its_poison, .timeout = 60)
+{
+	static const char head[] = "#include <sys/mman.h>\n";
+	char *src = malloc(sizeof head + sizeof snippet_head);
+	struct case_files c;
+	struct npukb_run_result r;
+
+	cr_assert_not_null(src);
+	strcpy(src, head);
+	strcat(src, snippet_head);
+	run_source_blocks(src,
+			  "    uintptr_t page = (uintptr_t)x & ~(uintptr_t)4095;\n"
+			  "    if (msync((void *)page, 4096, MS_SYNC) != 0) abort();\n"
+			  "    zGm.SetValue(0, xGm.GetValue(0));\n",
+			  1024, 1, &c, &r);
+	free(src);
+	cr_assert_eq(r.ok, 1, "%s\n%s", r.message, r.diagnostics ? r.diagnostics : "");
+}
+
 Test(cpusim, device_build_macros_are_defined, .timeout = 60)
 {
 	/* What kernels test in #if: the 910B architecture and the ge::DataType

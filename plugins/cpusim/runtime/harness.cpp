@@ -352,6 +352,18 @@ void check_poison()
 	}
 }
 
+/* The last partial page of a writable tensor file, held in anonymous memory
+ * while the kernel runs (see map_file). */
+struct FileTail {
+	int fd;
+	uint64_t offset; /* in the file */
+	uint8_t *addr;
+	uint64_t bytes;
+};
+
+FileTail tails[rt::MAX_GM_RANGES + 1];
+int ntails;
+
 uint8_t *map_file(const char *path, bool writable, uint64_t *size)
 {
 	int fd = open(path, writable ? O_RDWR : O_RDONLY);
@@ -371,13 +383,52 @@ uint8_t *map_file(const char *path, bool writable, uint64_t *size)
 	 * copy-on-write mapping: a kernel that scribbles on it must not
 	 * change the file the core reuses. */
 	uint8_t *area = reserve_guarded(*size, path);
-	void *p = mmap(area, (size_t)st.st_size, PROT_READ | PROT_WRITE,
-		       MAP_FIXED | (writable ? MAP_SHARED : MAP_PRIVATE), fd, 0);
-	if (p == MAP_FAILED)
+	/* Only the file's whole pages are mapped; its last partial page is
+	 * copied into the area's own anonymous memory. Mapped, that page would
+	 * hold the poison past the file's end, and the kernel's writeback
+	 * zeroes a shared page past EOF whenever it flushes it (every 30 s
+	 * or so): a long case would then see "changed" poison and report an
+	 * out-of-bounds write nobody made. */
+	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	const uint64_t whole = *size / page * page;
+	if (whole > 0 && mmap(area, (size_t)whole, PROT_READ | PROT_WRITE,
+			      MAP_FIXED | (writable ? MAP_SHARED : MAP_PRIVATE), fd, 0) == MAP_FAILED)
 		usage_error("cannot map %s: %s", path, strerror(errno));
-	close(fd);
+	const uint64_t rest = *size - whole;
+	if (rest > 0) {
+		if (pread(fd, area + whole, (size_t)rest, (off_t)whole) != (ssize_t)rest)
+			usage_error("cannot read %s: %s", path, strerror(errno));
+		if (writable) {
+			if (ntails >= (int)(sizeof tails / sizeof tails[0]))
+				usage_error("more than %d tensor files", (int)(sizeof tails / sizeof tails[0]));
+			tails[ntails++] = FileTail{ fd, whole, area + whole, rest };
+			fd = -1;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
 	poison_tail(area);
-	return (uint8_t *)p;
+	return area;
+}
+
+/* After a launch that ended well: the copied last pages go back to their
+ * files, where the core reads outputs and checks inputs. Through a mapping,
+ * not write(): the sandbox's file-size limit (RLIMIT_FSIZE) would stop a
+ * write at an offset past it, and these files are the core's, not the
+ * kernel's. */
+void write_back_tails()
+{
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	for (int i = 0; i < ntails; i++) {
+		const FileTail &t = tails[i];
+		void *m = mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_SHARED, t.fd, (off_t)t.offset);
+		if (m == MAP_FAILED)
+			usage_error("cannot map a tensor file's last page back: %s", strerror(errno));
+		memcpy(m, t.addr, (size_t)t.bytes);
+		munmap(m, page);
+		close(t.fd);
+	}
+	ntails = 0;
 }
 
 bool parse_u64(const char *s, uint64_t *out);
@@ -847,6 +898,7 @@ int main(int argc, char **argv)
 	run_blocks(blocks, ratio, core_cycles);
 	check_gm_write_overlap();
 	check_poison();
+	write_back_tails();
 	if (hostdev)
 		npukb_hostdev_finish();
 	double slowest = 0;
