@@ -236,11 +236,6 @@ uint16_t npukb_f32_to_bf16(float f)
 	return f32_to_narrow(f, BF16);
 }
 
-uint16_t npukb_f64_to_bf16(double d)
-{
-	return f64_to_narrow(d, BF16);
-}
-
 /* bfloat16 is the top half of a float: round the bottom half away, to
  * nearest even. The carry of a round-up moves into the exponent by
  * itself, up to the infinity pattern; subnormals round the same way. */
@@ -251,6 +246,22 @@ static uint16_t f32_to_bf16_bits(float f)
 		return (uint16_t)((u >> 16) | 0x40);
 	u += 0x7fff + ((u >> 16) & 1);
 	return (uint16_t)(u >> 16);
+}
+
+/* Through float, as npukb_f64_to_f16 does: every bfloat16 half-way point
+ * is a float (subnormal ones too, float's grid being finer), so rounding
+ * to float first goes wrong only when it lands exactly on such a point
+ * (the 16 dropped bits 0x8000) from a d that was not on it; those ties
+ * and NaNs go the exact way. A d too large for float rounds to infinity
+ * in both. The references store most of their bf16 outputs here. */
+uint16_t npukb_f64_to_bf16(double d)
+{
+	const float f = (float)d;
+	const uint32_t u = f32_bits(f);
+
+	if (d == d && ((u & 0xffff) != 0x8000 || (double)f == d))
+		return f32_to_bf16_bits(f);
+	return f64_to_narrow(d, BF16);
 }
 
 void npukb_f32_to_bf16_n(const float *src, uint16_t *dst, size_t n)

@@ -252,7 +252,6 @@ Test(dtype, double_rounds_once)
 	cr_assert_eq(npukb_f32_to_bf16((float)d), 0x3f80);
 }
 
-#ifdef __FLT16_MAX__
 /* xorshift64*: a fixed, portable sequence of test inputs. */
 static uint64_t next_rand(uint64_t *s)
 {
@@ -261,6 +260,8 @@ static uint64_t next_rand(uint64_t *s)
 	*s ^= *s >> 27;
 	return *s * UINT64_C(2685821657736338717);
 }
+
+#ifdef __FLT16_MAX__
 
 Test(dtype, f16_matches_compiler_half, .timeout = 60)
 {
@@ -296,6 +297,42 @@ Test(dtype, f16_matches_compiler_half, .timeout = 60)
 #endif
 
 /* ---- bfloat16 ------------------------------------------------------------ */
+
+/* bfloat16 of a double with a normal bfloat16 result, rounded to nearest
+ * even on the double's own bits: 45 fraction bits dropped, the exponent
+ * rebased from double's bias to float's. Independent of dtype.c's paths. */
+static uint16_t bf16_of_normal_double(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, 8);
+	const uint64_t sign = u >> 63, mag = u & ~(UINT64_C(1) << 63);
+	const uint64_t r = (mag + ((UINT64_C(1) << 44) - 1) + ((mag >> 45) & 1)) >> 45;
+	const uint64_t exp = (r >> 7) - 1023 + 127;
+	return (uint16_t)((sign << 15) | (exp << 7) | (r & 0x7f));
+}
+
+/* The fast path through float against exact rounding, on random doubles
+ * whose low bits matter: a third of them a bfloat16 tie nudged by one ulp
+ * of the double either way or left exact. */
+Test(dtype, f64_to_bf16_rounds_once, .timeout = 60)
+{
+	uint64_t s = UINT64_C(0x2545f4914f6cdd1d);
+
+	for (int i = 0; i < 2000000; i++) {
+		uint64_t r = next_rand(&s);
+		uint64_t exp = 1023 - 120 + (r >> 56) % 240; /* 2^-120 .. 2^119 */
+		uint64_t bits = (r & 0x800fffffffffffffu) | (exp << 52);
+		double d;
+
+		if (i % 3 == 0)
+			bits = (bits & ~((UINT64_C(1) << 45) - 1)) | (UINT64_C(1) << 44) | (r & 1);
+		if (i % 3 == 1)
+			bits = ((bits & ~((UINT64_C(1) << 45) - 1)) | (UINT64_C(1) << 44)) - (r & 1);
+		memcpy(&d, &bits, 8);
+		uint16_t got = npukb_f64_to_bf16(d), want = bf16_of_normal_double(d);
+		cr_assert_eq(got, want, "double %a: got 0x%04x want 0x%04x", d, got, want);
+	}
+}
 
 Test(dtype, bf16_round_trip_all_patterns)
 {
