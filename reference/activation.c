@@ -5,6 +5,8 @@
 
 #include <math.h>
 
+#include <npukb/parallel.h>
+
 /* sqrt(8 / pi): the tanh-approximation GELU's 2 * sqrt(2 / pi). */
 #define GELU_K 1.5957691216057308
 #define GELU_C 0.044715
@@ -270,25 +272,66 @@ int npukb_ref_geglu_grad(const struct npukb_ref_call *c, char *err, size_t errle
 	return 0;
 }
 
-/* Softmax over the last axis, in place: in[0] is x before, out[0] after. */
+/* Softmax over the last axis, in place: in[0] is x before, out[0] after.
+ * Rows are independent: cut across the data path's threads, each row
+ * computed exactly as a serial loop would (max, then the sum of exp in
+ * order, then each exp over the sum), so the result is the same on any
+ * number of threads. */
+struct softmax_job {
+	const struct npukb_ref_call *c;
+	size_t len;
+};
+
+static void softmax_rows(void *ctx, unsigned part, size_t r0, size_t r1)
+{
+	const struct softmax_job *j = ctx;
+	const struct npukb_ref_tensor *x = &j->c->in[0];
+	const size_t len = j->len;
+	double *e = malloc(len * sizeof *e); /* the row's exp(v - m) */
+	double blk[REF_BLOCK];
+	size_t r, k, b, n;
+	(void)part;
+
+	for (r = r0; r < r1; r++) {
+		double m = -INFINITY, s = 0.0;
+		for (k = 0; k < len; k += n) {
+			n = len - k < REF_BLOCK ? len - k : REF_BLOCK;
+			ref_load_block(x, r * len + k, n, blk);
+			for (b = 0; b < n; b++)
+				m = blk[b] > m ? blk[b] : m;
+		}
+		for (k = 0; k < len; k += n) {
+			n = len - k < REF_BLOCK ? len - k : REF_BLOCK;
+			ref_load_block(x, r * len + k, n, blk);
+			for (b = 0; b < n; b++) {
+				double v = exp(blk[b] - m);
+				if (e)
+					e[k + b] = v;
+				s += v;
+			}
+		}
+		for (k = 0; k < len; k += n) {
+			n = len - k < REF_BLOCK ? len - k : REF_BLOCK;
+			if (!e) /* no scratch: the exps again, the same values */
+				ref_load_block(x, r * len + k, n, blk);
+			for (b = 0; b < n; b++)
+				out_at(j->c, r * len + k + b,
+				       (e ? e[k + b] : exp(blk[b] - m)) / s);
+		}
+	}
+	free(e);
+}
+
 int npukb_ref_softmax_last(const struct npukb_ref_call *c, char *err, size_t errlen)
 {
 	const struct npukb_ref_tensor *x = &c->in[0];
-	size_t len = x->shape.rank ? (size_t)x->shape.dims[x->shape.rank - 1] : 1, r, j;
+	struct softmax_job j = { c, x->shape.rank ? (size_t)x->shape.dims[x->shape.rank - 1] : 1 };
 	int rc = ref_same_numel(c, 1, err, errlen);
-	if (rc)
+	if (rc || j.len == 0)
 		return rc;
-	for (r = 0; len && r < x->numel / len; r++) {
-		double m = -INFINITY, s = 0.0;
-		for (j = 0; j < len; j++) {
-			double v = in_at(c, 0, r * len + j);
-			m = v > m ? v : m;
-		}
-		for (j = 0; j < len; j++)
-			s += exp(in_at(c, 0, r * len + j) - m);
-		for (j = 0; j < len; j++)
-			out_at(c, r * len + j, exp(in_at(c, 0, r * len + j) - m) / s);
-	}
+	const size_t rows = x->numel / j.len;
+	const size_t min_rows = NPUKB_PARALLEL_GRAIN / j.len ? NPUKB_PARALLEL_GRAIN / j.len : 1;
+	npukb_parallel_run(rows, npukb_parallel_parts(rows, min_rows), softmax_rows, &j);
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- Loss ----------------------------------------------------------------- */
@@ -365,4 +366,44 @@ Test(ref_activation, gelu_quant_dynamic_per_row)
 	}
 	/* out_scale must have one element per row */
 	cr_expect_neq(gelu_quant(x, 2, 4, 1.0f, 0.0f, "false", "true", y, os, 1, err), 0);
+}
+
+/* Softmax over the last axis, row by row, against the definition: the rows
+ * of x = (0, ln 3) and (ln 2, ln 2) give (1/4, 3/4) and (1/2, 1/2). Then
+ * 2^22 rows of 3 (enough to be cut across threads): every row's value is
+ * its own (row r holds (r mod 7, 0, -1)), whatever part it fell in. */
+Test(ref_activation, softmax_last_row_by_row, .timeout = 60)
+{
+	const float x[4] = { 0.0f, (float)log(3.0), (float)log(2.0), (float)log(2.0) };
+	const int64_t d22[2] = { 2, 2 }, dbig[2] = { 1 << 22, 3 };
+	const size_t rows = (size_t)1 << 22;
+	float out[4];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in = ref_tensor("x", NPUKB_DT_FLOAT32, (void *)x, 2, d22);
+	struct npukb_ref_tensor o = ref_tensor("x", NPUKB_DT_FLOAT32, out, 2, d22);
+
+	cr_assert_eq(ref_run("softmax_last", &in, 1, &o, 1, NULL, err), 0, "%s", err);
+	cr_expect_float_eq(out[0], 0.25f, 1e-6f);
+	cr_expect_float_eq(out[1], 0.75f, 1e-6f);
+	cr_expect_float_eq(out[2], 0.5f, 1e-6f);
+	cr_expect_float_eq(out[3], 0.5f, 1e-6f);
+
+	float *bx = malloc(rows * 3 * sizeof *bx), *bo = malloc(rows * 3 * sizeof *bo);
+	cr_assert(bx && bo);
+	for (size_t r = 0; r < rows; r++) {
+		bx[3 * r] = (float)(r % 7);
+		bx[3 * r + 1] = 0.0f;
+		bx[3 * r + 2] = -1.0f;
+	}
+	in = ref_tensor("x", NPUKB_DT_FLOAT32, bx, 2, dbig);
+	o = ref_tensor("x", NPUKB_DT_FLOAT32, bo, 2, dbig);
+	cr_assert_eq(ref_run("softmax_last", &in, 1, &o, 1, NULL, err), 0, "%s", err);
+	for (size_t r = 0; r < rows; r++) {
+		double a = exp((double)(r % 7)), s = a + 1.0 + exp(-1.0);
+		if (bo[3 * r] != (float)(a / s) || bo[3 * r + 1] != (float)(1.0 / s) ||
+		    bo[3 * r + 2] != (float)(exp(-1.0) / s))
+			cr_assert_fail("row %zu: %g %g %g", r, bo[3 * r], bo[3 * r + 1], bo[3 * r + 2]);
+	}
+	free(bx);
+	free(bo);
 }
