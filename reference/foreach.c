@@ -220,14 +220,18 @@ static void fe_member_range(void *ctx, unsigned part, size_t begin, size_t end)
 	const struct fe_member_job *j = ctx;
 	const struct npukb_ref_call *c = j->c;
 	struct npukb_ref_tensor *y = &c->out[0];
-	double x[3];
+	double blk[3][REF_BLOCK], x[3];
 	(void)part;
-	for (size_t i = begin; i < end; i++) {
+	for (size_t i = begin; i < end; i += REF_BLOCK) {
+		const size_t n = end - i < REF_BLOCK ? end - i : REF_BLOCK;
 		for (int l = 0; l < j->op->nlists; l++)
-			x[l] = npukb_load_as_double(c->in[l].dtype, c->in[l].data,
-						    c->in[l].member_offsets[j->m] + i);
-		npukb_store_from_double(y->dtype, y->data, y->member_offsets[j->m] + i,
-					j->op->f(x, j->s));
+			ref_load_block(&c->in[l], c->in[l].member_offsets[j->m] + i, n, blk[l]);
+		for (size_t k = 0; k < n; k++) {
+			for (int l = 0; l < j->op->nlists; l++)
+				x[l] = blk[l][k];
+			npukb_store_from_double(y->dtype, y->data, y->member_offsets[j->m] + i + k,
+						j->op->f(x, j->s));
+		}
 	}
 }
 
