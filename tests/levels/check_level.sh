@@ -5,18 +5,57 @@
 #   check_level.sh LEVEL SUBSET SEEDS
 #
 # SUBSET is npukb run's --cases (all | smallest-per-dtype | smallest-one).
-# Prints a line per task with its wall time, then the totals; exits 0 only
-# when every task of the level passed. Used by `make check` (level 1,
-# smallest case of each dtype) and `make check-level1` (every case, default
-# seeds).
+# Tasks run NPUKB_LEVEL_JOBS at a time (default: the online cores, at most
+# 4): a task's build and kernel launch use one core, so a second task fills
+# the other while the first one's data path is idle. A line per task as it
+# finishes, with its wall time; then every failure in task order and the
+# totals. Exits 0 only when every task of the level passed. Used by `make
+# check` (smallest cases) and `make check-level1`/`check-level2` (every
+# case, default seeds).
 set -u
+
+# One task: its line on stdout, its failure details in $out/res/$idx.
+if [ "${1:-}" = "--one" ]; then
+	out=$2 idx=$3 task=$4 subset=$5 seeds=$6
+	npukb="${NPUKB_BUILDDIR:-.}/npukb"
+	run="$out/run-$idx"
+	t0=$(date +%s)
+	"$npukb" run --task "$task" --cases "$subset" --seeds "$seeds" -q \
+		-o "$run" >"$run.out" 2>&1
+	rc=$?
+	t1=$(date +%s)
+	answers=$(grep -c "^$task	answer	" "$run/summary.txt" 2>/dev/null)
+	bad=$(grep "^$task	answer	" "$run/summary.txt" 2>/dev/null | grep -v "	pass	")
+	res="$out/res/$idx"
+	if [ ! -d "${NPUKB_DATADIR:-.}/levels/$task/answer" ]; then
+		echo "FAIL: $task: no expert answer (levels/$task/answer/)" >"$res.fail"
+	elif [ "$rc" -ne 0 ] || [ "${answers:-0}" -eq 0 ] || [ -n "$bad" ]; then
+		{
+			echo "FAIL: $task: npukb run exit $rc, ${answers:-0} answer cases"
+			[ -n "$bad" ] && echo "$bad" | sed 's/^/  /'
+			sed 's/^/  out: /' "$run.out" | tail -5
+		} >"$res.fail"
+	fi
+	if [ -f "$res.fail" ]; then
+		echo "FAIL $task: $((t1 - t0)) s"
+	else
+		echo "ok   $task: $answers cases x $seeds seeds, $((t1 - t0)) s"
+	fi
+	rm -rf "$run" "$run.out"
+	exit 0
+fi
+
 level=${1:?level}
 subset=${2:?subset}
 seeds=${3:?seeds}
 npukb="${NPUKB_BUILDDIR:-.}/npukb"
 out=$(mktemp -d /tmp/npukb-level-XXXXXX)
 trap 'rm -rf "$out"' EXIT
-fail=0
+mkdir "$out/res"
+
+jobs=${NPUKB_LEVEL_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
+[ "$jobs" -gt 4 ] && jobs=4
 
 "$npukb" list --level "$level" >"$out/tasks" 2>"$out/list.err" || {
 	echo "FAIL: npukb list --level $level:"; cat "$out/list.err"; exit 1; }
@@ -27,31 +66,16 @@ if [ "$ntasks" -eq 0 ]; then
 fi
 
 start=$(date +%s)
-: >"$out/summary"
-# One run per task: a line per task as it finishes, and a task's failure
-# does not hide the others'.
-while IFS="$(printf '\t')" read -r task _rest; do
-	t0=$(date +%s)
-	"$npukb" run --task "$task" --cases "$subset" --seeds "$seeds" -q \
-		-o "$out/run" >"$out/run.out" 2>&1
-	rc=$?
-	t1=$(date +%s)
-	answers=$(grep -c "^$task	answer	" "$out/run/summary.txt" 2>/dev/null)
-	bad=$(grep "^$task	answer	" "$out/run/summary.txt" 2>/dev/null | grep -v "	pass	")
-	if [ ! -d "${NPUKB_DATADIR:-.}/levels/$task/answer" ]; then
-		echo "FAIL: $task: no expert answer (levels/$task/answer/)"
-		fail=$((fail + 1))
-	elif [ "$rc" -ne 0 ] || [ "${answers:-0}" -eq 0 ] || [ -n "$bad" ]; then
-		echo "FAIL: $task: npukb run exit $rc, $answers answer cases"
-		[ -n "$bad" ] && echo "$bad" | sed 's/^/  /'
-		sed 's/^/  out: /' "$out/run.out" | tail -5
-		fail=$((fail + 1))
-	else
-		echo "ok   $task: $answers cases x $seeds seeds, $((t1 - t0)) s"
-	fi
-	cat "$out/run/summary.txt" >>"$out/summary" 2>/dev/null
-	rm -rf "$out/run"
-done <"$out/tasks"
+# "index task" lines, index zero-padded so the failures sort in task order.
+cut -f1 "$out/tasks" | awk '{ printf "%05d %s\n", NR, $1 }' |
+	xargs -P "$jobs" -L 1 sh -c '"$0" --one "$1" "$4" "$5" "$2" "$3"' "$0" "$out" \
+		"$subset" "$seeds"
 end=$(date +%s)
-echo "level $level ($subset, $seeds seeds): $((ntasks - fail)) of $ntasks tasks passed in $((end - start)) s"
+fail=0
+for f in "$out"/res/*.fail; do
+	[ -f "$f" ] || continue
+	cat "$f"
+	fail=$((fail + 1))
+done
+echo "level $level ($subset, $seeds seeds, $jobs at a time): $((ntasks - fail)) of $ntasks tasks passed in $((end - start)) s"
 [ "$fail" -eq 0 ]
