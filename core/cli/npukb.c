@@ -90,6 +90,8 @@ static const char run_usage[] =
 	"Backend:\n"
 	"  --backend NAME     default: cpusim\n"
 	"  --soc SOC          target SoC, default: ascend910b2\n"
+	"  --backend-opt NAME=VALUE  an option of the backend (repeatable; `npukb\n"
+	"                     plugins` lists each backend's options)\n"
 	"Judging:\n"
 	"  --seeds N          seeds per case (default 5)\n"
 	"  --perf-warmup N    untimed launches before timing on hardware (default 5)\n"
@@ -216,6 +218,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		{ "no-answer", no_argument, NULL, 'N' },
 		{ "backend", required_argument, NULL, 'b' },
 		{ "soc", required_argument, NULL, 'c' },
+		{ "backend-opt", required_argument, NULL, 'O' },
 		{ "seeds", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 'r' },
 		{ "perf-warmup", required_argument, NULL, 'w' },
@@ -241,17 +244,19 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 	const char **tasks = calloc((size_t)argc + 1, sizeof(char *));
 	const char **samples = calloc((size_t)argc + 1, sizeof(char *));
 	const char **cases = calloc((size_t)argc + 1, sizeof(char *));
-	size_t ntasks = 0, nsamples = 0, ncases = 0;
+	const char **bopts = calloc((size_t)argc + 1, sizeof(char *));
+	size_t ntasks = 0, nsamples = 0, ncases = 0, nbopts = 0;
 	char *levels = NULL, *schema = NULL, *reports = NULL, *cache = NULL, err[8192] = "";
 	struct npukb_progress *progress = NULL;
 	int c, rc = EXIT_OK, quiet = 0, no_cache = 0;
 	unsigned long ul;
 	double d;
 
-	if (!tasks || !samples || !cases) {
+	if (!tasks || !samples || !cases || !bopts) {
 		free(tasks);
 		free(samples);
 		free(cases);
+		free(bopts);
 		return EXIT_INTERNAL;
 	}
 	memset(&cfg, 0, sizeof(cfg));
@@ -295,6 +300,11 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		case 'N': cfg.include_answer = 0; break;
 		case 'b': cfg.backend = optarg; break;
 		case 'c': cfg.options.soc = optarg; break;
+		case 'O':
+			if (!strchr(optarg, '=') || optarg[0] == '=')
+				{ rc = bad_value("--backend-opt", optarg, "NAME=VALUE"); goto out_noplugins; }
+			bopts[nbopts++] = optarg;
+			break;
 		case 'n':
 			if (parse_ulong(optarg, 1, 1000, &ul))
 				{ rc = bad_value("--seeds", optarg, "1 to 1000"); goto out_noplugins; }
@@ -350,12 +360,14 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 			free(tasks);
 			free(samples);
 			free(cases);
+			free(bopts);
 			return EXIT_OK;
 		default:
 			fputs("Try 'npukb run --help'.\n", stderr);
 			free(tasks);
 			free(samples);
 			free(cases);
+			free(bopts);
 			return EXIT_USAGE;
 		}
 	}
@@ -365,6 +377,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		free(tasks);
 		free(samples);
 		free(cases);
+		free(bopts);
 		return EXIT_USAGE;
 	}
 	/* a named task may be of any level */
@@ -381,6 +394,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 	if (!no_cache)
 		cache = npukb_cache_dir_default();
 	cfg.options.cache_dir = cache;
+	cfg.options.backend_opts = bopts;
 	if (levels)
 		(void)npukb_sandbox_task_data(levels); /* --levels may be elsewhere */
 	if (!check_sandbox()) {
@@ -431,6 +445,7 @@ out_noplugins:
 	free(tasks);
 	free(samples);
 	free(cases);
+	free(bopts);
 	return rc;
 }
 
@@ -650,6 +665,9 @@ static int cmd_plugins(int argc, char **argv, struct common_opts *co)
 			npukb_backend_open(&b, lp->desc);
 			printf("%-16s loaded    backend %s  %s\n  %s\n", lp->name, lp->desc->version,
 			       lp->path, b.usable ? "usable here" : b.reason);
+			for (const struct npukb_backend_option *o = lp->desc->backend->options;
+			     o && o->name; o++)
+				printf("  --backend-opt %s=VALUE  %s\n", o->name, o->help);
 		} else {
 			printf("%-16s loaded    stage %s (%s)  %s\n", lp->name,
 			       npukb_stage_name(lp->desc->stage->stage), lp->desc->version, lp->path);

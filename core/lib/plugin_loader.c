@@ -120,6 +120,84 @@ static void symbol_for(const char *name, char *buf, size_t len)
 	strncat(buf, "_plugin", len - strlen(buf) - 1);
 }
 
+/* Options are named on the command line: a name must be typeable and
+ * unique, and say what it does. The table must end within reach. */
+#define MAX_BACKEND_OPTIONS 64
+
+static int check_backend_options(const struct npukb_backend_option *o, char *reason, size_t len)
+{
+	size_t i, j;
+	const char *c;
+
+	for (i = 0; o && o[i].name; i++) {
+		if (i >= MAX_BACKEND_OPTIONS) {
+			snprintf(reason, len, "backend option table has more than %d entries "
+				 "(or lacks its NULL-named end)", MAX_BACKEND_OPTIONS);
+			return -EINVAL;
+		}
+		for (c = o[i].name; *c; c++)
+			if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-'))
+				break;
+		if (!o[i].name[0] || *c || strlen(o[i].name) > 32) {
+			snprintf(reason, len, "backend option '%.40s': a name is 1 to 32 of a-z, 0-9 and '-'",
+				 o[i].name);
+			return -EINVAL;
+		}
+		if (!o[i].help || !o[i].help[0]) {
+			snprintf(reason, len, "backend option '%s' has no help text", o[i].name);
+			return -EINVAL;
+		}
+		for (j = 0; j < i; j++)
+			if (strcmp(o[j].name, o[i].name) == 0) {
+				snprintf(reason, len, "backend option '%s' is listed twice", o[i].name);
+				return -EINVAL;
+			}
+	}
+	return 0;
+}
+
+const char *npukb_backend_opt(const struct npukb_options *o, const char *name)
+{
+	const char *v = NULL;
+	size_t n = name ? strlen(name) : 0;
+
+	for (size_t i = 0; o && o->backend_opts && o->backend_opts[i] && n; i++)
+		if (strncmp(o->backend_opts[i], name, n) == 0 && o->backend_opts[i][n] == '=')
+			v = o->backend_opts[i] + n + 1;
+	return v;
+}
+
+int npukb_backend_opts_check(const struct npukb_plugin *desc, const struct npukb_options *o,
+			     char *err, size_t errlen)
+{
+	const struct npukb_backend_option *t = desc->backend->options;
+
+	for (size_t i = 0; o->backend_opts && o->backend_opts[i]; i++) {
+		const char *kv = o->backend_opts[i], *eq = strchr(kv, '=');
+		size_t n = eq ? (size_t)(eq - kv) : strlen(kv), k, off = 0;
+		int known = 0;
+
+		for (k = 0; eq && t && t[k].name; k++)
+			if (strlen(t[k].name) == n && strncmp(t[k].name, kv, n) == 0)
+				known = 1;
+		if (known)
+			continue;
+		if (!eq) {
+			snprintf(err, errlen, "--backend-opt %s: expected NAME=VALUE", kv);
+			return -EINVAL;
+		}
+		off = (size_t)snprintf(err, errlen, "--backend-opt %.*s: the %s backend has no such option",
+				       (int)(n > 64 ? 64 : n), kv, desc->name);
+		for (k = 0; t && t[k].name && off < errlen; k++)
+			off += (size_t)snprintf(err + off, errlen - off, "%s%s", k ? ", " : "; it takes ",
+						t[k].name);
+		if (off < errlen && !(t && t[0].name))
+			snprintf(err + off, errlen - off, "; it takes none");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int npukb_plugin_check(const struct npukb_plugin *p, const char *expected_name,
 		       char *reason, size_t len)
 {
@@ -145,7 +223,7 @@ int npukb_plugin_check(const struct npukb_plugin *p, const char *expected_name,
 				 !p->backend->probe ? "probe" : !p->backend->build ? "build" : "run");
 			return -EINVAL;
 		}
-		return 0;
+		return check_backend_options(p->backend->options, reason, len);
 	case NPUKB_PLUGIN_STAGE:
 		if (!p->stage) {
 			snprintf(reason, len, "stage plugin without a stage function table");

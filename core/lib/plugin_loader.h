@@ -64,6 +64,11 @@ const struct npukb_loaded_plugin *npukb_plugins_find(const struct npukb_plugin_s
 const struct npukb_loaded_plugin *npukb_plugins_find_stage(const struct npukb_plugin_set *set,
 							   enum npukb_stage_id stage);
 
+/* 0 when every --backend-opt of o is NAME=VALUE with a NAME the backend
+ * lists; else -EINVAL with the reason (and the names it takes) in err. */
+int npukb_backend_opts_check(const struct npukb_plugin *desc, const struct npukb_options *o,
+			     char *err, size_t errlen);
+
 /* Fill b from a loaded backend plugin and run its probe. */
 void npukb_backend_open(struct npukb_backend *b, const struct npukb_plugin *desc);
 

@@ -556,6 +556,16 @@ static int find_plugins(struct run_state *st, char *err, size_t errlen)
 			 cfg->backend);
 		return -ENOENT;
 	}
+	if (npukb_backend_opts_check(lp->desc, &cfg->options, err, errlen) != 0)
+		return NPUKB_RUN_EBADINPUT;
+	if (lp->desc->backend->configure) {
+		char why[512] = "";
+		if (lp->desc->backend->configure(&cfg->options, why, sizeof why) != 0) {
+			snprintf(err, errlen, "the %s backend refuses its options: %s", cfg->backend,
+				 why[0] ? why : "no reason given");
+			return NPUKB_RUN_EBADINPUT;
+		}
+	}
 	npukb_backend_open(&st->backend, lp->desc);
 	if (lp->desc->backend->check_soc) {
 		char known[512] = "";

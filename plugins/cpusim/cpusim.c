@@ -9,8 +9,9 @@
  * status 3, and the cost model's cycles in a stats file. Both steps go
  * through npukb_sandbox_run(): the sample is hostile until proven otherwise.
  *
- * The data directory (include/, runtime/, soc/) is $NPUKB_CPUSIM_DIR, else
- * NPUKB_CPUSIM_DATADIR fixed at build time. The C++ compiler is
+ * The data directory (include/, runtime/, soc/) is --backend-opt
+ * data-dir=DIR, else $NPUKB_CPUSIM_DIR, else NPUKB_CPUSIM_DATADIR fixed at
+ * build time. The C++ compiler is --backend-opt cxx=PROGRAM, else
  * $NPUKB_CXX (one program name), else g++. */
 
 #include "cpusim_internal.h"
@@ -25,7 +26,8 @@ static int cpusim_probe(char *reason, size_t len)
 	char line[256], *dir;
 
 	if (run_capture(version, line, sizeof line) != 0) {
-		set_err(reason, len, "C++ compiler '%s' does not run: install g++ or set NPUKB_CXX", cxx);
+		set_err(reason, len, "C++ compiler '%s' does not run: install g++, or set --backend-opt cxx "
+			"or NPUKB_CXX", cxx);
 		return 1;
 	}
 	if (run_capture(cxx17, line, sizeof line) != 0) {
@@ -100,6 +102,35 @@ static int cpusim_check_soc(const char *soc, char *known, size_t len)
 	return rc;
 }
 
+static const struct npukb_backend_option cpusim_options[] = {
+	{ "cxx", "the C++ compiler kernels are built with (default: $NPUKB_CXX, else g++)" },
+	{ "data-dir", "cpusim's emulation headers, harness and SoC files (default: $NPUKB_CPUSIM_DIR, "
+		      "else the installed ones)" },
+	{ NULL, NULL }
+};
+
+/* The run's choices, read by compiler() and data_dir() (cpusim_util.c). */
+static int cpusim_configure(const struct npukb_options *o, char *err, size_t len)
+{
+	const char *cxx = npukb_backend_opt(o, "cxx"), *dir = npukb_backend_opt(o, "data-dir");
+
+	if (cxx && !*cxx) {
+		set_err(err, len, "cxx is empty");
+		return 1;
+	}
+	if (dir && !*dir) {
+		set_err(err, len, "data-dir is empty");
+		return 1;
+	}
+	cpusim_set_config(cxx, dir);
+	return 0;
+}
+
+static void cpusim_fini(void)
+{
+	cpusim_set_config(NULL, NULL);
+}
+
 static const struct npukb_backend_ops cpusim_ops = {
 	.probe = cpusim_probe,
 	.identity = cpusim_identity,
@@ -107,6 +138,8 @@ static const struct npukb_backend_ops cpusim_ops = {
 	.run = cpusim_run,
 	.cleanup = NULL,
 	.check_soc = cpusim_check_soc,
+	.options = cpusim_options,
+	.configure = cpusim_configure,
 };
 
 NPUKB_PLUGIN_EXPORT const struct npukb_plugin npukb_cpusim_plugin = {
@@ -116,7 +149,7 @@ NPUKB_PLUGIN_EXPORT const struct npukb_plugin npukb_cpusim_plugin = {
 	.version = CPUSIM_VERSION,
 	.description = "AscendC kernels compiled and run on the host CPU, with checks and a cycle model",
 	.init = NULL,
-	.fini = NULL,
+	.fini = cpusim_fini,
 	.backend = &cpusim_ops,
 	.stage = NULL,
 };

@@ -74,6 +74,8 @@ void set_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(
 char *xstrdup(const char *s);
 /* malloc'd printf; NULL when out of memory. */
 char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The run's --backend-opt cxx and data-dir (NULL: not given); copied. */
+void cpusim_set_config(const char *cxx, const char *dir);
 const char *compiler(void);
 int is_identifier(const char *s);
 int is_plain_path(const char *s);

@@ -31,9 +31,20 @@ char *format(const char *fmt, ...)
 	return n < 0 ? NULL : s;
 }
 
+/* Set by the run's --backend-opt (cpusim_configure); NULL: the default. */
+static char *opt_cxx, *opt_data_dir;
+
+void cpusim_set_config(const char *cxx, const char *dir)
+{
+	free(opt_cxx);
+	free(opt_data_dir);
+	opt_cxx = cxx ? strdup(cxx) : NULL;
+	opt_data_dir = dir ? strdup(dir) : NULL;
+}
+
 const char *compiler(void)
 {
-	const char *c = getenv("NPUKB_CXX");
+	const char *c = opt_cxx ? opt_cxx : getenv("NPUKB_CXX");
 	return c && *c ? c : "g++";
 }
 
@@ -212,20 +223,20 @@ int run_capture(const char *const *argv, char *line, size_t len)
 /* The data directory (include/, runtime/, soc/), resolved; malloc'd. */
 char *data_dir(char *err, size_t len)
 {
-	const char *d = getenv("NPUKB_CPUSIM_DIR");
+	const char *d = opt_data_dir ? opt_data_dir : getenv("NPUKB_CPUSIM_DIR");
 	char *abs, *probe;
 
 	if (!d || !*d)
 		d = NPUKB_CPUSIM_DATADIR;
 	abs = absolute(d);
 	if (!abs) {
-		set_err(err, len, "cpusim data directory %s not found: set NPUKB_CPUSIM_DIR", d);
+		set_err(err, len, "cpusim data directory %s not found: set --backend-opt data-dir or NPUKB_CPUSIM_DIR", d);
 		return NULL;
 	}
 	probe = format("%s/include/kernel_operator.h", abs);
 	if (!probe || access(probe, R_OK) != 0) {
-		set_err(err, len, "cpusim data directory %s lacks include/kernel_operator.h: set NPUKB_CPUSIM_DIR",
-			abs);
+		set_err(err, len, "cpusim data directory %s lacks include/kernel_operator.h: set --backend-opt "
+			"data-dir or NPUKB_CPUSIM_DIR", abs);
 		free(probe);
 		free(abs);
 		return NULL;

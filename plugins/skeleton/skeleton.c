@@ -209,12 +209,41 @@ static int skeleton_run(const struct npukb_run_request *req, struct npukb_run_re
  * work directories itself unless --keep-workdirs). Optional: NULL when
  * everything lives in the work directory, as here. */
 
+/* options: what users may set with --backend-opt NAME=VALUE (a toolchain
+ * path, a device number...), instead of environment variables. Names are
+ * a-z, 0-9 and '-'; the help line says the default. The core refuses a run
+ * that names an option missing from this table, so list every one. Read
+ * the values with npukb_backend_opt(options, "name") in configure(), or
+ * from req->options in build() and run(). Optional: NULL takes none. */
+static const struct npukb_backend_option skeleton_options[] = {
+	{ "toolkit", "where the target's toolchain lives (default: $SKELETON_HOME)" },
+	{ NULL, NULL }
+};
+
+/* configure: called once per run before probe(), so that probe(),
+ * identity() and check_soc() can see the options too. Refuse a value that
+ * cannot work with a one-line reason (the run stops before any work).
+ * Optional. */
+static int skeleton_configure(const struct npukb_options *options, char *err, size_t len)
+{
+	const char *toolkit = npukb_backend_opt(options, "toolkit");
+
+	if (toolkit && toolkit[0] != '/') {
+		snprintf(err, len, "toolkit=%s is not an absolute path", toolkit);
+		return 1;
+	}
+	return 0;
+}
+
 static const struct npukb_backend_ops skeleton_ops = {
 	.probe = skeleton_probe,       /* required */
 	.identity = skeleton_identity,
 	.build = skeleton_build,       /* required */
 	.run = skeleton_run,           /* required */
 	.cleanup = NULL,
+	.check_soc = NULL,             /* NULL: any --soc */
+	.options = skeleton_options,
+	.configure = skeleton_configure,
 };
 
 /* The one exported symbol. Its name is npukb_<file name>_plugin, and .name

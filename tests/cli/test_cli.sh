@@ -32,6 +32,19 @@ for p in compile correctness performance classify cpusim ascend-device ascend-ho
 	grep_out "plugin $p loaded" "^$p  *loaded" "$tmp/out"
 done
 grep_out "ascend backends say why they skip" "CANN" "$tmp/out"
+grep_out "plugins lists a backend's options" "backend-opt data-dir=VALUE" "$tmp/out"
+
+# --backend-opt: NAME=VALUE, a name the backend lists, a value it accepts;
+# a refused option stops the run before any work
+check "backend-opt without =" 2 "$npukb" run --backend-opt cxx -o "$tmp/bo"
+check "backend-opt unknown" 3 "$npukb" run --task level1/Math/AddCustom --backend-opt nope=1 -o "$tmp/bo"
+grep_out "unknown backend-opt names the valid ones" "no such option; it takes cxx, data-dir" "$tmp/err"
+test ! -e "$tmp/bo/junit.xml" || { fail=$((fail + 1)); echo "FAIL: a refused option still judged"; }
+check "backend-opt refused value" 3 "$npukb" run --task level1/Math/AddCustom --backend-opt cxx= -o "$tmp/bo"
+grep_out "refused value says why" "refuses its options: cxx is empty" "$tmp/err"
+check "backend-opt cxx reaches the backend" 0 "$npukb" run --task level1/Math/AddCustom \
+	--cases smallest-one --seeds 1 --backend-opt cxx=/nonexistent/g++ -o "$tmp/bo2"
+grep_out "backend-opt cxx is the compiler probed" "'/nonexistent/g++' does not run" "$tmp/bo2/summary.txt"
 
 # a rejected plugin is listed with its reason and turns the status to 1
 mkdir -p "$tmp/plugins"

@@ -177,3 +177,117 @@ Test(loader, file_names_must_be_plugin_names)
 	cr_assert_eq(set.n, 0);
 	npukb_plugins_unload(&set);
 }
+
+/* ---- backend options (--backend-opt) ------------------------------------- */
+
+static int dummy_probe(char *reason, size_t len)
+{
+	(void)reason;
+	(void)len;
+	return 0;
+}
+
+static int dummy_build(const struct npukb_build_request *req, struct npukb_build_result *res)
+{
+	(void)req;
+	(void)res;
+	return 0;
+}
+
+static int dummy_run(const struct npukb_run_request *req, struct npukb_run_result *res)
+{
+	(void)req;
+	(void)res;
+	return 0;
+}
+
+/* A backend descriptor named "opts" whose ops carry the option table t. */
+static struct npukb_plugin backend_with(struct npukb_backend_ops *ops,
+					const struct npukb_backend_option *t)
+{
+	struct npukb_plugin p;
+	memset(ops, 0, sizeof(*ops));
+	ops->probe = dummy_probe;
+	ops->build = dummy_build;
+	ops->run = dummy_run;
+	ops->options = t;
+	memset(&p, 0, sizeof(p));
+	p.abi = NPUKB_PLUGIN_ABI;
+	p.kind = NPUKB_PLUGIN_BACKEND;
+	p.name = "opts";
+	p.backend = ops;
+	return p;
+}
+
+Test(loader, option_tables_are_checked)
+{
+	static const struct npukb_backend_option good[] = { { "cxx", "the compiler" },
+							    { "data-dir", "the data" }, { NULL, NULL } };
+	static const struct npukb_backend_option upper[] = { { "CXX", "x" }, { NULL, NULL } };
+	static const struct npukb_backend_option nohelp[] = { { "cxx", "" }, { NULL, NULL } };
+	static const struct npukb_backend_option twice[] = { { "a", "x" }, { "b", "y" }, { "a", "z" },
+							     { NULL, NULL } };
+	static const struct npukb_backend_option empty[] = { { "", "x" }, { NULL, NULL } };
+	static struct npukb_backend_option endless[70];
+	struct npukb_backend_ops ops;
+	struct npukb_plugin p;
+	char why[256];
+
+	p = backend_with(&ops, good);
+	cr_assert_eq(npukb_plugin_check(&p, "opts", why, sizeof why), 0, "%s", why);
+	p = backend_with(&ops, NULL);
+	cr_assert_eq(npukb_plugin_check(&p, "opts", why, sizeof why), 0, "%s", why);
+	p = backend_with(&ops, upper);
+	cr_assert_eq(npukb_plugin_check(&p, "opts", why, sizeof why), -EINVAL);
+	cr_assert(strstr(why, "'CXX'") != NULL, "%s", why);
+	p = backend_with(&ops, nohelp);
+	cr_assert_eq(npukb_plugin_check(&p, "opts", why, sizeof why), -EINVAL);
+	cr_assert(strstr(why, "no help") != NULL, "%s", why);
+	p = backend_with(&ops, twice);
+	cr_assert_eq(npukb_plugin_check(&p, "opts", why, sizeof why), -EINVAL);
+	cr_assert(strstr(why, "'a' is listed twice") != NULL, "%s", why);
+	p = backend_with(&ops, empty);
+	cr_assert_eq(npukb_plugin_check(&p, "opts", why, sizeof why), -EINVAL);
+	static char names[70][8];
+	for (size_t i = 0; i < sizeof endless / sizeof endless[0] - 1; i++) {
+		snprintf(names[i], sizeof names[i], "o%zu", i);
+		endless[i].name = names[i];
+		endless[i].help = "h";
+	}
+	p = backend_with(&ops, endless);
+	cr_assert_eq(npukb_plugin_check(&p, "opts", why, sizeof why), -EINVAL);
+	cr_assert(strstr(why, "more than") != NULL, "%s", why);
+}
+
+Test(loader, backend_options_are_looked_up_and_checked)
+{
+	static const struct npukb_backend_option t[] = { { "cxx", "the compiler" },
+							 { "data-dir", "the data" }, { NULL, NULL } };
+	const char *given[] = { "cxx=g++", "data-dir=/a=b", "cxx=clang++", NULL };
+	const char *unknown[] = { "cxx=g++", "cx=g++", NULL };
+	const char *bare[] = { "cxx", NULL };
+	struct npukb_backend_ops ops;
+	struct npukb_plugin p = backend_with(&ops, t);
+	struct npukb_options o;
+	char err[256];
+
+	memset(&o, 0, sizeof(o));
+	cr_assert_null(npukb_backend_opt(&o, "cxx"));
+	cr_assert_eq(npukb_backend_opts_check(&p, &o, err, sizeof err), 0);
+	o.backend_opts = given;
+	cr_assert_str_eq(npukb_backend_opt(&o, "cxx"), "clang++"); /* the last one wins */
+	cr_assert_str_eq(npukb_backend_opt(&o, "data-dir"), "/a=b");
+	cr_assert_null(npukb_backend_opt(&o, "cx"));
+	cr_assert_null(npukb_backend_opt(&o, "data"));
+	cr_assert_eq(npukb_backend_opts_check(&p, &o, err, sizeof err), 0, "%s", err);
+	o.backend_opts = unknown;
+	cr_assert_eq(npukb_backend_opts_check(&p, &o, err, sizeof err), -EINVAL);
+	cr_assert_str_eq(err, "--backend-opt cx: the opts backend has no such option; it takes cxx, data-dir");
+	o.backend_opts = bare;
+	cr_assert_eq(npukb_backend_opts_check(&p, &o, err, sizeof err), -EINVAL);
+	cr_assert(strstr(err, "NAME=VALUE") != NULL, "%s", err);
+	ops.options = NULL;
+	o.backend_opts = given;
+	cr_assert_eq(npukb_backend_opts_check(&p, &o, err, sizeof err), -EINVAL);
+	cr_assert(strstr(err, "it takes none") != NULL, "%s", err);
+}

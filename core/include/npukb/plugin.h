@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define NPUKB_PLUGIN_ABI 5
+#define NPUKB_PLUGIN_ABI 6
 
 #if defined(__GNUC__)
 #define NPUKB_PLUGIN_EXPORT __attribute__((visibility("default")))
@@ -78,7 +78,15 @@ struct npukb_options {
 	 * entry's key must cover everything the product depends on, and no
 	 * sandboxed process may write there. */
 	const char *cache_dir;
+	/* --backend-opt NAME=VALUE, in the order given, NULL-terminated (NULL:
+	 * none). Every NAME is one of the backend's options (the core refuses
+	 * the run otherwise); read them with npukb_backend_opt(). */
+	const char *const *backend_opts;
 };
+
+/* The value of the backend option name (the last one given wins), or NULL
+ * when the run did not set it. */
+const char *npukb_backend_opt(const struct npukb_options *o, const char *name);
 
 /* ---- backends ------------------------------------------------------------ */
 
@@ -131,6 +139,14 @@ struct npukb_run_result {
 void npukb_build_result_clear(struct npukb_build_result *r);
 void npukb_run_result_clear(struct npukb_run_result *r);
 
+/* An option a backend takes (--backend-opt NAME=VALUE), the way fio gives
+ * each engine its own option table: a backend needs no environment
+ * variables and no core change for its own settings. */
+struct npukb_backend_option {
+	const char *name; /* lower case letters, digits and '-' */
+	const char *help; /* one line for `npukb plugins`, with the default */
+};
+
 struct npukb_backend_ops {
 	/* 0 when usable here; otherwise non-zero with a one-line reason
 	 * ("CANN toolkit not found: set ASCEND_HOME_PATH"). Required. */
@@ -150,6 +166,14 @@ struct npukb_backend_ops {
 	 * non-zero with the SoCs it knows, comma-separated, in known, so a
 	 * run is refused before any work (optional: NULL takes any SoC). */
 	int (*check_soc)(const char *soc, char *known, size_t len);
+	/* The options the backend takes, ended by an entry whose name is NULL
+	 * (optional: NULL takes none). */
+	const struct npukb_backend_option *options;
+	/* Called once before probe() in a run, with the run's options, so
+	 * that probe(), identity() and check_soc() see the backend's options
+	 * too (optional). 0, or non-zero with a one-line reason that refuses
+	 * the run (an option's value that cannot work). */
+	int (*configure)(const struct npukb_options *options, char *err, size_t len);
 };
 
 /* ---- stages -------------------------------------------------------------- */
