@@ -57,6 +57,7 @@ static const struct npukb_reference references[] = {
 	{ "add_rms_norm_quant", 5, 2, npukb_ref_add_rms_norm_quant },
 	{ "rms_norm_grad", 4, 2, npukb_ref_rms_norm_grad },
 	{ "add_layer_norm_grad", 7, 3, npukb_ref_add_layer_norm_grad },
+	{ "deep_norm_grad", 6, 4, npukb_ref_deep_norm_grad },
 	{ "group_norm_swish", 3, 3, npukb_ref_group_norm_swish },
 	{ "group_norm_swish_grad", 6, 3, npukb_ref_group_norm_swish_grad },
 	{ "batch_norm_v3", 5, 5, npukb_ref_batch_norm_v3 },

@@ -415,6 +415,90 @@ Test(ref_norm, add_layer_norm_grad_by_hand)
 	cr_expect_arr_eq(db, want_db, sizeof(db));
 }
 
+/* One row: s = alpha x + gx = 0.5 (1, 2) + (0, 1) = (0.5, 2), mean given
+ * as 0.25 (not s's: with LayerNorm's sum(xh) term d_mean would be 0, not
+ * -2), rstd 1, dy (1, 1), gamma (1, 1): xh = (0.25, 1.75), d_var = -1,
+ * d_mean = -2, dgx = 1 - xh - 1 = (-0.25, -1.75), dx = alpha dgx;
+ * dbeta = (1, 1), dgamma = xh. */
+Test(ref_norm, deep_norm_grad_by_hand)
+{
+	static const float dy[2] = { 1, 1 }, x[2] = { 1, 2 }, gx[2] = { 0, 1 }, gamma[2] = { 1, 1 },
+			   mean[1] = { 0.25f }, rstd[1] = { 1 };
+	static const float want_dx[2] = { -0.125f, -0.875f }, want_dgx[2] = { -0.25f, -1.75f },
+			   want_db[2] = { 1, 1 }, want_dg[2] = { 0.25f, 1.75f };
+	const int64_t d2[1] = { 2 }, d1[1] = { 1 };
+	float dx[2], dgx[2], db[2], dg[2];
+	char err[ERRLEN];
+	const char *kv[] = { "alpha", "0.5", NULL };
+	struct npukb_ref_tensor in[6] = { ref_tensor("dy", NPUKB_DT_FLOAT32, (void *)dy, 1, d2),
+					  ref_tensor("x", NPUKB_DT_FLOAT32, (void *)x, 1, d2),
+					  ref_tensor("gx", NPUKB_DT_FLOAT32, (void *)gx, 1, d2),
+					  ref_tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, d2),
+					  ref_tensor("mean", NPUKB_DT_FLOAT32, (void *)mean, 1, d1),
+					  ref_tensor("rstd", NPUKB_DT_FLOAT32, (void *)rstd, 1, d1) };
+	struct npukb_ref_tensor out[4] = { ref_tensor("dx", NPUKB_DT_FLOAT32, dx, 1, d2),
+					   ref_tensor("dgx", NPUKB_DT_FLOAT32, dgx, 1, d2),
+					   ref_tensor("dbeta", NPUKB_DT_FLOAT32, db, 1, d2),
+					   ref_tensor("dgamma", NPUKB_DT_FLOAT32, dg, 1, d2) };
+
+	cr_assert_eq(ref_run("deep_norm_grad", in, 6, out, 4, kv, err), 0, "%s", err);
+	cr_expect_arr_eq(dx, want_dx, sizeof(dx));
+	cr_expect_arr_eq(dgx, want_dgx, sizeof(dgx));
+	cr_expect_arr_eq(db, want_db, sizeof(db));
+	cr_expect_arr_eq(dg, want_dg, sizeof(dg));
+}
+
+/* Two rows of three against the same formula written out per element: the
+ * rows are told apart (mean, rstd and dgamma's and dbeta's sums over rows),
+ * gamma's column order counts, and a length mismatch is refused. */
+Test(ref_norm, deep_norm_grad_rows)
+{
+	static const float dy[6] = { 1, -2, 0.5f, 2, 1, -1 }, x[6] = { 1, 0, -1, 2, 1, 0 },
+			   gx[6] = { 0.5f, 1, 0, -1, 0, 2 }, gamma[3] = { 1, -1, 0.5f },
+			   mean[2] = { 0.5f, -0.25f }, rstd[2] = { 2, 0.5f };
+	const double alpha = 0.25;
+	const int64_t d23[2] = { 2, 3 }, d3[1] = { 3 }, d21[2] = { 2, 1 }, d4[1] = { 4 };
+	float dx[6], dgx[6], db[3], dg[3];
+	double wdb[3] = { 0 }, wdg[3] = { 0 };
+	char err[ERRLEN];
+	const char *kv[] = { "alpha", "0.25", NULL };
+	struct npukb_ref_tensor in[6] = { ref_tensor("dy", NPUKB_DT_FLOAT32, (void *)dy, 2, d23),
+					  ref_tensor("x", NPUKB_DT_FLOAT32, (void *)x, 2, d23),
+					  ref_tensor("gx", NPUKB_DT_FLOAT32, (void *)gx, 2, d23),
+					  ref_tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, d3),
+					  ref_tensor("mean", NPUKB_DT_FLOAT32, (void *)mean, 2, d21),
+					  ref_tensor("rstd", NPUKB_DT_FLOAT32, (void *)rstd, 2, d21) };
+	struct npukb_ref_tensor out[4] = { ref_tensor("dx", NPUKB_DT_FLOAT32, dx, 2, d23),
+					   ref_tensor("dgx", NPUKB_DT_FLOAT32, dgx, 2, d23),
+					   ref_tensor("dbeta", NPUKB_DT_FLOAT32, db, 1, d3),
+					   ref_tensor("dgamma", NPUKB_DT_FLOAT32, dg, 1, d3) };
+
+	cr_assert_eq(ref_run("deep_norm_grad", in, 6, out, 4, kv, err), 0, "%s", err);
+	for (int r = 0; r < 2; r++) {
+		double xh[3], t[3], sa = 0, sb = 0;
+		for (int j = 0; j < 3; j++) {
+			xh[j] = alpha * x[r * 3 + j] + gx[r * 3 + j] - mean[r];
+			t[j] = dy[r * 3 + j] * gamma[j];
+			sa += t[j] * xh[j];
+			sb += t[j];
+		}
+		double dvar = -0.5 * sa * rstd[r] * rstd[r] * rstd[r], dmean = -sb * rstd[r];
+		for (int j = 0; j < 3; j++) {
+			double g = t[j] * rstd[r] + 2.0 / 3 * dvar * xh[j] + dmean / 3;
+			cr_expect_float_eq(dgx[r * 3 + j], (float)g, 1e-6, "dgx[%d][%d]", r, j);
+			cr_expect_float_eq(dx[r * 3 + j], (float)(alpha * g), 1e-6, "dx[%d][%d]", r, j);
+			wdb[j] += dy[r * 3 + j];
+			wdg[j] += dy[r * 3 + j] * xh[j] * rstd[r];
+		}
+	}
+	for (int j = 0; j < 3; j++) {
+		cr_expect_float_eq(db[j], (float)wdb[j], 1e-6, "dbeta[%d]", j);
+		cr_expect_float_eq(dg[j], (float)wdg[j], 1e-6, "dgamma[%d]", j);
+	}
+	in[3] = ref_tensor("gamma", NPUKB_DT_FLOAT32, (void *)dy, 1, d4);
+	cr_expect_lt(ref_run("deep_norm_grad", in, 6, out, 4, kv, err), 0);
+}
+
 /* x [1, 4, 2] (N 1, C 4, HW 2) in 2 groups, epsilon 0: group 0 is x (1, 3,
  * 1, 3), mean 2, variance 1, rstd 1; group 1 is (0, 4, 0, 4), mean 2,
  * variance 4, rstd 1/2: normalised both are (-1, 1, -1, 1). gamma (1, 2,
