@@ -102,6 +102,7 @@ int npukb_ref_fast_gelu_grad(const struct npukb_ref_call *call, char *err, size_
 int npukb_ref_gelu(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_gelu_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_gelu_quant(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_dequant_swiglu_quant(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_mul_sigmoid(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_swiglu(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_swiglu_grad(const struct npukb_ref_call *call, char *err, size_t errlen);

@@ -68,6 +68,7 @@ static const struct npukb_reference references[] = {
 	{ "fast_gelu_grad", 2, 1, npukb_ref_fast_gelu_grad },
 	{ "gelu", 1, 1, npukb_ref_gelu },
 	{ "gelu_grad", 2, 1, npukb_ref_gelu_grad },
+	{ "dequant_swiglu_quant", 7, 2, npukb_ref_dequant_swiglu_quant },
 	{ "gelu_quant", 3, 2, npukb_ref_gelu_quant },
 	{ "mul_sigmoid", 2, 1, npukb_ref_mul_sigmoid },
 	{ "swiglu", 1, 1, npukb_ref_swiglu },
