@@ -2,10 +2,12 @@
  * lists and case-bounded indices (Sscal, NonFiniteCheckOp, GatherV3,
  * ScatterList), prepared from the shipped manifests: list layout, in-place
  * data, index ranges, planted non-finite values, and the expressions and
- * attribute lists they are built from. */
+ * attribute lists they are built from; and the functions of derived
+ * inputs. */
 #include <criterion/criterion.h>
 
 #include <npukb/case_data.h>
+#include "derive.h"
 #include "manifest.h"
 
 #include <limits.h>
@@ -264,4 +266,55 @@ Test(list_inputs, sscal_alpha_is_packed_as_float, .fini = unload)
 	cr_expect_eq(n, 16);
 	cr_expect_eq(alpha, 0.5f);
 	npukb_case_data_free(&d);
+}
+
+/* The derive functions on hand-made tensors: int32 rows [4, 2] = (1, 0),
+ * (0, 2), (1, 0), (0, 0) over the size (2, 3): flat 3, 2, 3, 0; unique
+ * (0, 2, 3), inverse (2, 1, 2, 0); a unique_flat tensor of the wrong size
+ * is refused, as are more distinct rows than the range holds. */
+Test(list_inputs, derive_functions_by_hand)
+{
+	int32_t rows[8] = { 1, 0, 0, 2, 1, 0, 0, 0 };
+	char name_idx[] = "idx", name_u[] = "u", name_v[] = "v", name_w[] = "w", name_r[] = "r";
+	int64_t uniq[3], inv[4], big[4], drawn[6];
+	const int64_t want_u[3] = { 0, 2, 3 }, want_inv[4] = { 2, 1, 2, 0 };
+	struct npukb_case_tensor from = { .name = name_idx, .dtype = NPUKB_DT_INT32,
+					  .shape = { .rank = 2, .dims = { 4, 2 } }, .numel = 8,
+					  .data = rows };
+	struct npukb_case_tensor u = { .name = name_u, .dtype = NPUKB_DT_INT64,
+				       .shape = { .rank = 1, .dims = { 3 } }, .numel = 3, .data = uniq };
+	struct npukb_case_tensor v = { .name = name_v, .dtype = NPUKB_DT_INT64,
+				       .shape = { .rank = 1, .dims = { 4 } }, .numel = 4, .data = inv };
+	struct npukb_case_tensor w = { .name = name_w, .dtype = NPUKB_DT_INT64,
+				       .shape = { .rank = 1, .dims = { 4 } }, .numel = 4, .data = big };
+	struct npukb_case_tensor r = { .name = name_r, .dtype = NPUKB_DT_INT64,
+				       .shape = { .rank = 2, .dims = { 3, 2 } }, .numel = 6, .data = drawn };
+	struct npukb_rng rng;
+	struct npukb_derive_args g = { &from, &u, &rng, -1, 0, 0 };
+	char err[512];
+
+	npukb_rng_seed(&rng, 1, "0", "r");
+	cr_assert_eq(npukb_derive_find("unique_flat")->fill(&g, err, sizeof(err)), 0, "%s", err);
+	cr_expect_arr_eq(uniq, want_u, sizeof(want_u));
+	g.dst = &v;
+	cr_assert_eq(npukb_derive_find("unique_inverse")->fill(&g, err, sizeof(err)), 0, "%s", err);
+	cr_expect_arr_eq(inv, want_inv, sizeof(want_inv));
+	g.dst = &w;
+	cr_expect_lt(npukb_derive_find("unique_flat")->fill(&g, err, sizeof(err)), 0);
+	cr_expect(strstr(err, "3 distinct") != NULL, "%s", err);
+	/* three rows of two integers in [0, 0]: one distinct row at most */
+	g.from = NULL;
+	g.dst = &r;
+	g.count = 2;
+	cr_expect_lt(npukb_derive_find("distinct_rows")->fill(&g, err, sizeof(err)), 0);
+	/* in [0, 1] two distinct rows of three, each coordinate in range */
+	g.b = 1;
+	cr_assert_eq(npukb_derive_find("distinct_rows")->fill(&g, err, sizeof(err)), 0, "%s", err);
+	for (size_t i = 0; i < 6; i++)
+		cr_expect(drawn[i] == 0 || drawn[i] == 1);
+	cr_expect((drawn[0] != drawn[2] || drawn[1] != drawn[3]) +
+			  (drawn[0] != drawn[4] || drawn[1] != drawn[5]) +
+			  (drawn[2] != drawn[4] || drawn[3] != drawn[5]) == 2,
+		  "not exactly two distinct rows");
+	cr_expect_null(npukb_derive_find("unique_sort"));
 }
