@@ -139,6 +139,7 @@ int npukb_ref_add_rms_norm_quant(const struct npukb_ref_call *call, char *err, s
 int npukb_ref_rms_norm_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_add_layer_norm_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_deep_norm_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_coalesce_sparse(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_group_norm_swish(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_group_norm_swish_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_batch_norm_v3(const struct npukb_ref_call *call, char *err, size_t errlen);

@@ -48,6 +48,7 @@ static const struct npukb_reference references[] = {
 	{ "reverse_sequence", 2, 1, npukb_ref_reverse_sequence },
 	{ "expand", 1, 1, npukb_ref_expand },
 	{ "feeds_repeat", 2, 1, npukb_ref_feeds_repeat },
+	{ "coalesce_sparse", 4, 2, npukb_ref_coalesce_sparse },
 	{ "deep_norm", 4, 3, npukb_ref_deep_norm },
 	{ "add_layer_norm", 5, 4, npukb_ref_add_layer_norm },
 	{ "inplace_add_layer_norm", 5, 4, npukb_ref_inplace_add_layer_norm },

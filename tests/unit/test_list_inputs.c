@@ -1,9 +1,9 @@
 /* test_list_inputs.c - the inputs of the tasks with in-place tensors, tensor
  * lists and case-bounded indices (Sscal, NonFiniteCheckOp, GatherV3,
- * ScatterList), prepared from the shipped manifests: list layout, in-place
- * data, index ranges, planted non-finite values, and the expressions and
- * attribute lists they are built from; and the functions of derived
- * inputs. */
+ * ScatterList) and with derived inputs (CoalesceSparse), prepared from the
+ * shipped manifests: list layout, in-place data, index ranges, planted
+ * non-finite values, the expressions and attribute lists they are built
+ * from, and inputs derived from others. */
 #include <criterion/criterion.h>
 
 #include <npukb/case_data.h>
@@ -266,6 +266,58 @@ Test(list_inputs, sscal_alpha_is_packed_as_float, .fini = unload)
 	cr_expect_eq(n, 16);
 	cr_expect_eq(alpha, 0.5f);
 	npukb_case_data_free(&d);
+}
+
+/* CoalesceSparse case 2: indices [64, 2] in [0, 9] with exactly 47 distinct
+ * rows; unique_len their sorted distinct flat indices over the size
+ * (max + 1 per column); unique_indices each row's position among them.
+ * The draw differs between seeds. */
+Test(list_inputs, coalesce_sparse_inputs_derive_from_indices, .fini = unload)
+{
+	int64_t first[128];
+
+	load("level2/TensorMove/CoalesceSparse");
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		struct npukb_case_data d;
+		const struct npukb_case_tensor *idx, *ul, *inv;
+		int64_t size[2] = { 0, 0 }, flat[64];
+		size_t distinct = 0, differs = 0;
+
+		prepare("2", seed, &d);
+		idx = tensor(&d, "indices");
+		ul = tensor(&d, "unique_len");
+		inv = tensor(&d, "unique_indices");
+		cr_assert_eq(idx->numel, 128);
+		cr_assert_eq(ul->numel, 47);
+		cr_assert_eq(inv->numel, 64);
+		for (size_t i = 0; i < 128; i++) {
+			cr_assert(i64(idx, i) >= 0 && i64(idx, i) <= 9, "indices[%zu] = %lld", i,
+				  (long long)i64(idx, i));
+			if (i64(idx, i) + 1 > size[i % 2])
+				size[i % 2] = i64(idx, i) + 1;
+			if (seed == 1)
+				first[i] = i64(idx, i);
+			else
+				differs += first[i] != i64(idx, i);
+		}
+		cr_expect(seed == 1 || differs > 0, "seed %llu draws seed 1's indices",
+			  (unsigned long long)seed);
+		for (size_t i = 0; i < 64; i++) {
+			size_t j;
+			flat[i] = i64(idx, 2 * i) * size[1] + i64(idx, 2 * i + 1);
+			for (j = 0; j < i && flat[j] != flat[i]; j++)
+				;
+			distinct += j == i;
+		}
+		cr_expect_eq(distinct, 47);
+		for (size_t u = 1; u < 47; u++)
+			cr_expect_lt(i64(ul, u - 1), i64(ul, u), "unique_len not ascending at %zu", u);
+		for (size_t i = 0; i < 64; i++) {
+			cr_assert(i64(inv, i) >= 0 && i64(inv, i) < 47);
+			cr_expect_eq(i64(ul, (size_t)i64(inv, i)), flat[i], "row %zu", i);
+		}
+		npukb_case_data_free(&d);
+	}
 }
 
 /* The derive functions on hand-made tensors: int32 rows [4, 2] = (1, 0),

@@ -150,6 +150,44 @@ Test(ref_norm, add_rms_norm_quant_codes_per_column)
 	cr_expect_neq(ref_run("add_rms_norm_quant", in, 5, out, 2, div, err), 0);
 }
 
+/* Four entries at (1, 0), (0, 2), (1, 0), (0, 0) (flat 3, 2, 3, 0 over the
+ * size (2, 3)) coalesce to (0, 0), (0, 2), (1, 0) in that order, the two
+ * (1, 0) entries' values adding up; int32 values add exactly (2^24 + 1
+ * twice is 2^25 + 2, which a float sum would round); a unique_len of the
+ * wrong size is refused. */
+Test(ref_tensor_move, coalesce_sparse_sorts_and_sums)
+{
+	static const int64_t idx[8] = { 1, 0, 0, 2, 1, 0, 0, 0 }, ul[3] = { 0, 2, 3 },
+			     inv[4] = { 2, 1, 2, 0 };
+	static const float val[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	static const int32_t ival[8] = { 16777217, 1, 0, 0, 16777217, 1, 0, 0 };
+	static const int64_t want_idx[6] = { 0, 0, 0, 2, 1, 0 };
+	static const float want_val[6] = { 7, 8, 3, 4, 6, 8 };
+	static const int32_t want_ival[6] = { 0, 0, 0, 0, 33554434, 2 };
+	const int64_t d42[2] = { 4, 2 }, d3[1] = { 3 }, d4[1] = { 4 }, d32[2] = { 3, 2 },
+		      d2[1] = { 2 };
+	int64_t nidx[6];
+	float nval[6];
+	int32_t nival[6];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[4] = { ref_tensor("indices", NPUKB_DT_INT64, (void *)idx, 2, d42),
+					  ref_tensor("unique_len", NPUKB_DT_INT64, (void *)ul, 1, d3),
+					  ref_tensor("unique_indices", NPUKB_DT_INT64, (void *)inv, 1, d4),
+					  ref_tensor("values", NPUKB_DT_FLOAT32, (void *)val, 2, d42) };
+	struct npukb_ref_tensor out[2] = { ref_tensor("new_indices", NPUKB_DT_INT64, nidx, 2, d32),
+					   ref_tensor("new_value", NPUKB_DT_FLOAT32, nval, 2, d32) };
+
+	cr_assert_eq(ref_run("coalesce_sparse", in, 4, out, 2, NULL, err), 0, "%s", err);
+	cr_expect_arr_eq(nidx, want_idx, sizeof(want_idx));
+	cr_expect_arr_eq(nval, want_val, sizeof(want_val));
+	in[3] = ref_tensor("values", NPUKB_DT_INT32, (void *)ival, 2, d42);
+	out[1] = ref_tensor("new_value", NPUKB_DT_INT32, nival, 2, d32);
+	cr_assert_eq(ref_run("coalesce_sparse", in, 4, out, 2, NULL, err), 0, "%s", err);
+	cr_expect_arr_eq(nival, want_ival, sizeof(want_ival));
+	in[1] = ref_tensor("unique_len", NPUKB_DT_INT64, (void *)ul, 1, d2);
+	cr_expect_lt(ref_run("coalesce_sparse", in, 4, out, 2, NULL, err), 0);
+}
+
 /* ---- TensorMove ----------------------------------------------------------- */
 
 Test(ref_tensor_move, reverse_sequence_along_either_order_of_dims)
