@@ -402,6 +402,94 @@ int npukb_ref_gelu_quant(const struct npukb_ref_call *c, char *err, size_t errle
 	return 0;
 }
 
+/* DequantSwigluQuant over x [N, 2h] in groups of consecutive rows
+ * (group_index: the rows of each group, in order, summing to N; absent:
+ * one group), g the row's group:
+ *   v = x; for int32 x: v = (x + bias) * weight_scale[g] (* activate_scale[r])
+ *   a, b = v[:h], v[h:]; s = silu(a) * b when activate_left, else silu(b) * a
+ *   static: y = code(s / quant_scale[g] + quant_offset[g]), scale[r] = 1
+ *   dynamic: m = s * quant_scale[g], scale[r] = max|m| / 127,
+ *            y = code(m / scale[r])
+ * silu(u) = u * sigmoid(u); weight_scale rows have 2h elements,
+ * quant_scale's and quant_offset's h. in: x, weight_scale, activate_scale,
+ * bias, quant_scale, quant_offset, group_index (all but x and quant_scale
+ * optional); out: y (int8), scale (one per row). */
+int npukb_ref_dequant_swiglu_quant(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *x = &c->in[0], *ws = &c->in[1], *as = &c->in[2],
+				      *bias = &c->in[3], *qs = &c->in[4], *qo = &c->in[5],
+				      *gi = &c->in[6];
+	size_t w = x->shape.rank ? (size_t)x->shape.dims[x->shape.rank - 1] : 0, h = w / 2;
+	size_t rows, groups, r = 0, g, j;
+	int left, dynamic, deq = x->dtype == NPUKB_DT_INT32;
+	int rc = ref_attr_bool(c, "activate_left", &left, err, errlen);
+	double *v;
+
+	if (!rc)
+		rc = ref_attr_bool(c, "dynamic", &dynamic, err, errlen);
+	if (rc)
+		return rc;
+	if (w == 0 || w % 2) {
+		snprintf(err, errlen, "x's last dimension (%zu) does not split in two halves", w);
+		return -EINVAL;
+	}
+	rows = x->numel / w;
+	groups = gi->numel ? gi->numel : 1;
+	if (c->out[0].numel != rows * h || c->out[1].numel != rows || qs->numel != groups * h ||
+	    (!dynamic && qo->numel != groups * h) || (deq && ws->numel != groups * w) ||
+	    (deq && bias->numel && bias->numel != w) || (deq && as->numel && as->numel != rows)) {
+		snprintf(err, errlen,
+			 "for x [%zu, %zu] in %zu groups: y needs %zu elements, scale %zu, quant_scale (and static quant_offset) %zu, weight_scale %zu, bias %zu, activate_scale %zu",
+			 rows, w, groups, rows * h, rows, groups * h, groups * w, w, rows);
+		return -EINVAL;
+	}
+	v = malloc(w * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (g = 0; g < groups; g++) {
+		int64_t n = gi->numel ? ref_load_i64(gi, g) : (int64_t)rows;
+		size_t end;
+		if (n < 0 || (size_t)n > rows - r) {
+			snprintf(err, errlen, "group_index[%zu] = %lld overruns the %zu rows", g,
+				 (long long)n, rows);
+			free(v);
+			return -EINVAL;
+		}
+		for (end = r + (size_t)n; r < end; r++) {
+			double amax = 0.0, k = 1.0;
+			for (j = 0; j < w; j++) {
+				v[j] = in_at(c, 0, r * w + j);
+				if (!deq)
+					continue;
+				if (bias->numel)
+					v[j] += in_at(c, 3, j);
+				v[j] *= in_at(c, 1, g * w + j);
+				if (as->numel)
+					v[j] *= in_at(c, 2, r);
+			}
+			for (j = 0; j < h; j++) {
+				double a = left ? v[j] : v[h + j], b = left ? v[h + j] : v[j];
+				v[j] = a * sigmoid(a) * b * (dynamic ? in_at(c, 4, g * h + j) : 1.0);
+				amax = fabs(v[j]) > amax ? fabs(v[j]) : amax;
+			}
+			if (dynamic)
+				k = amax / 127.0;
+			npukb_store_from_double(c->out[1].dtype, c->out[1].data, r, k);
+			for (j = 0; j < h; j++)
+				npukb_store_from_double(
+					c->out[0].dtype, c->out[0].data, r * h + j,
+					quant_code(dynamic ? v[j] / k
+							   : v[j] / in_at(c, 4, g * h + j) + in_at(c, 5, g * h + j)));
+		}
+	}
+	free(v);
+	if (r != rows) {
+		snprintf(err, errlen, "group_index covers %zu of the %zu rows", r, rows);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* InplaceFusedMatmulSoftmaxGrad: with s = softmax_output (M x N, rows of
  * the softmax), the incoming gradient g (M x K) and values v (N x K),
  *   d = g v^T (M x N),  out[m][n] = (d[m][n] - sum_j s[m][j] d[m][j]) s[m][n]

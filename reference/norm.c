@@ -300,75 +300,110 @@ int npukb_ref_rms_norm_grad(const struct npukb_ref_call *c, char *err, size_t er
 	return 0;
 }
 
-/* The analytic gradient of LayerNorm of x = x1 + x2 for the incoming
- * gradient dy, with mean and rstd given (one per row of d elements), plus
- * the optional dsum; per row, with xh = x - mean and t = dy * gamma:
+/* The operands of one LayerNorm gradient over rows of d elements, with
+ * mean and rstd given (one per row): s = alpha * x1 + x2, xh = s - mean,
+ * t = dy * gamma; per row
  *   v = -1/2 * sum(t * xh) * rstd^3
- *   m = -sum(t) * rstd - 2/d * v * sum(xh)
- *   d_x = t * rstd + 2/d * v * xh + m / d (+ dsum)
- * and over rows d_gamma = sum(dy * xh * rstd), d_beta = sum(dy).
- * in: dy, x1, x2, rstd, mean, gamma, dsum (optional); out: d_x, d_gamma,
- * d_beta. */
-int npukb_ref_add_layer_norm_grad(const struct npukb_ref_call *c, char *err, size_t errlen)
+ *   m = -sum(t) * rstd (- 2/d * v * sum(xh) when with_c)
+ *   core = t * rstd + 2/d * v * xh + m / d
+ * out1 = core (+ dsum, optional), out2 (optional) = alpha * core; and over
+ * rows dgamma = sum(dy * xh * rstd), dbeta = sum(dy). Without with_c the
+ * formula is DeepNormGrad's, which drops sum(xh) (zero when mean is s's). */
+struct layer_grad {
+	const struct npukb_ref_tensor *dy, *x1, *x2, *rstd, *mean, *gamma, *dsum;
+	struct npukb_ref_tensor *out1, *out2, *dgamma, *dbeta;
+	double alpha;
+	int with_c;
+};
+
+static double layer_grad_xh(const struct layer_grad *l, size_t i, double mu)
 {
-	const struct npukb_ref_tensor *dy = &c->in[0], *x1 = &c->in[1], *x2 = &c->in[2],
-				      *rstd = &c->in[3], *mean = &c->in[4], *gamma = &c->in[5],
-				      *dsum = &c->in[6];
-	struct npukb_ref_tensor *dx = &c->out[0], *dg = &c->out[1], *db = &c->out[2];
-	size_t d = 0, rows, r, j;
+	return l->alpha * npukb_load_as_double(l->x1->dtype, l->x1->data, i) +
+	       npukb_load_as_double(l->x2->dtype, l->x2->data, i) - mu;
+}
+
+static int layer_grad_rows(const struct layer_grad *l, char *err, size_t errlen)
+{
+	size_t d = 0, rows, r, j, n;
 	double *acc;
-	int rc = row_length(x1, gamma, &d, err, errlen);
+	int rc = row_length(l->x1, l->gamma, &d, err, errlen);
 
 	if (rc < 0)
 		return rc;
-	rows = x1->numel / d;
-	if (dy->numel != x1->numel || x2->numel != x1->numel || dx->numel != x1->numel ||
-	    rstd->numel != rows || mean->numel != rows || dg->numel != d || db->numel != d ||
-	    (dsum->numel && dsum->numel != x1->numel)) {
+	n = l->x1->numel;
+	rows = n / d;
+	if (l->dy->numel != n || l->x2->numel != n || l->out1->numel != n ||
+	    (l->out2 && l->out2->numel != n) || l->rstd->numel != rows || l->mean->numel != rows ||
+	    l->dgamma->numel != d || l->dbeta->numel != d || (l->dsum && l->dsum->numel && l->dsum->numel != n)) {
 		snprintf(err, errlen, "%s, %s, %s and %s need %zu elements, %s and %s one per row (%zu), %s and %s %zu",
-			 dy->name, x1->name, x2->name, dx->name, x1->numel, rstd->name, mean->name,
-			 rows, dg->name, db->name, d);
+			 l->dy->name, l->x1->name, l->x2->name, l->out1->name, n, l->rstd->name,
+			 l->mean->name, rows, l->dgamma->name, l->dbeta->name, d);
 		return -EINVAL;
 	}
+	/* Only dgamma's and dbeta's column sums are held: each row is read
+	 * twice (its sums, then its outputs), so memory stays 2 d doubles
+	 * whatever the rows. */
 	acc = calloc(2 * d, sizeof(*acc));
 	if (!acc)
 		return -ENOMEM;
 	for (r = 0; r < rows; r++) {
-		double rs = npukb_load_as_double(rstd->dtype, rstd->data, r);
-		double mu = npukb_load_as_double(mean->dtype, mean->data, r);
+		double rs = npukb_load_as_double(l->rstd->dtype, l->rstd->data, r);
+		double mu = npukb_load_as_double(l->mean->dtype, l->mean->data, r);
 		double sa = 0.0, sb = 0.0, sc = 0.0, v, m;
 		for (j = 0; j < d; j++) {
 			size_t i = r * d + j;
-			double xh = npukb_load_as_double(x1->dtype, x1->data, i) +
-				    npukb_load_as_double(x2->dtype, x2->data, i) - mu;
-			double t = npukb_load_as_double(dy->dtype, dy->data, i) *
-				   npukb_load_as_double(gamma->dtype, gamma->data, j);
+			double xh = layer_grad_xh(l, i, mu);
+			double t = npukb_load_as_double(l->dy->dtype, l->dy->data, i) *
+				   npukb_load_as_double(l->gamma->dtype, l->gamma->data, j);
 			sa += t * xh;
 			sb += t;
 			sc += xh;
 		}
 		v = -0.5 * sa * rs * rs * rs;
-		m = -sb * rs - 2.0 / (double)d * v * sc;
+		m = -sb * rs - (l->with_c ? 2.0 / (double)d * v * sc : 0.0);
 		for (j = 0; j < d; j++) {
 			size_t i = r * d + j;
-			double g = npukb_load_as_double(dy->dtype, dy->data, i);
-			double xh = npukb_load_as_double(x1->dtype, x1->data, i) +
-				    npukb_load_as_double(x2->dtype, x2->data, i) - mu;
-			double out = g * npukb_load_as_double(gamma->dtype, gamma->data, j) * rs +
-				     2.0 / (double)d * v * xh + m / (double)d;
-			if (dsum->numel)
-				out += npukb_load_as_double(dsum->dtype, dsum->data, i);
-			npukb_store_from_double(dx->dtype, dx->data, i, out);
+			double g = npukb_load_as_double(l->dy->dtype, l->dy->data, i);
+			double xh = layer_grad_xh(l, i, mu);
+			double core = g * npukb_load_as_double(l->gamma->dtype, l->gamma->data, j) * rs +
+				      2.0 / (double)d * v * xh + m / (double)d;
+			double out = core;
+			if (l->dsum && l->dsum->numel)
+				out += npukb_load_as_double(l->dsum->dtype, l->dsum->data, i);
+			npukb_store_from_double(l->out1->dtype, l->out1->data, i, out);
+			if (l->out2)
+				npukb_store_from_double(l->out2->dtype, l->out2->data, i, l->alpha * core);
 			acc[j] += g * xh * rs;
 			acc[d + j] += g;
 		}
 	}
 	for (j = 0; j < d; j++) {
-		npukb_store_from_double(dg->dtype, dg->data, j, acc[j]);
-		npukb_store_from_double(db->dtype, db->data, j, acc[d + j]);
+		npukb_store_from_double(l->dgamma->dtype, l->dgamma->data, j, acc[j]);
+		npukb_store_from_double(l->dbeta->dtype, l->dbeta->data, j, acc[d + j]);
 	}
 	free(acc);
 	return 0;
+}
+
+/* LayerNorm's full gradient for x = x1 + x2, plus the optional dsum.
+ * in: dy, x1, x2, rstd, mean, gamma, dsum (optional); out: d_x, d_gamma,
+ * d_beta. */
+int npukb_ref_add_layer_norm_grad(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	struct layer_grad l = { &c->in[0], &c->in[1], &c->in[2], &c->in[3], &c->in[4], &c->in[5],
+				&c->in[6], &c->out[0], NULL, &c->out[1], &c->out[2], 1.0, 1 };
+	return layer_grad_rows(&l, err, errlen);
+}
+
+/* DeepNorm's gradient for s = alpha * x + gx: out1 = dgx, out2 = dx =
+ * alpha * dgx. in: dy, x, gx, gamma, mean, rstd; out: dx, dgx, dbeta,
+ * dgamma. */
+int npukb_ref_deep_norm_grad(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	struct layer_grad l = { &c->in[0], &c->in[1], &c->in[2], &c->in[5], &c->in[4], &c->in[3],
+				NULL, &c->out[1], &c->out[0], &c->out[3], &c->out[2], 1.0, 0 };
+	int rc = ref_attr_double(c, "alpha", &l.alpha, err, errlen);
+	return rc < 0 ? rc : layer_grad_rows(&l, err, errlen);
 }
 
 /* The layout of a GroupNorm input x [N, C, trailing...]: N, C, the

@@ -102,6 +102,7 @@ int npukb_ref_fast_gelu_grad(const struct npukb_ref_call *call, char *err, size_
 int npukb_ref_gelu(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_gelu_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_gelu_quant(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_dequant_swiglu_quant(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_mul_sigmoid(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_swiglu(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_swiglu_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
@@ -137,6 +138,8 @@ int npukb_ref_add_rms_norm_cast(const struct npukb_ref_call *call, char *err, si
 int npukb_ref_add_rms_norm_quant(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_rms_norm_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_add_layer_norm_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_deep_norm_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_coalesce_sparse(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_group_norm_swish(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_group_norm_swish_grad(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_batch_norm_v3(const struct npukb_ref_call *call, char *err, size_t errlen);

@@ -1,6 +1,7 @@
 /* tensor_move.c - operators that move elements without arithmetic:
- * reverse_sequence, expand, feeds_repeat. Elements are copied bit for
- * bit. */
+ * reverse_sequence, expand, feeds_repeat (copied bit for bit), and
+ * coalesce_sparse, whose coordinates move and whose values of one
+ * coordinate add up (in double, rounded once). */
 #include "ref_util.h"
 
 static void copy_elem(struct npukb_ref_tensor *y, size_t to, const struct npukb_ref_tensor *x,
@@ -176,4 +177,109 @@ int npukb_ref_strided_slice_assign(const struct npukb_ref_call *c, char *err, si
 		copy_elem(var, to, val, i);
 	}
 	return 0;
+}
+
+/* One COO entry: its row-major flat index and its position in the input. */
+struct coo_entry {
+	int64_t flat;
+	size_t at;
+};
+
+static int coo_cmp(const void *x, const void *y)
+{
+	const struct coo_entry *a = x, *b = y;
+	if (a->flat != b->flat)
+		return a->flat < b->flat ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* CoalesceSparse: a COO tensor of nnz entries (indices [nnz, k], values
+ * [nnz, d...]) coalesced: its U distinct coordinates in ascending
+ * row-major order (new_indices [U, k]), each with the sum of its entries'
+ * values (new_value [U, d...]). Computed from indices and values alone;
+ * unique_len and unique_indices (the host's torch.unique) must only agree
+ * in size. in: indices, unique_len, unique_indices, values; out:
+ * new_indices, new_value. */
+int npukb_ref_coalesce_sparse(const struct npukb_ref_call *c, char *err, size_t errlen)
+{
+	const struct npukb_ref_tensor *idx = &c->in[0], *ulen = &c->in[1], *inv = &c->in[2],
+				      *val = &c->in[3];
+	struct npukb_ref_tensor *nidx = &c->out[0], *nval = &c->out[1];
+	size_t nnz = idx->shape.rank == 2 ? (size_t)idx->shape.dims[0] : 0;
+	size_t k = idx->shape.rank == 2 ? (size_t)idx->shape.dims[1] : 0, d, i, j, u;
+	int64_t *size;
+	struct coo_entry *e;
+	double *acc;
+
+	if (nnz == 0 || k == 0 || val->numel % nnz != 0 || inv->numel != nnz ||
+	    nidx->numel != ulen->numel * k || nval->numel != ulen->numel * (val->numel / nnz)) {
+		snprintf(err, errlen,
+			 "%s must be [nnz, k] (nnz > 0), %s nnz rows, %s one per entry, %s [U, k] and %s U rows for %s's U",
+			 idx->name, val->name, inv->name, nidx->name, nval->name, ulen->name);
+		return -EINVAL;
+	}
+	d = val->numel / nnz;
+	size = calloc(k, sizeof(*size));
+	e = malloc(nnz * sizeof(*e));
+	acc = malloc(d * sizeof(*acc));
+	if (!size || !e || !acc) {
+		free(size);
+		free(e);
+		free(acc);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nnz * k; i++) {
+		int64_t v = ref_load_i64(idx, i);
+		if (v < 0 || v == INT64_MAX) {
+			snprintf(err, errlen, "%s[%zu] = %lld is not a coordinate", idx->name, i,
+				 (long long)v);
+			goto fail;
+		}
+		if (v + 1 > size[i % k])
+			size[i % k] = v + 1;
+	}
+	for (i = 0; i < nnz; i++) {
+		int64_t f = 0;
+		for (j = 0; j < k; j++) {
+			if (f > (INT64_MAX - size[j]) / size[j]) {
+				snprintf(err, errlen, "%s's dense size overflows int64", idx->name);
+				goto fail;
+			}
+			f = f * size[j] + ref_load_i64(idx, i * k + j);
+		}
+		e[i].flat = f;
+		e[i].at = i;
+	}
+	qsort(e, nnz, sizeof(*e), coo_cmp);
+	for (i = 0, u = 0; i < nnz; u++) {
+		size_t first = i;
+		if (u >= ulen->numel) {
+			snprintf(err, errlen, "%s has more than %s's %zu distinct coordinates",
+				 idx->name, ulen->name, ulen->numel);
+			goto fail;
+		}
+		for (j = 0; j < d; j++)
+			acc[j] = 0.0;
+		for (; i < nnz && e[i].flat == e[first].flat; i++)
+			for (j = 0; j < d; j++)
+				acc[j] += npukb_load_as_double(val->dtype, val->data, e[i].at * d + j);
+		for (j = 0; j < k; j++)
+			ref_store_i64(nidx, u * k + j, ref_load_i64(idx, e[first].at * k + j));
+		for (j = 0; j < d; j++)
+			npukb_store_from_double(nval->dtype, nval->data, u * d + j, acc[j]);
+	}
+	if (u != ulen->numel) {
+		snprintf(err, errlen, "%s has %zu distinct coordinates, %s %zu", idx->name, u,
+			 ulen->name, ulen->numel);
+		goto fail;
+	}
+	free(size);
+	free(e);
+	free(acc);
+	return 0;
+fail:
+	free(size);
+	free(e);
+	free(acc);
+	return -EINVAL;
 }

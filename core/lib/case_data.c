@@ -6,6 +6,7 @@
 #include <npukb/case_data.h>
 
 #include "fsutil.h"
+#include "derive.h"
 #include "inputs.h"
 #include "reference.h"
 
@@ -374,9 +375,45 @@ static int plant_nonfinite(const struct npukb_task *t, const struct npukb_case *
 	return 0;
 }
 
+/* kind="derived": the named function fills ct from the input it reads
+ * (filled already: the loader has it declared earlier) or from its draw. */
+static int fill_derived(const struct npukb_task *t, const struct npukb_case *c,
+			const struct npukb_tensor_decl *td, const struct npukb_case_data *d,
+			struct npukb_case_tensor *ct, struct npukb_rng *r, char *err, size_t errlen)
+{
+	const struct npukb_derive_fn *fn = npukb_derive_find(td->dist.derive_fn);
+	struct npukb_derive_args g = { NULL, ct, r, -1, td->dist.a, td->dist.b };
+	int rc;
+
+	if (!fn) {
+		snprintf(err, errlen, "input %s: no derive function %s", td->name,
+			 td->dist.derive_fn ? td->dist.derive_fn : "?");
+		return -EINVAL;
+	}
+	if (td->dist.from) {
+		int k = npukb_task_tensor_index(t, td->dist.from);
+		if (k < 0 || d->tensors[k].is_absent || !d->tensors[k].data) {
+			snprintf(err, errlen, "case %s: input %s derives from %s, which it lacks", c->id,
+				 td->name, td->dist.from);
+			return -EINVAL;
+		}
+		g.from = &d->tensors[k];
+	}
+	if (td->dist.count_expr) {
+		rc = npukb_tiling_eval(t, c, td->dist.count_expr, &g.count, err, errlen);
+		if (rc < 0)
+			return rc;
+	}
+	rc = fn->fill(&g, err, errlen);
+	if (rc < 0 && err[0])
+		snprintf(err + strlen(err), errlen - strlen(err), " (case %s, input %s)", c->id,
+			 td->name);
+	return rc;
+}
+
 static int fill_input(const struct npukb_task *t, const struct npukb_case *c,
-		      const struct npukb_tensor_decl *td, struct npukb_case_tensor *ct,
-		      uint64_t seed, char *err, size_t errlen)
+		      const struct npukb_tensor_decl *td, const struct npukb_case_data *d,
+		      struct npukb_case_tensor *ct, uint64_t seed, char *err, size_t errlen)
 {
 	struct npukb_rng r;
 	struct npukb_dist dist = td->dist;
@@ -384,6 +421,8 @@ static int fill_input(const struct npukb_task *t, const struct npukb_case *c,
 	int rc;
 
 	npukb_rng_seed(&r, seed, c->id, td->name);
+	if (td->dist.kind == NPUKB_DIST_DERIVED)
+		return fill_derived(t, c, td, d, ct, &r, err, errlen);
 	if (td->dist.kind == NPUKB_DIST_ATTR) {
 		v = npukb_case_attr(c, td->dist.attr);
 		long nvals = v ? npukb_attr_list_parse(v, NULL, 0) : -1;
@@ -560,7 +599,7 @@ int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case 
 			npukb_poison_fill(ct->dtype, ct->expected, ct->numel);
 			npukb_poison_fill(ct->dtype, ct->data, ct->numel);
 		} else {
-			rc = fill_input(t, c, td, ct, seed, err, errlen);
+			rc = fill_input(t, c, td, d, ct, seed, err, errlen);
 			ct->hash = npukb_hash_bytes(ct->data, ct->bytes);
 			/* The reference updates its copy of an in-place tensor. */
 			if (rc == 0 && td->is_inout)

@@ -12,6 +12,7 @@
  * libxml2 reports through handlers; while a load runs, this thread's handlers
  * point into a collector (struct diag) and are restored afterwards, so the
  * library never prints. */
+#include "derive.h"
 #include "manifest.h"
 
 #include <npukb/dtype.h>
@@ -738,6 +739,55 @@ static void build_plant(struct loader *L, xmlNodePtr n, struct npukb_tensor_decl
 		     td->name ? td->name : "?", a->name, a->type ? a->type : "?");
 }
 
+/* kind="derived": a function of derive.h, with what it needs: the input
+ * it reads (declared before this one, never absent), a count expression,
+ * literal bounds a..b. */
+static void build_derived_dist(struct loader *L, xmlNodePtr n, struct npukb_tensor_decl *td)
+{
+	const struct npukb_task *t = L->t;
+	const struct npukb_derive_fn *fn;
+	const char *name = td->name ? td->name : "?";
+	char *a = get_attr(L, n, "a"), *b = get_attr(L, n, "b");
+
+	td->dist.kind = NPUKB_DIST_DERIVED;
+	td->dist.derive_fn = need_attr(L, n, "fn");
+	td->dist.from = get_attr(L, n, "from");
+	td->dist.count_expr = get_attr(L, n, "count");
+	fn = npukb_derive_find(td->dist.derive_fn);
+	if (!fn) {
+		if (td->dist.derive_fn)
+			fail(L, n, "input '%s': unknown derive function '%s'", name, td->dist.derive_fn);
+		goto out;
+	}
+	if (fn->needs_from != (td->dist.from != NULL))
+		fail(L, n, "input '%s': derive function '%s' %s", name, fn->name,
+		     fn->needs_from ? "needs from=\"<input>\"" : "reads no input (no from)");
+	if (fn->needs_count != (td->dist.count_expr != NULL))
+		fail(L, n, "input '%s': derive function '%s' %s", name, fn->name,
+		     fn->needs_count ? "needs count=\"<expression>\"" : "takes no count");
+	if (fn->needs_bounds && (!a || !b || parse_double(a, &td->dist.a) < 0 ||
+				 parse_double(b, &td->dist.b) < 0 || td->dist.a > td->dist.b))
+		fail(L, n, "input '%s': derive function '%s' needs numbers a <= b", name, fn->name);
+	if (td->dist.from) {
+		/* Inputs are made in declaration order: the source comes first. */
+		size_t j, self = (size_t)(td - t->tensors);
+		for (j = 0; j < self; j++)
+			if (t->tensors[j].name && strcmp(t->tensors[j].name, td->dist.from) == 0)
+				break;
+		if (j == self)
+			fail(L, n, "input '%s': from '%s' names no input declared before it", name,
+			     td->dist.from);
+		else if (t->tensors[j].is_output && !t->tensors[j].is_inout)
+			fail(L, n, "input '%s': from '%s' is an output", name, td->dist.from);
+		else if (t->tensors[j].is_optional)
+			fail(L, n, "input '%s': from '%s' is optional; a derived input needs its source",
+			     name, td->dist.from);
+	}
+out:
+	free(a);
+	free(b);
+}
+
 static void build_dist(struct loader *L, xmlNodePtr in, struct npukb_tensor_decl *td)
 {
 	xmlNodePtr n = first_child(in, "distribution");
@@ -750,6 +800,11 @@ static void build_dist(struct loader *L, xmlNodePtr in, struct npukb_tensor_decl
 	kind = need_attr(L, n, "kind");
 	if (kind && strcmp(kind, "attr") == 0) {
 		build_attr_dist(L, n, td);
+		free(kind);
+		return;
+	}
+	if (kind && strcmp(kind, "derived") == 0) {
+		build_derived_dist(L, n, td);
 		free(kind);
 		return;
 	}
@@ -1428,7 +1483,7 @@ static void check_dist_exprs(struct loader *L, const unsigned char *bad)
 	for (size_t i = 0; i < t->ntensors; i++) {
 		const struct npukb_tensor_decl *td = &t->tensors[i];
 
-		if (!td->dist.a_expr && !td->dist.b_expr)
+		if (!td->dist.a_expr && !td->dist.b_expr && !td->dist.count_expr)
 			continue;
 		for (size_t k = 0; k < t->ncases; k++) {
 			const struct npukb_case *c = &t->cases[k];
@@ -1438,6 +1493,17 @@ static void check_dist_exprs(struct loader *L, const unsigned char *bad)
 
 			if (bad[k])
 				continue;
+			/* A derived input's count: a number of elements. */
+			if (td->dist.count_expr) {
+				rc = npukb_tiling_eval(t, c, td->dist.count_expr, &a, why, sizeof(why));
+				if (rc < 0 || a < 0) {
+					diag_add(L->d, L->path, td->line,
+						 "input '%s': derive count (case '%s'): %s", td->name,
+						 c->id, rc < 0 ? why : "negative");
+					break;
+				}
+				continue;
+			}
 			if (td->dist.a_expr)
 				rc = npukb_tiling_eval(t, c, td->dist.a_expr, &a, why, sizeof(why));
 			if (rc == 0 && td->dist.b_expr)

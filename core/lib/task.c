@@ -88,6 +88,9 @@ void npukb_task_free(struct npukb_task *t)
 		free(t->tensors[i].dist.a_expr);
 		free(t->tensors[i].dist.b_expr);
 		free(t->tensors[i].dist.plant_nonfinite);
+		free(t->tensors[i].dist.derive_fn);
+		free(t->tensors[i].dist.from);
+		free(t->tensors[i].dist.count_expr);
 	}
 	free(t->tensors);
 	for (size_t i = 0; i < t->nattrs; i++) {

@@ -115,7 +115,7 @@ static size_t count_specials(const float *v, size_t n, size_t kinds[6])
 
 Test(distributions, special_share_and_every_kind)
 {
-	struct npukb_dist d = { NPUKB_DIST_UNIFORM, 1.0, 2.0, 0.3, NULL, NULL, NULL, NULL };
+	struct npukb_dist d = { NPUKB_DIST_UNIFORM, 1.0, 2.0, 0.3, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	enum { N = 20000 };
 	static float a[N], b[N];
 	size_t kinds[6] = { 0 }, k;
@@ -140,7 +140,7 @@ Test(distributions, special_share_and_every_kind)
 
 Test(distributions, float16_denormal_and_no_specials_for_integers)
 {
-	struct npukb_dist d = { NPUKB_DIST_UNIFORM, -5.0, 5.0, 1.0, NULL, NULL, NULL, NULL };
+	struct npukb_dist d = { NPUKB_DIST_UNIFORM, -5.0, 5.0, 1.0, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	enum { N = 600 };
 	uint16_t h[N];
 	int32_t ints[N];
@@ -166,7 +166,7 @@ Test(distributions, float16_denormal_and_no_specials_for_integers)
 
 Test(distributions, complex_fills_both_parts)
 {
-	struct npukb_dist d = { NPUKB_DIST_UNIFORM, -1.0, 1.0, 0.0, NULL, NULL, NULL, NULL };
+	struct npukb_dist d = { NPUKB_DIST_UNIFORM, -1.0, 1.0, 0.0, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	float c[2 * 256];
 	size_t nonzero_im = 0;
 	struct npukb_rng r;
@@ -184,7 +184,7 @@ Test(distributions, complex_fills_both_parts)
 Test(distributions, attr_kind_needs_resolution)
 {
 	char attr[] = "scale";
-	struct npukb_dist d = { NPUKB_DIST_ATTR, 0, 0, 0, attr, NULL, NULL, NULL };
+	struct npukb_dist d = { NPUKB_DIST_ATTR, 0, 0, 0, attr, NULL, NULL, NULL, NULL, NULL, NULL };
 	float v[1];
 	struct npukb_rng r;
 	char err[256];

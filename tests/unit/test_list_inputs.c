@@ -1,11 +1,13 @@
 /* test_list_inputs.c - the inputs of the tasks with in-place tensors, tensor
  * lists and case-bounded indices (Sscal, NonFiniteCheckOp, GatherV3,
- * ScatterList), prepared from the shipped manifests: list layout, in-place
- * data, index ranges, planted non-finite values, and the expressions and
- * attribute lists they are built from. */
+ * ScatterList) and with derived inputs (CoalesceSparse), prepared from the
+ * shipped manifests: list layout, in-place data, index ranges, planted
+ * non-finite values, the expressions and attribute lists they are built
+ * from, and inputs derived from others. */
 #include <criterion/criterion.h>
 
 #include <npukb/case_data.h>
+#include "derive.h"
 #include "manifest.h"
 
 #include <limits.h>
@@ -264,4 +266,107 @@ Test(list_inputs, sscal_alpha_is_packed_as_float, .fini = unload)
 	cr_expect_eq(n, 16);
 	cr_expect_eq(alpha, 0.5f);
 	npukb_case_data_free(&d);
+}
+
+/* CoalesceSparse case 2: indices [64, 2] in [0, 9] with exactly 47 distinct
+ * rows; unique_len their sorted distinct flat indices over the size
+ * (max + 1 per column); unique_indices each row's position among them.
+ * The draw differs between seeds. */
+Test(list_inputs, coalesce_sparse_inputs_derive_from_indices, .fini = unload)
+{
+	int64_t first[128];
+
+	load("level2/TensorMove/CoalesceSparse");
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		struct npukb_case_data d;
+		const struct npukb_case_tensor *idx, *ul, *inv;
+		int64_t size[2] = { 0, 0 }, flat[64];
+		size_t distinct = 0, differs = 0;
+
+		prepare("2", seed, &d);
+		idx = tensor(&d, "indices");
+		ul = tensor(&d, "unique_len");
+		inv = tensor(&d, "unique_indices");
+		cr_assert_eq(idx->numel, 128);
+		cr_assert_eq(ul->numel, 47);
+		cr_assert_eq(inv->numel, 64);
+		for (size_t i = 0; i < 128; i++) {
+			cr_assert(i64(idx, i) >= 0 && i64(idx, i) <= 9, "indices[%zu] = %lld", i,
+				  (long long)i64(idx, i));
+			if (i64(idx, i) + 1 > size[i % 2])
+				size[i % 2] = i64(idx, i) + 1;
+			if (seed == 1)
+				first[i] = i64(idx, i);
+			else
+				differs += first[i] != i64(idx, i);
+		}
+		cr_expect(seed == 1 || differs > 0, "seed %llu draws seed 1's indices",
+			  (unsigned long long)seed);
+		for (size_t i = 0; i < 64; i++) {
+			size_t j;
+			flat[i] = i64(idx, 2 * i) * size[1] + i64(idx, 2 * i + 1);
+			for (j = 0; j < i && flat[j] != flat[i]; j++)
+				;
+			distinct += j == i;
+		}
+		cr_expect_eq(distinct, 47);
+		for (size_t u = 1; u < 47; u++)
+			cr_expect_lt(i64(ul, u - 1), i64(ul, u), "unique_len not ascending at %zu", u);
+		for (size_t i = 0; i < 64; i++) {
+			cr_assert(i64(inv, i) >= 0 && i64(inv, i) < 47);
+			cr_expect_eq(i64(ul, (size_t)i64(inv, i)), flat[i], "row %zu", i);
+		}
+		npukb_case_data_free(&d);
+	}
+}
+
+/* The derive functions on hand-made tensors: int32 rows [4, 2] = (1, 0),
+ * (0, 2), (1, 0), (0, 0) over the size (2, 3): flat 3, 2, 3, 0; unique
+ * (0, 2, 3), inverse (2, 1, 2, 0); a unique_flat tensor of the wrong size
+ * is refused, as are more distinct rows than the range holds. */
+Test(list_inputs, derive_functions_by_hand)
+{
+	int32_t rows[8] = { 1, 0, 0, 2, 1, 0, 0, 0 };
+	char name_idx[] = "idx", name_u[] = "u", name_v[] = "v", name_w[] = "w", name_r[] = "r";
+	int64_t uniq[3], inv[4], big[4], drawn[6];
+	const int64_t want_u[3] = { 0, 2, 3 }, want_inv[4] = { 2, 1, 2, 0 };
+	struct npukb_case_tensor from = { .name = name_idx, .dtype = NPUKB_DT_INT32,
+					  .shape = { .rank = 2, .dims = { 4, 2 } }, .numel = 8,
+					  .data = rows };
+	struct npukb_case_tensor u = { .name = name_u, .dtype = NPUKB_DT_INT64,
+				       .shape = { .rank = 1, .dims = { 3 } }, .numel = 3, .data = uniq };
+	struct npukb_case_tensor v = { .name = name_v, .dtype = NPUKB_DT_INT64,
+				       .shape = { .rank = 1, .dims = { 4 } }, .numel = 4, .data = inv };
+	struct npukb_case_tensor w = { .name = name_w, .dtype = NPUKB_DT_INT64,
+				       .shape = { .rank = 1, .dims = { 4 } }, .numel = 4, .data = big };
+	struct npukb_case_tensor r = { .name = name_r, .dtype = NPUKB_DT_INT64,
+				       .shape = { .rank = 2, .dims = { 3, 2 } }, .numel = 6, .data = drawn };
+	struct npukb_rng rng;
+	struct npukb_derive_args g = { &from, &u, &rng, -1, 0, 0 };
+	char err[512];
+
+	npukb_rng_seed(&rng, 1, "0", "r");
+	cr_assert_eq(npukb_derive_find("unique_flat")->fill(&g, err, sizeof(err)), 0, "%s", err);
+	cr_expect_arr_eq(uniq, want_u, sizeof(want_u));
+	g.dst = &v;
+	cr_assert_eq(npukb_derive_find("unique_inverse")->fill(&g, err, sizeof(err)), 0, "%s", err);
+	cr_expect_arr_eq(inv, want_inv, sizeof(want_inv));
+	g.dst = &w;
+	cr_expect_lt(npukb_derive_find("unique_flat")->fill(&g, err, sizeof(err)), 0);
+	cr_expect(strstr(err, "3 distinct") != NULL, "%s", err);
+	/* three rows of two integers in [0, 0]: one distinct row at most */
+	g.from = NULL;
+	g.dst = &r;
+	g.count = 2;
+	cr_expect_lt(npukb_derive_find("distinct_rows")->fill(&g, err, sizeof(err)), 0);
+	/* in [0, 1] two distinct rows of three, each coordinate in range */
+	g.b = 1;
+	cr_assert_eq(npukb_derive_find("distinct_rows")->fill(&g, err, sizeof(err)), 0, "%s", err);
+	for (size_t i = 0; i < 6; i++)
+		cr_expect(drawn[i] == 0 || drawn[i] == 1);
+	cr_expect((drawn[0] != drawn[2] || drawn[1] != drawn[3]) +
+			  (drawn[0] != drawn[4] || drawn[1] != drawn[5]) +
+			  (drawn[2] != drawn[4] || drawn[3] != drawn[5]) == 2,
+		  "not exactly two distinct rows");
+	cr_expect_null(npukb_derive_find("unique_sort"));
 }

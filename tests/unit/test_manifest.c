@@ -330,6 +330,11 @@ ParameterizedTestParameters(manifest, reports_problem_at_line)
 		{ "sem_list_cases.xml", 22,
 		  "numel(var): 'var' is a tensor list; use count(var), or the shapes of another tensor" },
 		{ "sem_list_cases.xml", 32, "case '1': member 1 of list 'var' has no dimensions" },
+		/* derived inputs: the source first, each function's parameters */
+		{ "sem_derived.xml", 16, "input 'inv': from 'idx' names no input declared before it" },
+		{ "sem_derived.xml", 19, "derive function 'distinct_rows' needs count=" },
+		{ "sem_derived.xml", 22, "derive function 'unique_flat' takes no count" },
+		{ "sem_derived.xml", 25, "input 'w': unknown derive function 'unique_sort'" },
 		{ "sem_optional.xml", 27,
 		  "case '0': tensor 'x' is not optional (optional=\"true\"), so it cannot be absent" },
 		{ "sem_optional.xml", 31, "case '1': tensor 'bias' is absent twice" },
@@ -370,6 +375,7 @@ ParameterizedTestParameters(manifest, problem_count)
 		{ "sem_attrs.xml", 4, "" },
 		{ "sem_inout_decl.xml", 3, "" },
 		{ "sem_list_cases.xml", 3, "" },
+		{ "sem_derived.xml", 4, "" },
 	};
 
 	return cr_make_param_array(struct problem, counts, sizeof(counts) / sizeof(counts[0]));

@@ -19,9 +19,9 @@ static struct npukb_param params[] = {
 	{ n_ws, NPUKB_PARAM_WORKSPACE, NULL }, { n_t, NPUKB_PARAM_TILING, NULL },
 };
 static struct npukb_tensor_decl tensors[] = {
-	{ n_x, 0, dt_case, NULL, { NPUKB_DIST_UNIFORM, -1, 1, 0, NULL, NULL, NULL, NULL }, 0, 0, 0, 0 },
-	{ n_y, 0, dt_case, x_ref, { NPUKB_DIST_UNIFORM, -1, 1, 0, NULL, NULL, NULL, NULL }, 0, 0, 0, 0 },
-	{ n_z, 1, dt_case, x_ref, { 0, 0, 0, 0, NULL, NULL, NULL, NULL }, 0, 0, 0, 0 },
+	{ n_x, 0, dt_case, NULL, { NPUKB_DIST_UNIFORM, -1, 1, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL }, 0, 0, 0, 0 },
+	{ n_y, 0, dt_case, x_ref, { NPUKB_DIST_UNIFORM, -1, 1, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL }, 0, 0, 0, 0 },
+	{ n_z, 1, dt_case, x_ref, { 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL }, 0, 0, 0, 0 },
 };
 static struct npukb_tiling_field fields[] = { { f_total, NPUKB_DT_INT32, 1, e_total } };
 static struct npukb_named_shape shapes[] = { { x_ref, { 1, { 64 } }, 0, NULL } };

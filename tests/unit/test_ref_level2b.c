@@ -150,6 +150,44 @@ Test(ref_norm, add_rms_norm_quant_codes_per_column)
 	cr_expect_neq(ref_run("add_rms_norm_quant", in, 5, out, 2, div, err), 0);
 }
 
+/* Four entries at (1, 0), (0, 2), (1, 0), (0, 0) (flat 3, 2, 3, 0 over the
+ * size (2, 3)) coalesce to (0, 0), (0, 2), (1, 0) in that order, the two
+ * (1, 0) entries' values adding up; int32 values add exactly (2^24 + 1
+ * twice is 2^25 + 2, which a float sum would round); a unique_len of the
+ * wrong size is refused. */
+Test(ref_tensor_move, coalesce_sparse_sorts_and_sums)
+{
+	static const int64_t idx[8] = { 1, 0, 0, 2, 1, 0, 0, 0 }, ul[3] = { 0, 2, 3 },
+			     inv[4] = { 2, 1, 2, 0 };
+	static const float val[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	static const int32_t ival[8] = { 16777217, 1, 0, 0, 16777217, 1, 0, 0 };
+	static const int64_t want_idx[6] = { 0, 0, 0, 2, 1, 0 };
+	static const float want_val[6] = { 7, 8, 3, 4, 6, 8 };
+	static const int32_t want_ival[6] = { 0, 0, 0, 0, 33554434, 2 };
+	const int64_t d42[2] = { 4, 2 }, d3[1] = { 3 }, d4[1] = { 4 }, d32[2] = { 3, 2 },
+		      d2[1] = { 2 };
+	int64_t nidx[6];
+	float nval[6];
+	int32_t nival[6];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[4] = { ref_tensor("indices", NPUKB_DT_INT64, (void *)idx, 2, d42),
+					  ref_tensor("unique_len", NPUKB_DT_INT64, (void *)ul, 1, d3),
+					  ref_tensor("unique_indices", NPUKB_DT_INT64, (void *)inv, 1, d4),
+					  ref_tensor("values", NPUKB_DT_FLOAT32, (void *)val, 2, d42) };
+	struct npukb_ref_tensor out[2] = { ref_tensor("new_indices", NPUKB_DT_INT64, nidx, 2, d32),
+					   ref_tensor("new_value", NPUKB_DT_FLOAT32, nval, 2, d32) };
+
+	cr_assert_eq(ref_run("coalesce_sparse", in, 4, out, 2, NULL, err), 0, "%s", err);
+	cr_expect_arr_eq(nidx, want_idx, sizeof(want_idx));
+	cr_expect_arr_eq(nval, want_val, sizeof(want_val));
+	in[3] = ref_tensor("values", NPUKB_DT_INT32, (void *)ival, 2, d42);
+	out[1] = ref_tensor("new_value", NPUKB_DT_INT32, nival, 2, d32);
+	cr_assert_eq(ref_run("coalesce_sparse", in, 4, out, 2, NULL, err), 0, "%s", err);
+	cr_expect_arr_eq(nival, want_ival, sizeof(want_ival));
+	in[1] = ref_tensor("unique_len", NPUKB_DT_INT64, (void *)ul, 1, d2);
+	cr_expect_lt(ref_run("coalesce_sparse", in, 4, out, 2, NULL, err), 0);
+}
+
 /* ---- TensorMove ----------------------------------------------------------- */
 
 Test(ref_tensor_move, reverse_sequence_along_either_order_of_dims)
@@ -413,6 +451,90 @@ Test(ref_norm, add_layer_norm_grad_by_hand)
 	cr_expect_arr_eq(dx, want_dx, sizeof(dx));
 	cr_expect_arr_eq(dg, want_dg, sizeof(dg));
 	cr_expect_arr_eq(db, want_db, sizeof(db));
+}
+
+/* One row: s = alpha x + gx = 0.5 (1, 2) + (0, 1) = (0.5, 2), mean given
+ * as 0.25 (not s's: with LayerNorm's sum(xh) term d_mean would be 0, not
+ * -2), rstd 1, dy (1, 1), gamma (1, 1): xh = (0.25, 1.75), d_var = -1,
+ * d_mean = -2, dgx = 1 - xh - 1 = (-0.25, -1.75), dx = alpha dgx;
+ * dbeta = (1, 1), dgamma = xh. */
+Test(ref_norm, deep_norm_grad_by_hand)
+{
+	static const float dy[2] = { 1, 1 }, x[2] = { 1, 2 }, gx[2] = { 0, 1 }, gamma[2] = { 1, 1 },
+			   mean[1] = { 0.25f }, rstd[1] = { 1 };
+	static const float want_dx[2] = { -0.125f, -0.875f }, want_dgx[2] = { -0.25f, -1.75f },
+			   want_db[2] = { 1, 1 }, want_dg[2] = { 0.25f, 1.75f };
+	const int64_t d2[1] = { 2 }, d1[1] = { 1 };
+	float dx[2], dgx[2], db[2], dg[2];
+	char err[ERRLEN];
+	const char *kv[] = { "alpha", "0.5", NULL };
+	struct npukb_ref_tensor in[6] = { ref_tensor("dy", NPUKB_DT_FLOAT32, (void *)dy, 1, d2),
+					  ref_tensor("x", NPUKB_DT_FLOAT32, (void *)x, 1, d2),
+					  ref_tensor("gx", NPUKB_DT_FLOAT32, (void *)gx, 1, d2),
+					  ref_tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, d2),
+					  ref_tensor("mean", NPUKB_DT_FLOAT32, (void *)mean, 1, d1),
+					  ref_tensor("rstd", NPUKB_DT_FLOAT32, (void *)rstd, 1, d1) };
+	struct npukb_ref_tensor out[4] = { ref_tensor("dx", NPUKB_DT_FLOAT32, dx, 1, d2),
+					   ref_tensor("dgx", NPUKB_DT_FLOAT32, dgx, 1, d2),
+					   ref_tensor("dbeta", NPUKB_DT_FLOAT32, db, 1, d2),
+					   ref_tensor("dgamma", NPUKB_DT_FLOAT32, dg, 1, d2) };
+
+	cr_assert_eq(ref_run("deep_norm_grad", in, 6, out, 4, kv, err), 0, "%s", err);
+	cr_expect_arr_eq(dx, want_dx, sizeof(dx));
+	cr_expect_arr_eq(dgx, want_dgx, sizeof(dgx));
+	cr_expect_arr_eq(db, want_db, sizeof(db));
+	cr_expect_arr_eq(dg, want_dg, sizeof(dg));
+}
+
+/* Two rows of three against the same formula written out per element: the
+ * rows are told apart (mean, rstd and dgamma's and dbeta's sums over rows),
+ * gamma's column order counts, and a length mismatch is refused. */
+Test(ref_norm, deep_norm_grad_rows)
+{
+	static const float dy[6] = { 1, -2, 0.5f, 2, 1, -1 }, x[6] = { 1, 0, -1, 2, 1, 0 },
+			   gx[6] = { 0.5f, 1, 0, -1, 0, 2 }, gamma[3] = { 1, -1, 0.5f },
+			   mean[2] = { 0.5f, -0.25f }, rstd[2] = { 2, 0.5f };
+	const double alpha = 0.25;
+	const int64_t d23[2] = { 2, 3 }, d3[1] = { 3 }, d21[2] = { 2, 1 }, d4[1] = { 4 };
+	float dx[6], dgx[6], db[3], dg[3];
+	double wdb[3] = { 0 }, wdg[3] = { 0 };
+	char err[ERRLEN];
+	const char *kv[] = { "alpha", "0.25", NULL };
+	struct npukb_ref_tensor in[6] = { ref_tensor("dy", NPUKB_DT_FLOAT32, (void *)dy, 2, d23),
+					  ref_tensor("x", NPUKB_DT_FLOAT32, (void *)x, 2, d23),
+					  ref_tensor("gx", NPUKB_DT_FLOAT32, (void *)gx, 2, d23),
+					  ref_tensor("gamma", NPUKB_DT_FLOAT32, (void *)gamma, 1, d3),
+					  ref_tensor("mean", NPUKB_DT_FLOAT32, (void *)mean, 2, d21),
+					  ref_tensor("rstd", NPUKB_DT_FLOAT32, (void *)rstd, 2, d21) };
+	struct npukb_ref_tensor out[4] = { ref_tensor("dx", NPUKB_DT_FLOAT32, dx, 2, d23),
+					   ref_tensor("dgx", NPUKB_DT_FLOAT32, dgx, 2, d23),
+					   ref_tensor("dbeta", NPUKB_DT_FLOAT32, db, 1, d3),
+					   ref_tensor("dgamma", NPUKB_DT_FLOAT32, dg, 1, d3) };
+
+	cr_assert_eq(ref_run("deep_norm_grad", in, 6, out, 4, kv, err), 0, "%s", err);
+	for (int r = 0; r < 2; r++) {
+		double xh[3], t[3], sa = 0, sb = 0;
+		for (int j = 0; j < 3; j++) {
+			xh[j] = alpha * x[r * 3 + j] + gx[r * 3 + j] - mean[r];
+			t[j] = dy[r * 3 + j] * gamma[j];
+			sa += t[j] * xh[j];
+			sb += t[j];
+		}
+		double dvar = -0.5 * sa * rstd[r] * rstd[r] * rstd[r], dmean = -sb * rstd[r];
+		for (int j = 0; j < 3; j++) {
+			double g = t[j] * rstd[r] + 2.0 / 3 * dvar * xh[j] + dmean / 3;
+			cr_expect_float_eq(dgx[r * 3 + j], (float)g, 1e-6, "dgx[%d][%d]", r, j);
+			cr_expect_float_eq(dx[r * 3 + j], (float)(alpha * g), 1e-6, "dx[%d][%d]", r, j);
+			wdb[j] += dy[r * 3 + j];
+			wdg[j] += dy[r * 3 + j] * xh[j] * rstd[r];
+		}
+	}
+	for (int j = 0; j < 3; j++) {
+		cr_expect_float_eq(db[j], (float)wdb[j], 1e-6, "dbeta[%d]", j);
+		cr_expect_float_eq(dg[j], (float)wdg[j], 1e-6, "dgamma[%d]", j);
+	}
+	in[3] = ref_tensor("gamma", NPUKB_DT_FLOAT32, (void *)dy, 1, d4);
+	cr_expect_lt(ref_run("deep_norm_grad", in, 6, out, 4, kv, err), 0);
 }
 
 /* x [1, 4, 2] (N 1, C 4, HW 2) in 2 groups, epsilon 0: group 0 is x (1, 3,

@@ -368,6 +368,95 @@ Test(ref_activation, gelu_quant_dynamic_per_row)
 	cr_expect_neq(gelu_quant(x, 2, 4, 1.0f, 0.0f, "false", "true", y, os, 1, err), 0);
 }
 
+/* dequant_swiglu_quant's seven inputs; a NULL data pointer leaves the
+ * input out (no elements). */
+struct dsq_in {
+	const void *x, *ws, *as, *bias, *qs, *qo, *gi;
+	enum npukb_dtype xdt;
+	int64_t rows, w, groups;
+};
+
+static int dequant_swiglu_quant(const struct dsq_in *d, const char *left, const char *dynamic,
+				int8_t *y, float *scale, char *err)
+{
+	const int64_t xd[2] = { d->rows, d->w }, wsd[2] = { d->groups, d->w },
+		      asd[2] = { d->rows, 1 }, qd[2] = { d->groups, d->w / 2 }, gd[1] = { d->groups },
+		      yd[2] = { d->rows, d->w / 2 }, sd[1] = { d->rows }, none[1] = { 0 };
+	struct npukb_ref_tensor in[7] = {
+		ref_tensor("x", d->xdt, (void *)d->x, 2, xd),
+		ref_tensor("weight_scale", NPUKB_DT_FLOAT32, (void *)d->ws, d->ws ? 2 : 1,
+			   d->ws ? wsd : none),
+		ref_tensor("activate_scale", NPUKB_DT_FLOAT32, (void *)d->as, d->as ? 2 : 1,
+			   d->as ? asd : none),
+		ref_tensor("bias", d->xdt, (void *)d->bias, 1, d->bias ? &xd[1] : none),
+		ref_tensor("quant_scale", NPUKB_DT_FLOAT32, (void *)d->qs, 2, qd),
+		ref_tensor("quant_offset", NPUKB_DT_FLOAT32, (void *)d->qo, d->qo ? 2 : 1,
+			   d->qo ? qd : none),
+		ref_tensor("group_index", NPUKB_DT_INT32, (void *)d->gi, 1, d->gi ? gd : none),
+	};
+	struct npukb_ref_tensor out[2] = { ref_tensor("y", NPUKB_DT_INT8, y, 2, yd),
+					   ref_tensor("scale", NPUKB_DT_FLOAT32, scale, 1, sd) };
+	const char *kv[] = { "activate_left", left, "dynamic", dynamic, NULL };
+	return ref_run("dequant_swiglu_quant", in, 7, out, 2, kv, err);
+}
+
+/* int32 x [3, 4] (h 2) in groups of 1, 0 and 2 rows (group 1 empty: its
+ * weight_scale of 9s must not be used), static, silu of the second half b
+ * (silu(40) is 40 in double, silu(-40) ~ -1.7e-16):
+ *   row 0, group 0: v = (x + bias) * 1 = (2, 1, 40, -40): s = (80, ~0);
+ *     / (1, 1) + (0.5, 0): 80.5 -> 80 (tie to even), ~0 -> 0
+ *   row 1, group 2: v = (4, -4, 20, 20) * (0.5, 0.5, 2, 2) * 1 =
+ *     (2, -2, 40, 40): s = (80, -80); / (2, 4) + (1.5, -0.5): 41.5 -> 42,
+ *     -20.5 -> -20
+ *   row 2, group 2: v = (100, 0, 80, 10) * (0.5, 0.5, 2, 2) * 0.5 =
+ *     (25, 0, 80, 10): s = (2000, 0); 1001.5 -> 127 (clamped), -0.5 -> 0
+ * and scale is 1 per row. */
+Test(ref_activation, dequant_swiglu_quant_static_groups)
+{
+	static const int32_t x[12] = { 1, 2, 40, -40, 3, -3, 20, 20, 99, 1, 80, 10 },
+			     bias[4] = { 1, -1, 0, 0 }, gi[3] = { 1, 0, 2 }, short_gi[3] = { 1, 0, 1 };
+	static const float ws[12] = { 1, 1, 1, 1, 9, 9, 9, 9, 0.5f, 0.5f, 2, 2 },
+			   as[3] = { 1, 1, 0.5f }, qs[6] = { 1, 1, 9, 9, 2, 4 },
+			   qo[6] = { 0.5f, 0, 9, 9, 1.5f, -0.5f }, ones[3] = { 1, 1, 1 };
+	static const int8_t want[6] = { 80, 0, 42, -20, 127, 0 };
+	struct dsq_in d = { x, ws, as, bias, qs, qo, gi, NPUKB_DT_INT32, 3, 4, 3 };
+	int8_t y[6];
+	float scale[3];
+	char err[ERRLEN];
+
+	cr_assert_eq(dequant_swiglu_quant(&d, "false", "false", y, scale, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want, sizeof(want));
+	cr_expect_arr_eq(scale, ones, sizeof(ones));
+	/* group_index must cover the rows exactly */
+	d.gi = short_gi;
+	cr_expect_lt(dequant_swiglu_quant(&d, "false", "false", y, scale, err), 0);
+}
+
+/* float32 x [2, 4], one group, dynamic, silu of the first half a:
+ *   row 0: a = (40, -40), b = (1, 2): s = (40, ~0), m = s * (0.5, 1) =
+ *     (20, ~0): scale 20 / 127, codes 127, 0
+ *   row 1: a = (40, 40), b = (-1, 0.5): s = m / (0.5, 1) = (-40, 20),
+ *     m = (-20, 20): codes -127, 127
+ * and the same x with silu of b instead gives row 0 s = (40 silu(1),
+ * -40 silu(2)), |m| largest in the second: code -127. */
+Test(ref_activation, dequant_swiglu_quant_dynamic_rows)
+{
+	static const float x[8] = { 40, -40, 1, 2, 40, 40, -1, 0.5f }, qs[2] = { 0.5f, 1 };
+	static const int8_t want[4] = { 127, 0, -127, 127 };
+	struct dsq_in d = { x, NULL, NULL, NULL, qs, NULL, NULL, NPUKB_DT_FLOAT32, 2, 4, 1 };
+	int8_t y[4];
+	float scale[2];
+	char err[ERRLEN];
+
+	cr_assert_eq(dequant_swiglu_quant(&d, "true", "true", y, scale, err), 0, "%s", err);
+	cr_expect_arr_eq(y, want, sizeof(want));
+	cr_expect_float_eq(scale[0], (float)(20.0 / 127), 1e-9f);
+	cr_expect_float_eq(scale[1], (float)(20.0 / 127), 1e-9f);
+	cr_assert_eq(dequant_swiglu_quant(&d, "false", "true", y, scale, err), 0, "%s", err);
+	cr_expect_eq(y[1], -127);
+	cr_expect_float_eq(scale[0], (float)(80.0 / (1.0 + exp(-2.0)) / 127), 1e-7f);
+}
+
 /* Softmax over the last axis, row by row, against the definition: the rows
  * of x = (0, ln 3) and (ln 2, ln 2) give (1/4, 3/4) and (1/2, 1/2). Then
  * 2^22 rows of 3 (enough to be cut across threads): every row's value is

@@ -57,8 +57,11 @@ enum npukb_dist_kind {
 	NPUKB_DIST_ATTR,        /* every element = the case's value of attribute `attr`;
 				 * a list value ("1 0 1", "[True, False]") gives element i
 				 * its i-th entry */
-	NPUKB_DIST_SLICES       /* rows of (start, length): length in 1..b, start in
+	NPUKB_DIST_SLICES,      /* rows of (start, length): length in 1..b, start in
 				 * 0..b-length, so start + length <= b */
+	NPUKB_DIST_DERIVED      /* made by a named function (derive.h) from another
+				 * input's data (from) or from a draw the function
+				 * defines (a..b, count) */
 };
 
 struct npukb_dist {
@@ -80,6 +83,11 @@ struct npukb_dist {
 	 * of one tensor (of one list member) become +inf, -inf or NaN, and when
 	 * it is false none do. NULL for none. Owned. */
 	char *plant_nonfinite;
+	/* NPUKB_DIST_DERIVED: the function's name, the input it reads (NULL
+	 * when it reads none; declared before this one) and the count
+	 * expression over the case (NULL when the function takes none), all
+	 * owned; a..b are the literal bounds a function may use. */
+	char *derive_fn, *from, *count_expr;
 };
 
 struct npukb_tensor_decl {
