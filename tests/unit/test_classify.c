@@ -180,6 +180,15 @@ ParameterizedTestParameters(classify, shipped_rules)
 		/* other-compile, named */
 		{ "add.cpp:1:10: fatal error: kernel_operator.h: No such file or directory", "other-compile" },
 		{ "add.cpp:1:10: fatal error: 'kernel_operator.h' file not found", "other-compile" },
+		/* ... and the header not included: the names only it declares are unknown */
+		{ "add.cpp:1:17: error: 'AscendC' is not a namespace-name", "other-compile" },
+		{ "add.cpp:7:5: error: '__aicore__' does not name a type", "other-compile" },
+		{ "add.cpp:1:8: error: 'GM_ADDR' was not declared in this scope", "other-compile" },
+		/* a misspelt namespace is another name: scope */
+		{ "add.cpp:1:17: error: 'AscendCC' is not a namespace-name", "scope" },
+		/* a tensor type given where the element type goes: template */
+		{ "add.cpp:47:69: error: conversion from 'LocalTensor<AscendC::LocalTensor<half>>' to non-scalar type 'LocalTensor<half>' requested", "template" },
+		{ "add.cpp:49:76: error: conversion from 'LocalTensor<half>' to non-scalar type 'LocalTensor<AscendC::LocalTensor<half>>' requested", "template" },
 	};
 	return cr_make_param_array(struct diag_row, rows, sizeof(rows) / sizeof(rows[0]));
 }
