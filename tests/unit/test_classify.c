@@ -358,6 +358,42 @@ Test(classify, call_shape_from_argument_and_parameter_types)
 	expect_compile_rows(rows, sizeof(rows) / sizeof(rows[0]));
 }
 
+/* An argument passed by its address where the tensor goes: g++ says only
+ * "mismatched types" per candidate; taking the '*' off makes the call fit. */
+Test(classify, call_facts_see_an_address_passed_for_a_value)
+{
+	static const char address_of_dst[] =
+		"k.cpp:50:12: error: no matching function for call to 'Add(AscendC::LocalTensor<half>*, AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>&, uint32_t&)'\n"
+		"   50 |         Add(&zLocal, xLocal, yLocal, tileLength);\n"
+		"vec.h:406:14: note: candidate: 'template<class T> void AscendC::Add(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const int32_t&)'\n"
+		"vec.h:406:14: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:50:12: note:   mismatched types 'const AscendC::LocalTensor<T>' and 'AscendC::LocalTensor<half>*'\n"
+		"vec.h:406:14: note: candidate: 'template<class T, bool isSetMask> void AscendC::Add(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, uint64_t, int32_t, const BinaryRepeatParams&)'\n"
+		"vec.h:406:14: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:50:12: note:   mismatched types 'const AscendC::LocalTensor<T>' and 'AscendC::LocalTensor<half>*'\n";
+	static const char address_of_scalar[] =
+		"k.cpp:49:13: error: no matching function for call to 'Adds(AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>&, half*, uint32_t&)'\n"
+		"vec.h:500:13: note: candidate: 'template<class T> void AscendC::Adds(const LocalTensor<T>&, const LocalTensor<T>&, const T&, const int32_t&)'\n"
+		"vec.h:500:13: note:   template argument deduction/substitution failed:\n";
+	char cand[] = "vec.h:406:14: note: candidate: 'template<class T> void AscendC::Add(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const int32_t&)'";
+	char *notes[] = { cand };
+	char *fact;
+	static const struct compile_row rows[] = {
+		{ address_of_dst, "type", "note-call-pointer" },
+		{ address_of_scalar, "type", "note-call-pointer" },
+	};
+	expect_compile_rows(rows, sizeof(rows) / sizeof(rows[0]));
+	fact = classify_call_facts("k.cpp:50:12: error: no matching function for call to 'Add(AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>*, AscendC::LocalTensor<half>&, uint32_t&)'",
+				   notes, 1);
+	cr_expect_str_eq(fact, "npukb-call: argument 2 is a pointer to what its parameter takes");
+	free(fact);
+	/* a pointer whose pointee does not fit either says nothing */
+	fact = classify_call_facts("k.cpp:50:12: error: no matching function for call to 'Add(AscendC::LocalTensor<half>&, float*, AscendC::LocalTensor<half>&, uint32_t&)'",
+				   notes, 1);
+	cr_expect_null(fact, "%s", fact);
+	free(fact);
+}
+
 Test(classify, call_facts_ignore_what_they_cannot_read)
 {
 	char bad[] = "x.cpp:1:1: note: candidate: 'void f(int'";
