@@ -235,6 +235,9 @@ static enum kind kind_of(const char *t, const struct candidate *c)
 	static const char *const floats[] = { "half", "float", "double", "bfloat16_t",
 					      "float16_t", "__bf16", "_Float16", NULL };
 	size_t i, n = strlen(t);
+	/* a pointer first: a pointer to a tensor is no tensor */
+	if (n > 0 && t[n - 1] == '*')
+		return K_PTR;
 	if (strstr(t, "LocalTensor"))
 		return K_LOCAL;
 	if (strstr(t, "GlobalTensor"))
@@ -245,8 +248,6 @@ static enum kind kind_of(const char *t, const struct candidate *c)
 		return K_TBUF;
 	if (starts_with(t, "TPipe"))
 		return K_PIPE;
-	if (n > 0 && t[n - 1] == '*')
-		return K_PTR;
 	if (in_list(t, ints))
 		return K_INT;
 	if (in_list(t, floats))
@@ -325,6 +326,33 @@ static int swapped_pair(const struct typelist *args, const struct candidate *c, 
 			}
 			order[i] = i;
 			order[j] = j;
+		}
+	}
+	return 0;
+}
+
+/* An argument passed by its address (&dst) where the value goes: taking
+ * the '*' off it makes the call fit c, every other argument as given. */
+static int pointer_for_value(const struct typelist *args, const struct candidate *c, size_t *a)
+{
+	struct typelist deref;
+	size_t order[MAX_ARGS], i, n;
+	char elem[TYPE_LEN];
+	for (i = 0; i < args->n; i++)
+		order[i] = i;
+	for (i = 0; i < args->n; i++) {
+		n = strlen(args->t[i]);
+		if (n < 2 || args->t[i][n - 1] != '*')
+			continue;
+		deref = *args;
+		deref.t[i][n - 1] = '\0';
+		while (n > 1 && deref.t[i][n - 2] == ' ')
+			deref.t[i][--n - 1] = '\0';
+		/* the element type the tensors share may be the pointee's */
+		element_type(&deref, elem);
+		if (fits_all(&deref, order, c, elem)) {
+			*a = i;
+			return 1;
 		}
 	}
 	return 0;
@@ -441,7 +469,8 @@ char *classify_call_facts(const char *error, char *const *notes, size_t nnotes)
 	struct typelist args, targs;
 	struct candidate *cand;
 	size_t ncand = 0, i, a = 0, b = 0;
-	int arity_match = 0, fewer = 0, swapped = 0, variadic = 0, contradicted = 0;
+	size_t p = 0;
+	int arity_match = 0, fewer = 0, swapped = 0, variadic = 0, contradicted = 0, pointer = 0;
 	char elem[TYPE_LEN], *out = NULL;
 
 	if (!error || parse_call(error, &args, &targs) != 0)
@@ -468,6 +497,8 @@ char *classify_call_facts(const char *error, char *const *notes, size_t nnotes)
 			arity_match = 1;
 			if (!swapped)
 				swapped = swapped_pair(&args, &cand[i], elem, &a, &b);
+			if (!pointer)
+				pointer = pointer_for_value(&args, &cand[i], &p);
 		}
 		fewer |= may_take_fewer(&args, &cand[i], elem);
 		contradicted |= template_args_contradicted(&args, &targs, &cand[i]);
@@ -484,6 +515,10 @@ char *classify_call_facts(const char *error, char *const *notes, size_t nnotes)
 	} else if (swapped) {
 		if (asprintf(&out, CALL_FACT_PREFIX "arguments %zu and %zu are in each other's place",
 			     a + 1, b + 1) < 0)
+			out = NULL;
+	} else if (pointer) {
+		if (asprintf(&out, CALL_FACT_PREFIX "argument %zu is a pointer to what its parameter takes",
+			     p + 1) < 0)
 			out = NULL;
 	}
 	return out;

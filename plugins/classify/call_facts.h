@@ -5,7 +5,8 @@
  * candidate's parameter types on its notes; which note g++ prints first for
  * a candidate depends on its deduction order, not on the mistake. Comparing
  * the two lists says what a careful reader would: no candidate takes that
- * many arguments, or two arguments are in each other's place. The facts are
+ * many arguments, two arguments are in each other's place, or an argument
+ * is passed by its address where its value goes. The facts are
  * lines beginning "npukb-call: "; the rules file decides their category. */
 #ifndef NPUKB_CLASSIFY_CALL_FACTS_H
 #define NPUKB_CLASSIFY_CALL_FACTS_H

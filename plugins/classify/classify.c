@@ -8,6 +8,7 @@
 #include <npukb/plugin.h>
 
 #include "call_facts.h"
+#include "line_facts.h"
 
 #include <errno.h>
 #include <regex.h>
@@ -359,7 +360,7 @@ static const struct rule *match_text(const char *text, enum rule_stage stage, in
  * match *line is that note (malloc'd). */
 static const struct rule *match_notes(const char *error, const char *p, char **line)
 {
-	char *notes[MAX_NOTE_LINES + 1];
+	char *notes[MAX_NOTE_LINES + 2];
 	size_t n = 0, i, k;
 	const struct rule *r = NULL;
 
@@ -378,12 +379,16 @@ static const struct rule *match_notes(const char *error, const char *p, char **l
 		notes[n++] = buf;
 		p = next;
 	}
-	/* What the call's and candidates' types say together (call_facts.h),
-	 * as one more line for the rules. */
+	/* What the call's and candidates' types say together (call_facts.h)
+	 * and what the quoted source line says (line_facts.h), as one more
+	 * line each for the rules. */
 	{
-		char *facts = classify_call_facts(error, notes, n);
-		if (facts)
-			notes[n++] = facts;
+		char *call_fact = classify_call_facts(error, notes, n);
+		char *line_fact = classify_line_facts(error, notes, n);
+		if (call_fact)
+			notes[n++] = call_fact;
+		if (line_fact)
+			notes[n++] = line_fact;
 	}
 	for (i = 0; i < nrules && !r; i++) {
 		if (rules[i].stage != RULE_NOTE)

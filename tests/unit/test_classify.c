@@ -180,6 +180,15 @@ ParameterizedTestParameters(classify, shipped_rules)
 		/* other-compile, named */
 		{ "add.cpp:1:10: fatal error: kernel_operator.h: No such file or directory", "other-compile" },
 		{ "add.cpp:1:10: fatal error: 'kernel_operator.h' file not found", "other-compile" },
+		/* ... and the header not included: the names only it declares are unknown */
+		{ "add.cpp:1:17: error: 'AscendC' is not a namespace-name", "other-compile" },
+		{ "add.cpp:7:5: error: '__aicore__' does not name a type", "other-compile" },
+		{ "add.cpp:1:8: error: 'GM_ADDR' was not declared in this scope", "other-compile" },
+		/* a misspelt namespace is another name: scope */
+		{ "add.cpp:1:17: error: 'AscendCC' is not a namespace-name", "scope" },
+		/* a tensor type given where the element type goes: template */
+		{ "add.cpp:47:69: error: conversion from 'LocalTensor<AscendC::LocalTensor<half>>' to non-scalar type 'LocalTensor<half>' requested", "template" },
+		{ "add.cpp:49:76: error: conversion from 'LocalTensor<half>' to non-scalar type 'LocalTensor<AscendC::LocalTensor<half>>' requested", "template" },
 	};
 	return cr_make_param_array(struct diag_row, rows, sizeof(rows) / sizeof(rows[0]));
 }
@@ -345,6 +354,145 @@ Test(classify, call_shape_from_argument_and_parameter_types)
 		{ enum_template_arg, "template", "note-template-arg-convert" },
 		{ pointer_with_aka, "type", "note-pointer-type" },
 		{ gm_to_vector, "memory-object", "note-tensor-kind" },
+	};
+	expect_compile_rows(rows, sizeof(rows) / sizeof(rows[0]));
+}
+
+/* An argument passed by its address where the tensor goes: g++ says only
+ * "mismatched types" per candidate; taking the '*' off makes the call fit. */
+Test(classify, call_facts_see_an_address_passed_for_a_value)
+{
+	static const char address_of_dst[] =
+		"k.cpp:50:12: error: no matching function for call to 'Add(AscendC::LocalTensor<half>*, AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>&, uint32_t&)'\n"
+		"   50 |         Add(&zLocal, xLocal, yLocal, tileLength);\n"
+		"vec.h:406:14: note: candidate: 'template<class T> void AscendC::Add(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const int32_t&)'\n"
+		"vec.h:406:14: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:50:12: note:   mismatched types 'const AscendC::LocalTensor<T>' and 'AscendC::LocalTensor<half>*'\n"
+		"vec.h:406:14: note: candidate: 'template<class T, bool isSetMask> void AscendC::Add(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, uint64_t, int32_t, const BinaryRepeatParams&)'\n"
+		"vec.h:406:14: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:50:12: note:   mismatched types 'const AscendC::LocalTensor<T>' and 'AscendC::LocalTensor<half>*'\n";
+	static const char address_of_scalar[] =
+		"k.cpp:49:13: error: no matching function for call to 'Adds(AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>&, half*, uint32_t&)'\n"
+		"vec.h:500:13: note: candidate: 'template<class T> void AscendC::Adds(const LocalTensor<T>&, const LocalTensor<T>&, const T&, const int32_t&)'\n"
+		"vec.h:500:13: note:   template argument deduction/substitution failed:\n";
+	char cand[] = "vec.h:406:14: note: candidate: 'template<class T> void AscendC::Add(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const int32_t&)'";
+	char *notes[] = { cand };
+	char *fact;
+	static const struct compile_row rows[] = {
+		{ address_of_dst, "type", "note-call-pointer" },
+		{ address_of_scalar, "type", "note-call-pointer" },
+	};
+	expect_compile_rows(rows, sizeof(rows) / sizeof(rows[0]));
+	fact = classify_call_facts("k.cpp:50:12: error: no matching function for call to 'Add(AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>*, AscendC::LocalTensor<half>&, uint32_t&)'",
+				   notes, 1);
+	cr_expect_str_eq(fact, "npukb-call: argument 2 is a pointer to what its parameter takes");
+	free(fact);
+	/* a pointer whose pointee does not fit either says nothing */
+	fact = classify_call_facts("k.cpp:50:12: error: no matching function for call to 'Add(AscendC::LocalTensor<half>&, float*, AscendC::LocalTensor<half>&, uint32_t&)'",
+				   notes, 1);
+	cr_expect_null(fact, "%s", fact);
+	free(fact);
+}
+
+/* The source line g++ quotes under the error (line_facts.c). */
+struct line_row {
+	const char *error, *quoted, *fact; /* fact NULL: nothing is said */
+};
+
+Test(classify, line_facts_read_the_quoted_line)
+{
+	static const char tpl[] = "k.cpp:1:1: error: template argument 1 is invalid";
+	static const char parse[] = "k.cpp:1:1: error: parse error in template argument list";
+	static const char type[] = "k.cpp:1:1: error: 'x' does not name a type";
+	static const struct line_row rows[] = {
+		{ type, "   70 | This kernel adds x and y tile by tile in float.", "npukb-line: the quoted line is prose, not code" },
+		{ type, "    3 | Here is the corrected kernel:", "npukb-line: the quoted line is prose, not code" },
+		{ type, "    3 | The kernel below adds the two inputs tile by tile", "npukb-line: the quoted line is prose, not code" },
+		{ tpl, "   65 |     TQue<QuePosition:VECOUT, BUFFER_NUM> outQueueZ;", "npukb-line: a single ':' joins two names" },
+		{ type, "   63 |     AscendC:TPipe pipe;", "npukb-line: a single ':' joins two names" },
+		{ tpl, "   38 |         LocalTensor<half yLocal = inQueueY.AllocTensor<half>();", "npukb-line: a template argument list is not closed" },
+		{ parse, "   65 |     TQue<QuePosition::VECOUT, BUFFER_NUM outQueueZ;", "npukb-line: a template argument list is not closed" },
+		{ parse, "   49 |         LocalTensor<half> zLocal = outQueueZ.AllocTensor<half();", "npukb-line: a template argument list is not closed" },
+		/* code, however it looks */
+		{ type, "   12 |     unsigned long long int", NULL },
+		{ type, "   12 |     using namespace AscendC;", NULL },
+		{ type, "   12 |     TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;", NULL },
+		{ type, "   12 |     for (auto x:xs) {", NULL },
+		{ type, "   12 |     int y = a ? b:c;", NULL },
+		{ type, "   12 | class KernelAdd:public Base {", NULL },
+		{ type, "   12 |     uint32_t flag:1;", NULL },
+		{ type, "   12 |     s = \"a:b\"; // see http://x", NULL },
+		{ type, "   12 |     x = 1; // note:this", NULL },
+		{ tpl, "   12 |     for (int i = 0; i<n; i++) {", NULL },
+		{ tpl, "   12 |     if (a<b) { c = 1; }", NULL },
+		{ tpl, "   12 |     TQue<QuePosition::VECOUT, BUFFER_NUM> q; x = a >= b;", NULL },
+		/* an unclosed '<' is read only when g++ was reading template arguments */
+		{ type, "   12 |     bool c = a<b;", NULL },
+		{ type, "   38 |         LocalTensor<half yLocal = inQueueY.AllocTensor<half>();", NULL },
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char quoted[256], caret[] = "      | ^~~~";
+		char *notes[] = { quoted, caret };
+		char *fact;
+		snprintf(quoted, sizeof(quoted), "%s", rows[i].quoted);
+		fact = classify_line_facts(rows[i].error, notes, 2);
+		if (rows[i].fact)
+			cr_expect(fact && strcmp(fact, rows[i].fact) == 0, "row %zu: %s", i,
+				  fact ? fact : "(null)");
+		else
+			cr_expect_null(fact, "row %zu: %s", i, fact);
+		free(fact);
+	}
+}
+
+/* Only the line quoted for the error itself: not one a note quotes, and
+ * nothing when no line is quoted. */
+Test(classify, line_facts_only_under_the_error)
+{
+	char note[] = "k.cpp:3:1: note: candidate: 'void f()'";
+	char quoted[] = "    3 | This kernel adds x and y tile by tile in float.";
+	char *after_note[] = { note, quoted };
+	char *none[] = { note };
+	cr_expect_null(classify_line_facts("k.cpp:1:1: error: 'x' does not name a type", after_note, 2));
+	cr_expect_null(classify_line_facts("k.cpp:1:1: error: 'x' does not name a type", none, 1));
+	cr_expect_null(classify_line_facts(NULL, after_note + 1, 1));
+}
+
+/* Whole logs: the quoted line decides over what the message named. */
+Test(classify, quoted_line_decides_syntax)
+{
+	static const char prose[] =
+		"k.cpp:70:1: error: 'This' does not name a type\n"
+		"   70 | This kernel adds x and y tile by tile in float.\n"
+		"      | ^~~~\n";
+	static const char single_colon[] =
+		"k.cpp:65:40: error: template argument 1 is invalid\n"
+		"   65 |     TQue<QuePosition:VECOUT, BUFFER_NUM> outQueueZ;\n"
+		"      |                                        ^\n"
+		"k.cpp: In member function 'void KernelAddTile::Init(uint8_t*, uint8_t*, uint8_t*, uint32_t, uint32_t)':\n"
+		"k.cpp:22:24: error: no matching function for call to 'AscendC::TPipe::InitBuffer(int&, const int32_t&, long unsigned int)'\n";
+	static const char unclosed[] =
+		"k.cpp: In member function 'void KernelAddTile::CopyIn(uint32_t)':\n"
+		"k.cpp:38:62: error: template argument 1 is invalid\n"
+		"   38 |         LocalTensor<half yLocal = inQueueY.AllocTensor<half>();\n"
+		"      |                                                              ^\n"
+		"k.cpp:40:18: error: 'yLocal' was not declared in this scope; did you mean 'xLocal'?\n";
+	/* a type name unknown on a line of code stays scope */
+	static const char unknown_type[] =
+		"k.cpp:12:5: error: 'half2' does not name a type; did you mean 'half'?\n"
+		"   12 |     half2 tmp;\n"
+		"      |     ^~~~~\n";
+	/* and a template argument that is no type stays template */
+	static const char invalid_arg[] =
+		"k.cpp:12:5: error: template argument 1 is invalid\n"
+		"   12 |     GlobalTensor<float16> xGm;\n"
+		"      |                       ^\n";
+	static const struct compile_row rows[] = {
+		{ prose, "syntax", "note-line-prose" },
+		{ single_colon, "syntax", "note-line-single-colon" },
+		{ unclosed, "syntax", "note-line-angle-unclosed" },
+		{ unknown_type, "scope", "scope-type-not-named" },
+		{ invalid_arg, "template", "tpl-argument-invalid" },
 	};
 	expect_compile_rows(rows, sizeof(rows) / sizeof(rows[0]));
 }
