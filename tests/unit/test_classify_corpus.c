@@ -35,10 +35,11 @@
 #define MIN_SAMPLES 250
 #define MIN_HALF 60
 #define MIN_TUNE_ACCURACY 0.95
-/* The held-out figure of fresh2. 0 until the set lands (it is written
- * separately); then it becomes the fraction fresh2 measures, as fresh's
- * 102/111 was, and the target is 95%. */
-#define MIN_FRESH2_ACCURACY 0.0
+/* The held-out figure of fresh2: 120 samples written blind on 2026-11-26
+ * and added after the rules were final measured 109/120 (90.8%); the
+ * target is 95%. A change that looks at a fresh2 miss makes it a tuning
+ * half, held to MIN_TUNE_ACCURACY, and a new blind set is then written. */
+#define MIN_FRESH2_ACCURACY (109.0 / 120.0)
 #define MAX_CATS 40
 
 enum half { TUNE, HELDOUT, FRESH, FRESH2, NHALVES };
