@@ -355,14 +355,46 @@ void check_poison()
 /* The last partial page of a writable tensor file, held in anonymous memory
  * while the kernel runs (see map_file). */
 struct FileTail {
+	dev_t dev;
+	ino_t ino;       /* the file: one tail however many arguments map it */
 	int fd;
+	int memfd;       /* the page holding the tail while the kernel runs */
 	uint64_t offset; /* in the file */
-	uint8_t *addr;
+	uint8_t *addr;   /* one of its mappings */
 	uint64_t bytes;
 };
 
 FileTail tails[rt::MAX_GM_RANGES + 1];
 int ntails;
+
+/* Maps the last partial page of a writable file (rest bytes at offset
+ * whole) at at: a page of shared memory of its own, read from the file
+ * once, so that two arguments naming one file (an in-place output passed
+ * again as var_out) still see each other's writes, as they did through
+ * the file's page cache. */
+void map_tail(int fd, const struct stat &st, uint64_t whole, uint64_t rest, uint8_t *at,
+	      const char *path)
+{
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int i;
+	for (i = 0; i < ntails; i++)
+		if (tails[i].dev == st.st_dev && tails[i].ino == st.st_ino)
+			break;
+	if (i == ntails) {
+		if (ntails >= (int)(sizeof tails / sizeof tails[0]))
+			usage_error("more than %d tensor files", (int)(sizeof tails / sizeof tails[0]));
+		const int m = memfd_create("npukb-tail", MFD_CLOEXEC);
+		if (m < 0 || ftruncate(m, (off_t)page) != 0)
+			usage_error("cannot hold the last page of %s: %s", path, strerror(errno));
+		tails[ntails++] = FileTail{ st.st_dev, st.st_ino, dup(fd), m, whole, at, rest };
+		if (tails[i].fd < 0)
+			usage_error("cannot keep %s open: %s", path, strerror(errno));
+	}
+	if (mmap(at, page, PROT_READ | PROT_WRITE, MAP_FIXED | MAP_SHARED, tails[i].memfd, 0) == MAP_FAILED)
+		usage_error("cannot map the last page of %s: %s", path, strerror(errno));
+	if (tails[i].addr == at && pread(fd, at, (size_t)rest, (off_t)whole) != (ssize_t)rest)
+		usage_error("cannot read %s: %s", path, strerror(errno));
+}
 
 uint8_t *map_file(const char *path, bool writable, uint64_t *size)
 {
@@ -395,18 +427,11 @@ uint8_t *map_file(const char *path, bool writable, uint64_t *size)
 			      MAP_FIXED | (writable ? MAP_SHARED : MAP_PRIVATE), fd, 0) == MAP_FAILED)
 		usage_error("cannot map %s: %s", path, strerror(errno));
 	const uint64_t rest = *size - whole;
-	if (rest > 0) {
-		if (pread(fd, area + whole, (size_t)rest, (off_t)whole) != (ssize_t)rest)
-			usage_error("cannot read %s: %s", path, strerror(errno));
-		if (writable) {
-			if (ntails >= (int)(sizeof tails / sizeof tails[0]))
-				usage_error("more than %d tensor files", (int)(sizeof tails / sizeof tails[0]));
-			tails[ntails++] = FileTail{ fd, whole, area + whole, rest };
-			fd = -1;
-		}
-	}
-	if (fd >= 0)
-		close(fd);
+	if (rest > 0 && writable)
+		map_tail(fd, st, whole, rest, area + whole, path);
+	else if (rest > 0 && pread(fd, area + whole, (size_t)rest, (off_t)whole) != (ssize_t)rest)
+		usage_error("cannot read %s: %s", path, strerror(errno));
+	close(fd);
 	poison_tail(area);
 	return area;
 }
@@ -427,6 +452,7 @@ void write_back_tails()
 		memcpy(m, t.addr, (size_t)t.bytes);
 		munmap(m, page);
 		close(t.fd);
+		close(t.memfd);
 	}
 	ntails = 0;
 }
