@@ -6,8 +6,9 @@
  * the C locale whatever the process locale is. */
 #include "journal_read.h"
 
+#include <npukb/util.h>
+
 #include <errno.h>
-#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -182,16 +183,6 @@ static int parse_string(struct parser *ps, char **out)
 	return 0;
 }
 
-static double c_strtod(const char *s)
-{
-	static locale_t c_locale;
-	if (!c_locale)
-		c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	if (c_locale)
-		return strtod_l(s, NULL, c_locale);
-	return strtod(s, NULL);
-}
-
 static int parse_number(struct parser *ps, double *out)
 {
 	const char *s = ps->p, *b = s;
@@ -229,7 +220,7 @@ static int parse_number(struct parser *ps, double *out)
 		return fail(ps, "number too long");
 	memcpy(buf, b, (size_t)(s - b));
 	buf[s - b] = '\0';
-	*out = c_strtod(buf);
+	*out = npukb_strtod(buf, NULL);
 	ps->p = s;
 	return 0;
 }

@@ -16,11 +16,11 @@
 #include "manifest.h"
 
 #include <npukb/dtype.h>
+#include <npukb/util.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <locale.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -250,14 +250,10 @@ static void handlers_pop(const struct xml_handlers *saved)
 }
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-static locale_t c_locale;
 
 static void init_once_fn(void)
 {
 	xmlInitParser();
-	/* Numbers in manifests are written the C way whatever the process
-	 * locale; glibc hands out a static object for "C". */
-	c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
 }
 
 /* ---- reading XML -------------------------------------------------------- */
@@ -585,7 +581,9 @@ static int parse_double(const char *s, double *out)
 	if (!s || !*s)
 		return -1;
 	errno = 0;
-	*out = c_locale ? strtod_l(s, &end, c_locale) : strtod(s, &end);
+	/* Numbers in manifests are written the C way whatever the process
+	 * locale. */
+	*out = npukb_strtod(s, &end);
 	return (errno == ERANGE || *end != '\0') ? -1 : 0;
 }
 

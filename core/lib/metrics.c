@@ -4,6 +4,8 @@
 
 #include "text.h"
 
+#include <npukb/util.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
