@@ -87,7 +87,7 @@ int npukb_xml_text(xmlTextWriterPtr w, const char *text, size_t max)
 {
 	static const char marker[] = "\n[... truncated]\n";
 	char *clean;
-	size_t n, cut;
+	size_t n;
 	int rc;
 	if (!text || !*text)
 		return 0;
@@ -95,9 +95,14 @@ int npukb_xml_text(xmlTextWriterPtr w, const char *text, size_t max)
 	if (!clean)
 		return -1;
 	n = strlen(clean);
-	cut = max > 20 ? max - 20 : 0;
-	if (n > max && n - cut >= sizeof(marker) - 1)
-		strcpy(clean + cut, marker);
+	if (n > max) {
+		size_t cut = max > 20 ? max - 20 : 0;
+		/* Cut between characters: clean is UTF-8 and must stay so. */
+		while (cut > 0 && ((unsigned char)clean[cut] & 0xC0) == 0x80)
+			cut--;
+		if (n - cut >= sizeof(marker) - 1)
+			strcpy(clean + cut, marker);
+	}
 	rc = xmlTextWriterWriteString(w, BAD_CAST clean);
 	free(clean);
 	return rc < 0 ? -1 : 0;

@@ -338,3 +338,19 @@ Test(util_xml, long_text_is_cut_with_a_marker)
 	cr_assert_null(strstr(doc, "truncated"), "%s", doc);
 	free(doc);
 }
+
+Test(util_xml, a_cut_never_splits_a_character)
+{
+	char text[301], *doc, *body;
+
+	memset(text, 'a', 300);
+	text[300] = '\0';
+	/* U+00E9 (2 bytes) across byte 80, where a limit of 100 cuts. */
+	memcpy(text + 79, "\xc3\xa9", 2);
+	doc = xml_of(write_text, text);
+	body = strstr(doc, "<r>");
+	cr_assert_not_null(body);
+	body += 3;
+	cr_assert_eq(strncmp(body + 79, "\n[... truncated]\n</r>", 21), 0, "%s", doc);
+	free(doc);
+}
