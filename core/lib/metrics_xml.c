@@ -13,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const p_names[NPUKB_METRICS_NFAST] = { "0", "0.5", "0.8", "1", "1.5", "2" };
-
 static int start(xmlTextWriterPtr w, const char *name)
 {
 	return xmlTextWriterStartElement(w, BAD_CAST name) < 0 ? -1 : 0;
@@ -93,8 +91,8 @@ static int aggregate(xmlTextWriterPtr w, const struct npukb_agg_metrics *a)
 	    passk(w, "correct", a->pass_correct, a->ntasks_k))
 		return -1;
 	for (i = 0; i < NPUKB_METRICS_NFAST; i++)
-		if (start(w, "fast") || npukb_xml_attr(w, "p", p_names[i]) || figure(w, a->fast[i]) ||
-		    attr_size(w, "count", a->nfast[i]) || end(w))
+		if (start(w, "fast") || npukb_xml_attr(w, "p", npukb_metrics_p_names[i]) ||
+		    figure(w, a->fast[i]) || attr_size(w, "count", a->nfast[i]) || end(w))
 			return -1;
 	if (start(w, "geomean-speedup") || figure(w, a->geomean_speedup) || end(w))
 		return -1;
