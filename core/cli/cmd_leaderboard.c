@@ -11,6 +11,8 @@
 #include "metrics.h"
 #include "report_html.h"
 
+#include <npukb/util.h>
+
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>

@@ -12,6 +12,7 @@
 #include "fsutil.h"
 
 #include <npukb/case_data.h>
+#include <npukb/util.h>
 
 #include <errno.h>
 #include <stdio.h>

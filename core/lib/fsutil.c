@@ -12,31 +12,6 @@
 #include <ftw.h>
 #include <dirent.h>
 
-int npukb_mkdir_p(const char *path, int mode)
-{
-	char *copy = strdup(path), *p;
-	int rc = 0;
-	if (!copy)
-		return -ENOMEM;
-	for (p = copy + 1; ; p++) {
-		if (*p == '/' || *p == '\0') {
-			char saved = *p;
-			*p = '\0';
-			if (mkdir(copy, (mode_t)mode) != 0 && errno != EEXIST) {
-				rc = -errno;
-				break;
-			}
-			*p = saved;
-			if (saved == '\0')
-				break;
-		}
-	}
-	free(copy);
-	if (rc == 0 && !npukb_is_dir(path))
-		rc = -ENOTDIR;
-	return rc;
-}
-
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;

@@ -4,8 +4,6 @@
 
 #include <stddef.h>
 
-/* mkdir -p; 0 or negative errno. */
-int npukb_mkdir_p(const char *path, int mode);
 /* Remove a tree without following symlinks out of it; 0 or negative errno. */
 int npukb_rm_rf(const char *path);
 /* Read at most max bytes of a file into a NUL-terminated malloc'd string;

@@ -7,6 +7,7 @@
 #include "text.h"
 
 #include <npukb/sandbox.h>
+#include <npukb/util.h>
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,8 +3,9 @@
  * no CDATA pitfalls) and numbers are formatted locale-independently. */
 #include "junit.h"
 
-#include "text.h"
 #include "xml_file.h"
+
+#include <npukb/util.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,14 +18,6 @@
 /* Diagnostics can be megabytes of template errors; CI pages choke on that. */
 #define MAX_BODY 65536
 
-static int attr(xmlTextWriterPtr w, const char *name, const char *value)
-{
-	char *clean = npukb_text_clean(value);
-	int rc = clean ? xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST clean) : -1;
-	free(clean);
-	return rc < 0 ? -1 : 0;
-}
-
 static int attr_num(xmlTextWriterPtr w, const char *name, double v)
 {
 	char buf[64];
@@ -32,37 +25,26 @@ static int attr_num(xmlTextWriterPtr w, const char *name, double v)
 	/* xs:decimal has no exponent form */
 	if (strchr(buf, 'e'))
 		snprintf(buf, sizeof(buf), "%.0f", v);
-	return attr(w, name, buf);
+	return npukb_xml_attr(w, name, buf);
 }
 
 static int attr_int(xmlTextWriterPtr w, const char *name, long long v)
 {
 	char buf[32];
 	snprintf(buf, sizeof(buf), "%lld", v);
-	return attr(w, name, buf);
+	return npukb_xml_attr(w, name, buf);
 }
 
 static int body(xmlTextWriterPtr w, const char *text)
 {
-	char *clean;
-	int rc;
-	if (!text || !*text)
-		return 0;
-	clean = npukb_text_clean(text);
-	if (!clean)
-		return -1;
-	if (strlen(clean) > MAX_BODY)
-		strcpy(clean + MAX_BODY - 20, "\n[... truncated]\n");
-	rc = xmlTextWriterWriteString(w, BAD_CAST clean);
-	free(clean);
-	return rc < 0 ? -1 : 0;
+	return npukb_xml_text(w, text, MAX_BODY);
 }
 
 static int property(xmlTextWriterPtr w, const char *name, const char *value)
 {
 	if (xmlTextWriterStartElement(w, BAD_CAST "property") < 0)
 		return -1;
-	if (attr(w, "name", name) || attr(w, "value", value ? value : ""))
+	if (npukb_xml_attr(w, "name", name) || npukb_xml_attr(w, "value", value ? value : ""))
 		return -1;
 	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
 }
@@ -104,12 +86,12 @@ static int write_case(xmlTextWriterPtr w, const struct npukb_sample_result *s, s
 		if (classname[k] == '.' || classname[k] == ' ')
 			classname[k] = '_';
 	snprintf(name, sizeof(name), "case-%s", s->cases[i].case_id);
-	if (xmlTextWriterStartElement(w, BAD_CAST "testcase") < 0 || attr(w, "name", name) ||
-	    attr(w, "classname", classname) || attr_num(w, "time", case_time(s, i)))
+	if (xmlTextWriterStartElement(w, BAD_CAST "testcase") < 0 || npukb_xml_attr(w, "name", name) ||
+	    npukb_xml_attr(w, "classname", classname) || attr_num(w, "time", case_time(s, i)))
 		return -1;
 	if (v->outcome == NPUKB_SKIPPED) {
 		if (xmlTextWriterStartElement(w, BAD_CAST "skipped") < 0 ||
-		    attr(w, "message", v->message ? v->message : "skipped") ||
+		    npukb_xml_attr(w, "message", v->message ? v->message : "skipped") ||
 		    xmlTextWriterEndElement(w) < 0)
 			return -1;
 	} else if (v->outcome == NPUKB_FAIL) {
@@ -117,7 +99,7 @@ static int write_case(xmlTextWriterPtr w, const struct npukb_sample_result *s, s
 		p = v->message ? v->message : "";
 		snprintf(msg, sizeof(msg), "%s: %s", npukb_stage_name(v->stage), p);
 		if (xmlTextWriterStartElement(w, BAD_CAST(internal ? "error" : "failure")) < 0 ||
-		    attr(w, "type", cat ? cat : "other") || attr(w, "message", msg))
+		    npukb_xml_attr(w, "type", cat ? cat : "other") || npukb_xml_attr(w, "message", msg))
 			return -1;
 		if (rule && body(w, "classified by rule ") == 0 && body(w, rule) == 0)
 			body(w, "\n");
@@ -158,9 +140,10 @@ static int write_suite(xmlTextWriterPtr w, const struct npukb_results *r, const 
 		}
 	}
 	split_task(task, pkg, sizeof(pkg), &tname);
-	if (xmlTextWriterStartElement(w, BAD_CAST "testsuite") < 0 || attr(w, "name", tname) ||
-	    attr(w, "package", pkg) || attr_int(w, "id", id) || attr(w, "timestamp", stamp) ||
-	    attr(w, "hostname", r->hostname && r->hostname[0] ? r->hostname : "localhost") ||
+	if (xmlTextWriterStartElement(w, BAD_CAST "testsuite") < 0 || npukb_xml_attr(w, "name", tname) ||
+	    npukb_xml_attr(w, "package", pkg) || attr_int(w, "id", id) ||
+	    npukb_xml_attr(w, "timestamp", stamp) ||
+	    npukb_xml_attr(w, "hostname", r->hostname && r->hostname[0] ? r->hostname : "localhost") ||
 	    attr_int(w, "tests", (long long)tests) || attr_int(w, "failures", (long long)failures) ||
 	    attr_int(w, "errors", (long long)errors) || attr_int(w, "skipped", (long long)skipped) ||
 	    attr_num(w, "time", secs))

@@ -6,7 +6,6 @@
 #include "xml_file.h"
 
 #include "metrics_xml.h"
-#include "text.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,36 +14,25 @@
 #include <unistd.h>
 #include <libxml/xmlwriter.h>
 
-static int attr(xmlTextWriterPtr w, const char *name, const char *value)
-{
-	char *clean;
-	int rc;
-	if (!value)
-		return 0;
-	clean = npukb_text_clean(value);
-	rc = clean ? xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST clean) : -1;
-	free(clean);
-	return rc < 0 ? -1 : 0;
-}
-
 static int write_doc(xmlTextWriterPtr w, const struct npukb_lb_entry *e, size_t n,
 		     size_t ntasks)
 {
 	char buf[32];
 	size_t i, j;
 	if (xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0 ||
-	    xmlTextWriterStartElement(w, BAD_CAST "leaderboard") < 0 || attr(w, "format", "1") ||
-	    attr(w, "version", PACKAGE_VERSION))
+	    xmlTextWriterStartElement(w, BAD_CAST "leaderboard") < 0 || npukb_xml_attr(w, "format", "1") ||
+	    npukb_xml_attr(w, "version", PACKAGE_VERSION))
 		return -1;
 	snprintf(buf, sizeof(buf), "%zu", ntasks);
-	if (attr(w, "tasks", buf))
+	if (npukb_xml_attr(w, "tasks", buf))
 		return -1;
 	for (i = 0; i < n; i++) {
 		const struct npukb_run_metrics *m = e[i].metrics;
-		if (xmlTextWriterStartElement(w, BAD_CAST "entry") < 0 || attr(w, "run", m->run_id) ||
-		    attr(w, "backend", m->backend) || attr(w, "soc", m->soc) ||
-		    attr(w, "started", m->started) || attr(w, "report", e[i].report_href) ||
-		    attr(w, "complete", e[i].incomplete ? "no" : NULL))
+		if (xmlTextWriterStartElement(w, BAD_CAST "entry") < 0 ||
+		    npukb_xml_attr(w, "run", m->run_id) || npukb_xml_attr(w, "backend", m->backend) ||
+		    npukb_xml_attr(w, "soc", m->soc) || npukb_xml_attr(w, "started", m->started) ||
+		    npukb_xml_attr(w, "report", e[i].report_href) ||
+		    npukb_xml_attr(w, "complete", e[i].incomplete ? "no" : NULL))
 			return -1;
 		for (j = 0; j < m->nsources; j++)
 			if (xmlTextWriterWriteElement(w, BAD_CAST "journal", BAD_CAST m->sources[j]) < 0)

@@ -42,6 +42,10 @@
 
 extern const unsigned npukb_metrics_k[NPUKB_METRICS_NK];
 extern const double npukb_metrics_p[NPUKB_METRICS_NFAST];
+/* The p values as the reports name them ("0", "0.5", ...). */
+extern const char *const npukb_metrics_p_names[NPUKB_METRICS_NFAST];
+/* NPUKernelBench's weights of levels 1-3 in the weighted score. */
+extern const double npukb_metrics_level_weight[3];
 
 /* A figure that may be unavailable: then value is 0 and reason says why
  * (static text, e.g. "n<k"). */
@@ -146,8 +150,9 @@ enum npukb_report_by {
 	NPUKB_REPORT_BY_ALL        /* tasks, levels and overall */
 };
 
-/* The report as JSON: fixed key order, numbers in the C locale, figures
- * that are not available as null with a "reason". Returns 0 or -EIO. */
+/* The report as JSON (metrics_json.c): fixed key order, numbers in the C
+ * locale, figures that are not available as null with a "reason". Returns
+ * 0 or -EIO. */
 int npukb_metrics_write_json(FILE *f, const struct npukb_run_metrics *runs, size_t nruns,
 			     const char *const *warnings, size_t nwarnings,
 			     enum npukb_report_by by);

@@ -3,16 +3,15 @@
  * digit. */
 #include "config.h"
 #include "metrics_xml.h"
+#include "xml_file.h"
 
-#include "text.h"
+#include <npukb/util.h>
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const p_names[NPUKB_METRICS_NFAST] = { "0", "0.5", "0.8", "1", "1.5", "2" };
 
 static int start(xmlTextWriterPtr w, const char *name)
 {
@@ -24,18 +23,6 @@ static int end(xmlTextWriterPtr w)
 	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
 }
 
-static int attr(xmlTextWriterPtr w, const char *name, const char *value)
-{
-	char *clean;
-	int rc;
-	if (!value)
-		return 0;
-	clean = npukb_text_clean(value);
-	rc = clean ? xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST clean) : -1;
-	free(clean);
-	return rc < 0 ? -1 : 0;
-}
-
 /* As the JSON writer: 6 significant digits, no "-0". */
 static int attr_num(xmlTextWriterPtr w, const char *name, double v)
 {
@@ -43,22 +30,23 @@ static int attr_num(xmlTextWriterPtr w, const char *name, double v)
 	if (!isfinite(v))
 		return 0;
 	npukb_fmt_double(buf, sizeof(buf), v, 6);
-	return attr(w, name, strcmp(buf, "-0") == 0 ? "0" : buf);
+	return npukb_xml_attr(w, name, strcmp(buf, "-0") == 0 ? "0" : buf);
 }
 
 static int attr_size(xmlTextWriterPtr w, const char *name, size_t v)
 {
 	char buf[32];
 	snprintf(buf, sizeof(buf), "%zu", v);
-	return attr(w, name, buf);
+	return npukb_xml_attr(w, name, buf);
 }
 
 /* available="true" value="..." or available="false" reason="...". */
 static int figure(xmlTextWriterPtr w, struct npukb_figure f)
 {
 	if (f.available)
-		return attr(w, "available", "true") || attr_num(w, "value", f.value);
-	return attr(w, "available", "false") || attr(w, "reason", f.reason ? f.reason : "n/a");
+		return npukb_xml_attr(w, "available", "true") || attr_num(w, "value", f.value);
+	return npukb_xml_attr(w, "available", "false") ||
+	       npukb_xml_attr(w, "reason", f.reason ? f.reason : "n/a");
 }
 
 static int passk(xmlTextWriterPtr w, const char *name, const struct npukb_figure *f,
@@ -68,7 +56,7 @@ static int passk(xmlTextWriterPtr w, const char *name, const struct npukb_figure
 	for (i = 0; i < NPUKB_METRICS_NK; i++) {
 		char k[8];
 		snprintf(k, sizeof(k), "%u", npukb_metrics_k[i]);
-		if (start(w, name) || attr(w, "k", k) || figure(w, f[i]) ||
+		if (start(w, name) || npukb_xml_attr(w, "k", k) || figure(w, f[i]) ||
 		    attr_size(w, "tasks", tasks[i]) || end(w))
 			return -1;
 	}
@@ -80,7 +68,7 @@ static int categories(xmlTextWriterPtr w, const struct npukb_category_count *c, 
 {
 	size_t i;
 	for (i = 0; i < n; i++)
-		if (start(w, "category") || attr(w, "name", c[i].name) ||
+		if (start(w, "category") || npukb_xml_attr(w, "name", c[i].name) ||
 		    attr_size(w, "count", c[i].count) ||
 		    attr_num(w, "share", total ? (double)c[i].count / (double)total : 0) || end(w))
 			return -1;
@@ -90,7 +78,7 @@ static int categories(xmlTextWriterPtr w, const struct npukb_category_count *c, 
 static int aggregate(xmlTextWriterPtr w, const struct npukb_agg_metrics *a)
 {
 	size_t i;
-	if (start(w, "aggregate") || attr(w, "name", a->name) ||
+	if (start(w, "aggregate") || npukb_xml_attr(w, "name", a->name) ||
 	    attr_size(w, "tasks", a->ntasks) || attr_size(w, "tasks-missing", a->ntasks_missing) ||
 	    attr_size(w, "samples", a->nsamples) || attr_size(w, "compiled", a->ncompiled) ||
 	    attr_size(w, "correct", a->ncorrect) ||
@@ -103,8 +91,8 @@ static int aggregate(xmlTextWriterPtr w, const struct npukb_agg_metrics *a)
 	    passk(w, "correct", a->pass_correct, a->ntasks_k))
 		return -1;
 	for (i = 0; i < NPUKB_METRICS_NFAST; i++)
-		if (start(w, "fast") || attr(w, "p", p_names[i]) || figure(w, a->fast[i]) ||
-		    attr_size(w, "count", a->nfast[i]) || end(w))
+		if (start(w, "fast") || npukb_xml_attr(w, "p", npukb_metrics_p_names[i]) ||
+		    figure(w, a->fast[i]) || attr_size(w, "count", a->nfast[i]) || end(w))
 			return -1;
 	if (start(w, "geomean-speedup") || figure(w, a->geomean_speedup) || end(w))
 		return -1;
@@ -122,9 +110,11 @@ static int speedups(xmlTextWriterPtr w, const struct npukb_run_metrics *m)
 	for (i = 0; i < m->ntasks; i++) {
 		const struct npukb_task_metrics *t = &m->tasks[i];
 		for (j = 0; j < t->n_speedups; j++)
-			if (start(w, "speedup") || attr(w, "task", t->task_id) ||
-			    attr(w, "level", t->level) || attr_num(w, "value", t->speedups[j]) ||
-			    attr(w, "suspect", t->speedups[j] > NPUKB_SUSPECT_SPEEDUP ? "true" : "false") ||
+			if (start(w, "speedup") || npukb_xml_attr(w, "task", t->task_id) ||
+			    npukb_xml_attr(w, "level", t->level) ||
+			    attr_num(w, "value", t->speedups[j]) ||
+			    npukb_xml_attr(w, "suspect",
+					   t->speedups[j] > NPUKB_SUSPECT_SPEEDUP ? "true" : "false") ||
 			    end(w))
 				return -1;
 	}
@@ -134,11 +124,12 @@ static int speedups(xmlTextWriterPtr w, const struct npukb_run_metrics *m)
 int npukb_metrics_xml_write(xmlTextWriterPtr w, const struct npukb_run_metrics *m)
 {
 	size_t i;
-	if (start(w, "metrics") || attr(w, "run", m->run_id) || attr(w, "format", "1") ||
-	    attr_num(w, "suspect-above", NPUKB_SUSPECT_SPEEDUP))
+	if (start(w, "metrics") || npukb_xml_attr(w, "run", m->run_id) ||
+	    npukb_xml_attr(w, "format", "1") || attr_num(w, "suspect-above", NPUKB_SUSPECT_SPEEDUP))
 		goto fail;
-	if (start(w, "weighted-score") || figure(w, m->weighted_score) || attr(w, "of", "fast_0") ||
-	    attr(w, "levels-missing", m->levels_missing) || end(w))
+	if (start(w, "weighted-score") || figure(w, m->weighted_score) ||
+	    npukb_xml_attr(w, "of", "fast_0") ||
+	    npukb_xml_attr(w, "levels-missing", m->levels_missing) || end(w))
 		goto fail;
 	for (i = 0; i < m->nlevels; i++)
 		if (aggregate(w, &m->levels[i]))

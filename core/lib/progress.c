@@ -5,6 +5,8 @@
  * and the next "\r" always lands on the same line. */
 #include "progress.h"
 
+#include <npukb/util.h>
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,13 +44,6 @@ struct npukb_progress {
 	size_t ncats, other_fails;
 	int drawn;
 };
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void npukb_progress_format_duration(char *buf, size_t len, double seconds)
 {
@@ -196,7 +191,7 @@ struct npukb_progress *npukb_progress_new(FILE *out, enum npukb_progress_mode mo
 	p->out = out;
 	p->mode = mode;
 	p->colour = colour && mode == NPUKB_PROGRESS_TTY;
-	p->t0 = p->task_t0 = now_seconds();
+	p->t0 = p->task_t0 = npukb_monotonic_seconds();
 	return p;
 }
 
@@ -220,7 +215,7 @@ static int term_width(FILE *out)
 static void draw(struct npukb_progress *p, int force)
 {
 	char line[1024];
-	double t = now_seconds();
+	double t = npukb_monotonic_seconds();
 	if (p->mode != NPUKB_PROGRESS_TTY || (!force && t - p->last_draw < REDRAW_INTERVAL))
 		return;
 	npukb_progress_format_status(line, sizeof(line), &p->all, p->current, t - p->t0,
@@ -250,7 +245,7 @@ static void close_task(struct npukb_progress *p)
 		fail_summary(p, summary, sizeof(summary));
 		npukb_progress_format_task(line, sizeof(line), &p->all, p->task_id,
 					   p->task_samples, &p->task, summary,
-					   now_seconds() - p->task_t0);
+					   npukb_monotonic_seconds() - p->task_t0);
 		fprintf(p->out, "%s\n", line);
 		fflush(p->out);
 	}
@@ -267,7 +262,7 @@ void npukb_progress_start(struct npukb_progress *p, size_t total_units)
 	if (!p)
 		return;
 	p->all.total = total_units;
-	p->t0 = now_seconds();
+	p->t0 = npukb_monotonic_seconds();
 	draw(p, 1);
 }
 
@@ -280,7 +275,7 @@ void npukb_progress_sample(struct npukb_progress *p, const char *task, const cha
 		close_task(p);
 	if (!p->task_id) {
 		p->task_id = strdup(task);
-		p->task_t0 = now_seconds();
+		p->task_t0 = npukb_monotonic_seconds();
 	}
 	p->task_samples++;
 	if (asprintf(&cur, "%s %s", task, sample) >= 0) {

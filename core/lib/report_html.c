@@ -7,6 +7,8 @@
 
 #include "fsutil.h"
 
+#include <npukb/util.h>
+
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>

@@ -7,9 +7,9 @@
 
 #include "machine.h"
 #include "metrics_xml.h"
-#include "text.h"
 
 #include <npukb/sandbox.h>
+#include <npukb/util.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -22,53 +22,25 @@
 /* A page with megabytes of template errors helps nobody. */
 #define MAX_TEXT (256 * 1024)
 
-static int attr(xmlTextWriterPtr w, const char *name, const char *value)
-{
-	char *clean;
-	int rc;
-	if (!value)
-		return 0;
-	clean = npukb_text_clean(value);
-	rc = clean ? xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST clean) : -1;
-	free(clean);
-	return rc < 0 ? -1 : 0;
-}
-
 static int attr_num(xmlTextWriterPtr w, const char *name, double v, int precision)
 {
 	char buf[64];
 	npukb_fmt_double(buf, sizeof(buf), v, precision);
-	return attr(w, name, buf);
+	return npukb_xml_attr(w, name, buf);
 }
 
 static int attr_ull(xmlTextWriterPtr w, const char *name, unsigned long long v)
 {
 	char buf[32];
 	snprintf(buf, sizeof(buf), "%llu", v);
-	return attr(w, name, buf);
+	return npukb_xml_attr(w, name, buf);
 }
 
 static int attr_ll(xmlTextWriterPtr w, const char *name, long long v)
 {
 	char buf[32];
 	snprintf(buf, sizeof(buf), "%lld", v);
-	return attr(w, name, buf);
-}
-
-static int text_elem(xmlTextWriterPtr w, const char *name, const char *text)
-{
-	char *clean;
-	int rc;
-	if (!text || !*text)
-		return 0;
-	clean = npukb_text_clean(text);
-	if (!clean)
-		return -1;
-	if (strlen(clean) > MAX_TEXT)
-		strcpy(clean + MAX_TEXT - 20, "\n[... truncated]\n");
-	rc = xmlTextWriterWriteElement(w, BAD_CAST name, BAD_CAST clean);
-	free(clean);
-	return rc < 0 ? -1 : 0;
+	return npukb_xml_attr(w, name, buf);
 }
 
 static int start(xmlTextWriterPtr w, const char *name)
@@ -81,14 +53,22 @@ static int end(xmlTextWriterPtr w)
 	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
 }
 
+/* <name>text</name>, nothing for NULL or "". */
+static int text_elem(xmlTextWriterPtr w, const char *name, const char *text)
+{
+	if (!text || !*text)
+		return 0;
+	return start(w, name) || npukb_xml_text(w, text, MAX_TEXT) || end(w) ? -1 : 0;
+}
+
 /* One stage verdict; outcome 0 means the stage did not run: no element. */
 static int verdict(xmlTextWriterPtr w, const char *name, const struct npukb_verdict *v)
 {
 	if (v->outcome == 0)
 		return 0;
-	if (start(w, name) || attr(w, "outcome", npukb_outcome_name(v->outcome)) ||
-	    attr(w, "category", v->category) || attr(w, "rule", v->rule) ||
-	    attr(w, "flags", v->flags) || attr_num(w, "wall-seconds", v->wall_seconds, 4))
+	if (start(w, name) || npukb_xml_attr(w, "outcome", npukb_outcome_name(v->outcome)) ||
+	    npukb_xml_attr(w, "category", v->category) || npukb_xml_attr(w, "rule", v->rule) ||
+	    npukb_xml_attr(w, "flags", v->flags) || attr_num(w, "wall-seconds", v->wall_seconds, 4))
 		return -1;
 	if (v->has_timing && (attr_num(w, "cycles", v->cycles, 15) ||
 			      attr_num(w, "time-us", v->time_us, 6)))
@@ -157,8 +137,9 @@ static int write_sample(xmlTextWriterPtr w, const struct npukb_sample_result *s,
 	char page[256];
 	size_t j;
 	page_name(page, sizeof(page), index, s->task_id, s->sample_id);
-	if (start(w, "sample") || attr(w, "id", s->sample_id) ||
-	    attr(w, "answer", s->is_answer ? "true" : "false") || attr(w, "page", page))
+	if (start(w, "sample") || npukb_xml_attr(w, "id", s->sample_id) ||
+	    npukb_xml_attr(w, "answer", s->is_answer ? "true" : "false") ||
+	    npukb_xml_attr(w, "page", page))
 		return -1;
 	if (verdict(w, "compile", &s->compile) ||
 	    verdict(w, "compile-classify", &s->compile_classify))
@@ -167,10 +148,11 @@ static int write_sample(xmlTextWriterPtr w, const struct npukb_sample_result *s,
 		const struct npukb_case_result *c = &s->cases[j];
 		const char *cat, *rule;
 		const struct npukb_verdict *v = npukb_case_outcome(s, j, &cat, &rule);
-		if (start(w, "case") || attr(w, "id", c->case_id ? c->case_id : "?") ||
-		    attr(w, "outcome", npukb_outcome_name(v->outcome)) ||
-		    attr(w, "stage", npukb_stage_name(v->stage)) || attr(w, "category", cat) ||
-		    attr(w, "rule", rule))
+		if (start(w, "case") || npukb_xml_attr(w, "id", c->case_id ? c->case_id : "?") ||
+		    npukb_xml_attr(w, "outcome", npukb_outcome_name(v->outcome)) ||
+		    npukb_xml_attr(w, "stage", npukb_stage_name(v->stage)) ||
+		    npukb_xml_attr(w, "category", cat) ||
+		    npukb_xml_attr(w, "rule", rule))
 			return -1;
 		if (verdict(w, "correctness", &c->correctness) ||
 		    verdict(w, "performance", &c->performance) ||
@@ -193,17 +175,18 @@ static int write_provenance(xmlTextWriterPtr w, const struct npukb_results *r,
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if (start(w, "provenance") || start(w, "npukb") || attr(w, "version", PACKAGE_VERSION) ||
+	if (start(w, "provenance") || start(w, "npukb") || npukb_xml_attr(w, "version", PACKAGE_VERSION) ||
 	    end(w))
 		return -1;
-	if (start(w, "backend") || attr(w, "name", r->backend) ||
-	    attr(w, "identity", r->backend_identity) || end(w))
+	if (start(w, "backend") || npukb_xml_attr(w, "name", r->backend) ||
+	    npukb_xml_attr(w, "identity", r->backend_identity) || end(w))
 		return -1;
-	if (start(w, "soc") || attr(w, "name", r->soc) || end(w))
+	if (start(w, "soc") || npukb_xml_attr(w, "name", r->soc) || end(w))
 		return -1;
 	/* Written by the run that judged: whether samples were sandboxed. */
 	if (start(w, "sandbox") ||
-	    attr(w, "mode", npukb_sandbox_unsafe() ? "none (--unsafe-no-sandbox)" : "namespaces+seccomp") ||
+	    npukb_xml_attr(w, "mode", npukb_sandbox_unsafe() ? "none (--unsafe-no-sandbox)"
+							     : "namespaces+seccomp") ||
 	    end(w))
 		return -1;
 	if (start(w, "seeds") || attr_ull(w, "count", info->nseeds) ||
@@ -211,14 +194,15 @@ static int write_provenance(xmlTextWriterPtr w, const struct npukb_results *r,
 		return -1;
 	if (start(w, "selection") || attr_ll(w, "level", info->level) || end(w))
 		return -1;
-	if (start(w, "machine") || attr(w, "host", r->hostname) || attr(w, "os", m.os) ||
-	    attr(w, "cpu-model", m.cpu_model[0] ? m.cpu_model : NULL) ||
+	if (start(w, "machine") || npukb_xml_attr(w, "host", r->hostname) ||
+	    npukb_xml_attr(w, "os", m.os) ||
+	    npukb_xml_attr(w, "cpu-model", m.cpu_model[0] ? m.cpu_model : NULL) ||
 	    attr_ull(w, "packages", m.packages) || attr_ull(w, "cores", m.cores) ||
 	    attr_ull(w, "pus", m.pus) || attr_ull(w, "memory-bytes", m.memory_bytes) ||
 	    attr_num(w, "memory-gib", (double)m.memory_bytes / (1024.0 * 1024.0 * 1024.0), 4) ||
 	    end(w))
 		return -1;
-	if (start(w, "date") || attr(w, "started", stamp) || attr(w, "written", now) ||
+	if (start(w, "date") || npukb_xml_attr(w, "started", stamp) || npukb_xml_attr(w, "written", now) ||
 	    attr_num(w, "wall-seconds", r->seconds, 4) || end(w))
 		return -1;
 	return end(w);
@@ -232,7 +216,7 @@ static int write_doc(xmlTextWriterPtr w, const struct npukb_results *r,
 
 	npukb_results_tally(r, &t);
 	if (xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0 || start(w, "run") ||
-	    attr(w, "id", r->run_id) || attr(w, "format", "1"))
+	    npukb_xml_attr(w, "id", r->run_id) || npukb_xml_attr(w, "format", "1"))
 		return -1;
 	if (write_provenance(w, r, info))
 		return -1;
@@ -252,9 +236,9 @@ static int write_doc(xmlTextWriterPtr w, const struct npukb_results *r,
 		if (seen)
 			continue;
 		split_id(r->items[i].task_id, &level, category, sizeof(category), &name);
-		if (start(w, "task") || attr(w, "id", r->items[i].task_id) ||
-		    attr_ll(w, "level", level) || attr(w, "category", category) ||
-		    attr(w, "name", name))
+		if (start(w, "task") || npukb_xml_attr(w, "id", r->items[i].task_id) ||
+		    attr_ll(w, "level", level) || npukb_xml_attr(w, "category", category) ||
+		    npukb_xml_attr(w, "name", name))
 			return -1;
 		for (j = i; j < r->n; j++)
 			if (strcmp(r->items[j].task_id, r->items[i].task_id) == 0 &&

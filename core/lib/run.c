@@ -15,6 +15,8 @@
 #include "results_xml.h"
 #include "samples.h"
 
+#include <npukb/util.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,10 +25,6 @@
 #include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
-
-/* DESIGN.md: seeds per case when the options name none (the correctness
- * stage uses the same default). */
-#define DEFAULT_NSEEDS 5u
 
 struct run_state {
 	const struct npukb_run_config *cfg;
@@ -43,13 +41,6 @@ struct run_state {
 	char io_err[1024];
 };
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Sample ids and case ids become folder names: keep them tame. */
 static void tame(char *s)
 {
@@ -63,7 +54,7 @@ static void judge(struct run_state *st, enum npukb_stage_id id, struct npukb_sta
 		  struct npukb_verdict *v)
 {
 	const struct npukb_plugin *p = st->stage[id];
-	double t0 = now_seconds();
+	double t0 = npukb_monotonic_seconds();
 	int rc;
 	npukb_verdict_init(v, id);
 	if (ctx->workdir)
@@ -74,7 +65,7 @@ static void judge(struct run_state *st, enum npukb_stage_id id, struct npukb_sta
 		npukb_verdict_fail(v, "internal-error", "the %s stage could not judge: %s",
 				   p->name, rc ? strerror(-rc) : "no outcome returned");
 	}
-	v->wall_seconds = now_seconds() - t0;
+	v->wall_seconds = npukb_monotonic_seconds() - t0;
 }
 
 /* Below this much free space in the output folder a failed build or run
@@ -162,7 +153,7 @@ static int recheck(struct run_state *st, const struct npukb_task *t,
 	struct npukb_stage_ctx ctx = *base;
 	struct npukb_verdict v;
 	char *cdir;
-	unsigned nseeds = st->options.nseeds ? st->options.nseeds : DEFAULT_NSEEDS;
+	unsigned nseeds = st->options.nseeds ? st->options.nseeds : NPUKB_DEFAULT_SEEDS;
 
 	if (asprintf(&cdir, "%s/recheck", sdir) < 0)
 		return -ENOMEM;
@@ -724,7 +715,7 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	struct npukb_run_info info;
 	char *path = NULL, host[256] = "localhost", ident[256] = "";
 	size_t i, j, units = 0;
-	double t0 = now_seconds();
+	double t0 = npukb_monotonic_seconds();
 	int rc, lock = -1;
 
 	memset(&st, 0, sizeof(st));
@@ -854,7 +845,7 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	if (rc == 0 && (rc = npukb_journal_end(&st.journal)) != 0)
 		snprintf(err, errlen, "%s: cannot write the end-of-run record: %s", path,
 			 strerror(-rc));
-	results->seconds = now_seconds() - t0;
+	results->seconds = npukb_monotonic_seconds() - t0;
 	memset(&info, 0, sizeof(info));
 	info.nseeds = cfg->options.nseeds;
 	info.base_seed = (unsigned long long)cfg->options.base_seed;

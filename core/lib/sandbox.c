@@ -47,6 +47,8 @@
 
 #include "sandbox_private.h"
 
+#include <npukb/util.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -179,7 +181,7 @@ static int wait_readable(int fd, double deadline)
 		int r;
 
 		if (deadline > 0) {
-			double left = deadline - sbx_mono_now();
+			double left = deadline - npukb_monotonic_seconds();
 
 			if (left <= 0)
 				return 0;
@@ -411,7 +413,7 @@ int npukb_sandbox_run(const struct npukb_sandbox_spec *spec,
 	}
 
 	if (l.wall > 0)
-		deadline = sbx_mono_now() + l.wall + SUPERVISOR_GRACE_MS / 1000.0;
+		deadline = npukb_monotonic_seconds() + l.wall + SUPERVISOR_GRACE_MS / 1000.0;
 	got = wait_readable(rp[0], deadline) ? sbx_read_full(rp[0], &cmd, sizeof cmd) : -2;
 	if (got == 1)
 		got = wait_readable(rp[0], deadline) ? sbx_read_full(rp[0], &rep, sizeof rep) : -2;

@@ -133,7 +133,6 @@ int sbx_write_file_str(const char *path, const char *text);
 void sbx_close_fds_except(const int *keep, int nkeep, int max_fd);
 void sbx_reset_signals(void);
 void sbx_sleep_ms(long ms);
-double sbx_mono_now(void);
 /* fn for each entry of dirfd but . and .. (raw getdents64: opendir may
  * allocate); 0, or -1 when the folder could not be read. */
 int sbx_each_entry(int dirfd, void (*fn)(int dirfd, const char *name, void *arg), void *arg);

@@ -7,6 +7,8 @@
 
 #include "sandbox_private.h"
 
+#include <npukb/util.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -235,7 +237,7 @@ void sbx_supervisor_main(const struct launch *l)
 
 	if (pipe2(cp, O_CLOEXEC) < 0)
 		fail_early(l, ST_PIPE, errno);
-	t0 = sbx_mono_now();
+	t0 = npukb_monotonic_seconds();
 	deadline = l->wall > 0 ? t0 + l->wall : 0;
 	self = getpid();
 	pid = sbx_start_command(l, cp[1], cp[0], self);
@@ -261,7 +263,7 @@ void sbx_supervisor_main(const struct launch *l)
 			orphaned = 1;
 			break;
 		}
-		now = sbx_mono_now();
+		now = npukb_monotonic_seconds();
 		if (deadline > 0) {
 			if (now >= deadline) {
 				rep.timed_out = 1;
@@ -298,7 +300,7 @@ void sbx_supervisor_main(const struct launch *l)
 	kill(pid, SIGKILL);
 	while (wait4(pid, &rep.status, __WALL, &rep.ru) < 0 && errno == EINTR)
 		;
-	rep.wall = sbx_mono_now() - t0;
+	rep.wall = npukb_monotonic_seconds() - t0;
 
 	/* The write ends were C's and its children's, all gone: no blocking. */
 	read_child(cp[0], &rep);

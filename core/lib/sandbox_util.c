@@ -20,14 +20,6 @@ long long sbx_ceil_pos(double v)
 	return (double)i < v ? i + 1 : i;
 }
 
-double sbx_mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 void sbx_sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };

@@ -1,8 +1,6 @@
-/* text.c - UTF-8 cleaning, locale-proof numbers, JSON strings. */
+/* text.c - UTF-8 cleaning, JSON strings. */
 #include "text.h"
 
-#include <locale.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,29 +65,6 @@ char *npukb_text_clean(const char *s)
 	}
 	*o = '\0';
 	return out;
-}
-
-void npukb_fmt_double(char *buf, size_t len, double v, int precision)
-{
-	static locale_t c_locale;
-	locale_t old;
-	if (isnan(v)) {
-		snprintf(buf, len, "nan");
-		return;
-	}
-	if (isinf(v)) {
-		snprintf(buf, len, v < 0 ? "-inf" : "inf");
-		return;
-	}
-	if (!c_locale)
-		c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	if (!c_locale) {
-		snprintf(buf, len, "%.*g", precision, v);
-		return;
-	}
-	old = uselocale(c_locale);
-	snprintf(buf, len, "%.*g", precision, v);
-	uselocale(old);
 }
 
 void npukb_json_string(FILE *f, const char *s)

@@ -10,10 +10,6 @@
  * Compiler output and sample stdout are arbitrary bytes. NULL -> "". */
 char *npukb_text_clean(const char *s);
 
-/* printf a double with '.' as the decimal point whatever the process
- * locale ("%.*g"); NaN and infinities as "nan", "inf", "-inf". */
-void npukb_fmt_double(char *buf, size_t len, double v, int precision);
-
 /* Write s as a JSON string literal (quotes included) to f. */
 void npukb_json_string(FILE *f, const char *s);
 

@@ -1,6 +1,8 @@
 /* xml_file.c - atomic XML files through libxml2's writer. */
 #include "xml_file.h"
 
+#include "text.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -67,4 +69,41 @@ int npukb_xml_file_close(struct npukb_xml_file *f, int ok, const char *what,
 	free(f->path);
 	memset(f, 0, sizeof(*f));
 	return rc;
+}
+
+int npukb_xml_attr(xmlTextWriterPtr w, const char *name, const char *value)
+{
+	char *clean;
+	int rc;
+	if (!value)
+		return 0;
+	clean = npukb_text_clean(value);
+	rc = clean ? xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST clean) : -1;
+	free(clean);
+	return rc < 0 ? -1 : 0;
+}
+
+int npukb_xml_text(xmlTextWriterPtr w, const char *text, size_t max)
+{
+	static const char marker[] = "\n[... truncated]\n";
+	char *clean;
+	size_t n;
+	int rc;
+	if (!text || !*text)
+		return 0;
+	clean = npukb_text_clean(text);
+	if (!clean)
+		return -1;
+	n = strlen(clean);
+	if (n > max) {
+		size_t cut = max > 20 ? max - 20 : 0;
+		/* Cut between characters: clean is UTF-8 and must stay so. */
+		while (cut > 0 && ((unsigned char)clean[cut] & 0xC0) == 0x80)
+			cut--;
+		if (n - cut >= sizeof(marker) - 1)
+			strcpy(clean + cut, marker);
+	}
+	rc = xmlTextWriterWriteString(w, BAD_CAST clean);
+	free(clean);
+	return rc < 0 ? -1 : 0;
 }

@@ -23,4 +23,13 @@ int npukb_xml_file_open(struct npukb_xml_file *f, const char *path, char *err, s
 int npukb_xml_file_close(struct npukb_xml_file *f, int ok, const char *what,
 			 char *err, size_t errlen);
 
+/* What every writer of ours writes strings with: value cleaned to valid
+ * XML text (npukb_text_clean) and escaped by libxml2. Nothing is written
+ * for a NULL value. 0, or -1 when the writer failed. */
+int npukb_xml_attr(xmlTextWriterPtr w, const char *name, const char *value);
+/* Text content, cleaned and escaped the same way, cut at max bytes with a
+ * "[... truncated]" line (compiler output can be megabytes); nothing for
+ * NULL or "". 0, or -1. */
+int npukb_xml_text(xmlTextWriterPtr w, const char *text, size_t max);
+
 #endif

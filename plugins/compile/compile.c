@@ -5,6 +5,7 @@
  * final; everything else is "other-compile" until the classify stage reads
  * the diagnostics) and the first error line as its message. */
 #include <npukb/plugin.h>
+#include <npukb/util.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,13 +17,6 @@
 /* One line of a verdict message; compiler lines with long template types
  * can run to kilobytes. */
 #define MAX_LINE 512
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Case-insensitive search within [p, end). */
 static int line_contains(const char *p, const char *end, const char *needle)
@@ -105,7 +99,7 @@ static int compile_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *out)
 	struct npukb_build_request req;
 	struct npukb_build_result res;
 	char line[MAX_LINE + 1];
-	double t0 = now_seconds();
+	double t0 = npukb_monotonic_seconds();
 	int rc;
 
 	npukb_verdict_init(out, NPUKB_STAGE_COMPILE);
@@ -122,7 +116,7 @@ static int compile_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *out)
 	req.workdir = ctx->workdir;
 
 	rc = npukb_backend_build(ctx->backend, &req, &res);
-	out->wall_seconds = now_seconds() - t0;
+	out->wall_seconds = npukb_monotonic_seconds() - t0;
 	if (rc < 0) {
 		npukb_verdict_fail(out, "internal-error", "backend %s could not build the sample: %s",
 				   npukb_backend_name(ctx->backend),

@@ -3,9 +3,9 @@
 #include "compare.h"
 
 #include <npukb/parallel.h>
+#include <npukb/util.h>
 
 #include <errno.h>
-#include <locale.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -455,22 +455,6 @@ int npukb_compare_tensors(const char *rule, double atol_override, double rtol_ov
 	return st->bad > st->allowed_bad;
 }
 
-/* snprintf follows LC_NUMERIC; reports must not. */
-static void fix_decimal_point(char *buf)
-{
-	const char *dp = localeconv()->decimal_point;
-	size_t dl;
-	char *at;
-	if (!dp || !*dp || strcmp(dp, ".") == 0)
-		return;
-	at = strstr(buf, dp);
-	if (!at)
-		return;
-	dl = strlen(dp);
-	*at = '.';
-	memmove(at + 1, at + dl, strlen(at + dl) + 1);
-}
-
 static int same_in_dtype(enum npukb_dtype dt, double x, double y)
 {
 	switch (dt) {
@@ -506,21 +490,21 @@ const char *npukb_compare_format_value(enum npukb_dtype dt, double v, char *buf,
 	default: maxp = 17; break;
 	}
 	/* The shortest digits that round-trip: "0.1" rather than
-	 * "0.100000001490116" for a float32 0.1. */
+	 * "0.100000001490116" for a float32 0.1. Reports must not follow
+	 * LC_NUMERIC: written and read back the C way. */
 	for (p = 1; p <= maxp; p++) {
-		snprintf(buf, len, "%.*g", p, v);
-		if (same_in_dtype(dt, strtod(buf, NULL), v))
+		npukb_fmt_double(buf, len, v, p);
+		if (same_in_dtype(dt, npukb_strtod(buf, NULL), v))
 			break;
 	}
 	if (p > maxp) {
-		snprintf(buf, len, "%.17g", v);
+		npukb_fmt_double(buf, len, v, 17);
 	} else if (fabs(v) >= 1.0 && fabs(v) < 1e17) {
 		/* Print the integer digits in full: "10", not "1e+01". */
 		int intdigits = (int)floor(log10(fabs(v))) + 1;
 		if (p < intdigits)
-			snprintf(buf, len, "%.*g", intdigits, v);
+			npukb_fmt_double(buf, len, v, intdigits);
 	}
-	fix_decimal_point(buf);
 	return buf;
 }
 
@@ -528,14 +512,7 @@ const char *npukb_compare_format_g(double v, int digits, char *buf, size_t len)
 {
 	if (!len)
 		return buf;
-	if (isnan(v))
-		snprintf(buf, len, "nan");
-	else if (isinf(v))
-		snprintf(buf, len, v > 0 ? "inf" : "-inf");
-	else
-		snprintf(buf, len, "%.*g", digits, v);
-	fix_decimal_point(buf);
-	return buf;
+	return npukb_fmt_double(buf, len, v, digits);
 }
 
 const char *npukb_compare_describe_tolerance(const struct npukb_compare_stats *st,

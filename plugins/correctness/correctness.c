@@ -11,6 +11,7 @@
 #include <npukb/parallel.h>
 #include <npukb/plugin.h>
 #include <npukb/npy.h>
+#include <npukb/util.h>
 
 #include "compare.h"
 
@@ -25,49 +26,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* DESIGN.md: each case is checked over several seeds (default 5). */
-#define DEFAULT_NSEEDS 5u
 /* Bad elements listed in a verdict's details. */
 #define DETAIL_ELEMENTS NPUKB_COMPARE_MAX_SAMPLES
 
 /* ---- small helpers ---------------------------------------------------------- */
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int make_dir(const char *path)
-{
-	struct stat sb;
-	if (mkdir(path, 0700) == 0)
-		return 0;
-	if (errno == EEXIST && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-		return 0;
-	return -errno;
-}
-
-/* mkdir -p for the dump folders (mode 0755: they are for people to read). */
-static int make_dirs(char *path)
-{
-	char *p;
-	struct stat sb;
-	for (p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-			*p = '/';
-			return -errno;
-		}
-		*p = '/';
-	}
-	if (mkdir(path, 0755) != 0 && !(errno == EEXIST && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)))
-		return -errno;
-	return 0;
-}
 
 /* Append id to buf as a tame path part: ids become folder names, and a
  * task id keeps its slashes as subfolders, but nothing may climb out. */
@@ -204,18 +166,9 @@ static void internal_error(struct npukb_verdict *out, const char *fmt, ...)
 
 /* ---- the run's fate ------------------------------------------------------------ */
 
-/* Category of a run that did not complete, when the backend named none:
- * the sandbox's own mapping (a clean exit that did not finish is a crash). */
-static const char *category_from_proc(const struct npukb_sandbox_result *p)
-{
-	const char *cat = npukb_sandbox_category(p);
-
-	return cat ? cat : "crash";
-}
-
 static void fail_run(struct npukb_verdict *out, const struct npukb_run_result *r, unsigned s)
 {
-	const char *cat = r->category && *r->category ? r->category : category_from_proc(&r->proc);
+	const char *cat = npukb_run_category(r);
 	char what[256];
 	int clean_exit = r->proc.kind == NPUKB_EXIT_NORMAL && r->proc.exit_code == 0;
 	if (r->proc.kind == NPUKB_EXIT_NORMAL)
@@ -557,7 +510,7 @@ static char *dump_tensors(const struct npukb_stage_ctx *ctx, struct npukb_case_d
 		return NULL;
 	}
 	strcat(dir, tail);
-	rc = make_dirs(dir);
+	rc = npukb_mkdir_p(dir, 0755); /* the dump folders are for people to read */
 	for (i = 0; rc == 0 && i < d->ntensors; i++) {
 		const struct npukb_case_tensor *t = &d->tensors[i];
 		snprintf(path, sizeof(path), "%s/", dir);
@@ -576,7 +529,7 @@ static char *dump_tensors(const struct npukb_stage_ctx *ctx, struct npukb_case_d
 		if (rc)
 			snprintf(note, notelen, "tensors not dumped: %s", err);
 	}
-	if (rc == 0 && make_dirs(dir) != 0)
+	if (rc == 0 && npukb_mkdir_p(dir, 0755) != 0)
 		rc = -EIO;
 	if (rc) {
 		if (!note[0])
@@ -624,7 +577,7 @@ static int judge_seed(struct npukb_stage_ctx *ctx, unsigned s, unsigned nseeds,
 		internal_error(out, "work directory path too long: %s", ctx->workdir);
 		return -ENAMETOOLONG;
 	}
-	rc = make_dir(dir);
+	rc = npukb_mkdir_p(dir, 0700);
 	if (rc) {
 		internal_error(out, "cannot create %s: %s", dir, strerror(-rc));
 		return rc;
@@ -772,7 +725,7 @@ static int correctness_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 	struct totals tot = { 0, 0, 0, 0, 0 };
 	struct seed_hashes *hashes;
 	unsigned nseeds, s, first, last, judged = 0;
-	double t0 = now_seconds();
+	double t0 = npukb_monotonic_seconds();
 	char g1[32], g2[32];
 	int rc = 0;
 
@@ -785,7 +738,7 @@ static int correctness_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 		npukb_verdict_skip(out, "no build artifact: the sample did not compile");
 		return 0;
 	}
-	nseeds = ctx->options && ctx->options->nseeds ? ctx->options->nseeds : DEFAULT_NSEEDS;
+	nseeds = ctx->options && ctx->options->nseeds ? ctx->options->nseeds : NPUKB_DEFAULT_SEEDS;
 	/* A re-check runs the one seed it names; seed indices are part of the
 	 * seed value, so index nseeds and up were never used by the regular
 	 * pass. */
@@ -813,7 +766,7 @@ static int correctness_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 	if (rc >= 0 && constant_output(hashes, judged))
 		npukb_verdict_add_flag(out, "suspect-constant-output");
 	free(hashes);
-	out->wall_seconds = now_seconds() - t0;
+	out->wall_seconds = npukb_monotonic_seconds() - t0;
 	/* rc < 0: out already says "internal-error" and why; returning the
 	 * errno would make the core replace that reason with strerror(). */
 	if (rc != 0)

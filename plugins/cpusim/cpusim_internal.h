@@ -1,6 +1,7 @@
 /* cpusim_internal.h - what the files of the cpusim backend share (private):
  * the names of its work files, its exit statuses, and the helpers of
- * cpusim_util.c, cpusim_variants.c, cpusim_build.c and cpusim_run.c. */
+ * cpusim_util.c, cpusim_variants.c, cpusim_build.c, cpusim_hostdev_build.c
+ * and cpusim_run.c. */
 #ifndef NPUKB_CPUSIM_INTERNAL_H
 #define NPUKB_CPUSIM_INTERNAL_H
 
@@ -100,6 +101,38 @@ int variants_compute(const struct npukb_task *t, struct variants *v);
 void variants_free(struct variants *v);
 const struct npukb_case *variant_case(const struct npukb_task *t, const struct variants *v, size_t k);
 char *variant_exe(const char *first, size_t k);
+
+/* cpusim_build.c, shared with cpusim_hostdev_build.c */
+/* Everything a build needs, owned by the build; filled by build_setup(). */
+struct build_ctx {
+	const struct npukb_build_request *req;
+	char *data, *work, *sdir;
+	char *launcher, *exe0, *inc, *sinc, *soc_def, *prefix_map, *harness, *hostdev;
+	char *arch_def, *npu_arch_def; /* __CCE_AICORE__, __NPU_ARCH__ of the SoC */
+	struct variants v;
+};
+
+/* Kernel sources only (CANN compiles op_host code with g++): CANN's kernel
+ * compiler is clang, for which a narrowing conversion in braces is an
+ * error; g++ only warns, and a kernel cpusim accepted would then not
+ * build on the device. */
+#define KERNEL_STRICTNESS "-Werror=narrowing"
+
+int compile_one(const struct npukb_build_request *req, const char *work, const char **argv,
+		const char *exe, const char *label, struct npukb_build_result *res);
+/* The sample's sources under `under` (with headers_named: its headers whose
+ * name holds that or that define tiling data; with only: the files CMake
+ * names), as paths under sdir, NULL-terminated and malloc'd (free_list). */
+char **sample_files(const struct npukb_sample *s, const char *sdir, const char *under,
+		    const char *headers_named, const struct cmake_host_sources *only, size_t *count);
+void free_list(char **l);
+size_t common_args(const struct build_ctx *b, const char **argv);
+int build_variants(struct build_ctx *b, const char **argv, size_t argc, const char *const *tail,
+		   char *const *tiling_headers, struct npukb_build_result *res);
+int rewrite_launches(const struct build_ctx *b, char **srcs, size_t n, char **quote_dirs,
+		     struct npukb_build_result *res);
+/* cpusim_hostdev_build.c */
+int build_host_device(struct build_ctx *b, struct npukb_build_result *res);
 
 /* cpusim_build.c and cpusim_run.c: the backend's operations */
 int cpusim_build(const struct npukb_build_request *req, struct npukb_build_result *res);

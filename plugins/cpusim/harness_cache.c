@@ -12,6 +12,8 @@
  * by npukb itself, never by a sandboxed process. */
 #include "harness_cache.h"
 
+#include <npukb/util.h>
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -231,27 +233,6 @@ static int copy_file(const char *src, const char *dst, mode_t mode)
 	return rc;
 }
 
-static int mkdir_p(const char *dir)
-{
-	char buf[PATH_MAX];
-	size_t len = strlen(dir);
-
-	if (len == 0 || len >= sizeof buf)
-		return -ENAMETOOLONG;
-	memcpy(buf, dir, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 static int entry_path(const char *cache_dir, const char *key, char *out, size_t len)
 {
 	if ((size_t)snprintf(out, len, "%s/cpusim-harness/%s.o", cache_dir, key) >= len)
@@ -282,7 +263,7 @@ int harness_cache_put(const char *cache_dir, const char *key, const char *src)
 
 	if ((size_t)snprintf(dir, sizeof dir, "%s/cpusim-harness", cache_dir) >= sizeof dir)
 		return -ENAMETOOLONG;
-	rc = mkdir_p(dir);
+	rc = npukb_mkdir_p(dir, 0755);
 	if (rc == 0)
 		rc = entry_path(cache_dir, key, path, sizeof path);
 	if (rc == 0)

@@ -8,9 +8,9 @@
  * message carries both. Speedups against the expert answer are the core's,
  * computed from these verdicts. */
 #include <npukb/plugin.h>
+#include <npukb/util.h>
 
 #include <errno.h>
-#include <locale.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,39 +18,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-#define DEFAULT_NSEEDS 5u
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int make_dir(const char *path)
-{
-	struct stat sb;
-	if (mkdir(path, 0700) == 0)
-		return 0;
-	if (errno == EEXIST && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-		return 0;
-	return -errno;
-}
-
-/* %.<digits>g with '.' whatever LC_NUMERIC says. */
-static const char *fmt_g(double v, char *buf, size_t len)
-{
-	const char *dp = localeconv()->decimal_point;
-	char *at;
-	snprintf(buf, len, "%.6g", v);
-	if (dp && dp[0] && strcmp(dp, ".") != 0 && (at = strstr(buf, dp)) != NULL) {
-		size_t dl = strlen(dp);
-		*at = '.';
-		memmove(at + 1, at + dl, strlen(at + dl) + 1);
-	}
-	return buf;
-}
 
 /* Is the sample correct on this case? The verdicts carry no case id; the
  * core judges a case's correctness right before its performance, so this
@@ -77,13 +44,6 @@ static const char *why_not_correct(const struct npukb_stage_ctx *ctx)
 	return NULL;
 }
 
-static const char *category_from_proc(const struct npukb_sandbox_result *p)
-{
-	const char *cat = npukb_sandbox_category(p);
-
-	return cat ? cat : "crash";
-}
-
 static void drop_files(const struct npukb_case_data *d, const char *dir)
 {
 	size_t i;
@@ -104,7 +64,7 @@ static int performance_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 	char dir[4096], err[1024];
 	unsigned nseeds;
 	uint64_t seed;
-	double t0 = now_seconds();
+	double t0 = npukb_monotonic_seconds();
 	int rc;
 
 	npukb_verdict_init(out, NPUKB_STAGE_PERFORMANCE);
@@ -119,13 +79,13 @@ static int performance_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 		return 0;
 	}
 
-	nseeds = ctx->options && ctx->options->nseeds ? ctx->options->nseeds : DEFAULT_NSEEDS;
+	nseeds = ctx->options && ctx->options->nseeds ? ctx->options->nseeds : NPUKB_DEFAULT_SEEDS;
 	seed = npukb_case_seed(ctx->task, ctx->kcase, ctx->options ? ctx->options->base_seed : 0, nseeds);
 	if ((size_t)snprintf(dir, sizeof(dir), "%s/perf", ctx->workdir) >= sizeof(dir)) {
 		npukb_verdict_fail(out, "internal-error", "work directory path too long");
 		return 0;
 	}
-	rc = make_dir(dir);
+	rc = npukb_mkdir_p(dir, 0700);
 	if (rc) {
 		npukb_verdict_fail(out, "internal-error", "cannot create %s: %s", dir, strerror(-rc));
 		return 0;
@@ -159,9 +119,7 @@ static int performance_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 		 * timed. Either way the sample has no time to report. */
 		char what[256];
 		npukb_sandbox_describe(&res.proc, what, sizeof(what));
-		npukb_verdict_fail(out,
-				   res.category && *res.category ? res.category
-								 : category_from_proc(&res.proc),
+		npukb_verdict_fail(out, npukb_run_category(&res),
 				   "timed run failed: %s", res.message && *res.message ? res.message : what);
 		npukb_verdict_set_excerpt(out, res.diagnostics, NPUKB_EXCERPT_MAX);
 	} else if (!res.has_cycles && !(res.time_us > 0)) {
@@ -173,21 +131,22 @@ static int performance_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 		out->cycles = res.has_cycles ? res.cycles : 0;
 		out->time_us = res.time_us > 0 ? res.time_us : 0;
 		free(out->message);
+		npukb_fmt_double(c, sizeof(c), res.cycles, 6);
+		npukb_fmt_double(us, sizeof(us), res.time_us, 6);
 		if (res.has_cycles && res.time_us > 0)
-			rc = asprintf(&out->message, "%s cycles, %s us", fmt_g(res.cycles, c, sizeof(c)),
-				      fmt_g(res.time_us, us, sizeof(us)));
+			rc = asprintf(&out->message, "%s cycles, %s us", c, us);
 		else if (res.has_cycles)
-			rc = asprintf(&out->message, "%s cycles", fmt_g(res.cycles, c, sizeof(c)));
+			rc = asprintf(&out->message, "%s cycles", c);
 		else if (res.has_spread) {
 			char lo[40], hi[40];
 			/* Hardware without a cycle counter: the median and how
 			 * far the timed launches strayed from it. */
 			rc = asprintf(&out->message, "%s us (median of %u launches; min %s, max %s us)",
-				      fmt_g(res.time_us, us, sizeof(us)), res.timed_runs,
-				      fmt_g(res.time_min_us, lo, sizeof(lo)),
-				      fmt_g(res.time_max_us, hi, sizeof(hi)));
+				      us, res.timed_runs,
+				      npukb_fmt_double(lo, sizeof(lo), res.time_min_us, 6),
+				      npukb_fmt_double(hi, sizeof(hi), res.time_max_us, 6));
 		} else
-			rc = asprintf(&out->message, "%s us", fmt_g(res.time_us, us, sizeof(us)));
+			rc = asprintf(&out->message, "%s us", us);
 		if (rc < 0)
 			out->message = NULL;
 		/* Backends put their spread and repetition counts here. What
@@ -200,7 +159,7 @@ static int performance_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 		if (res.has_cycles && !(res.cycles > 0))
 			npukb_verdict_add_flag(out, "suspect-speedup");
 	}
-	out->wall_seconds = now_seconds() - t0;
+	out->wall_seconds = npukb_monotonic_seconds() - t0;
 	if (!(ctx->options && ctx->options->keep_workdirs))
 		drop_files(&data, dir);
 	npukb_case_data_free(&data);

@@ -87,10 +87,11 @@
  *
  * ---- Adding the plugin to the build ----------------------------------------------
  *
- * configure.ac, next to the other backends (the NPUKB_PLUGIN macro expands
- * to AC_ARG_ENABLE([backend-mytarget]) plus the automake conditional
- * BUILD_PLUGIN_BACKEND_MYTARGET; check your dependencies after it and fail
- * only when the user forced --enable-backend-mytarget):
+ * configure.ac, next to the other backends (the NPUKB_PLUGIN macro, in
+ * m4/npukb_plugin.m4, expands to AC_ARG_ENABLE([backend-mytarget]) plus
+ * the automake conditional BUILD_PLUGIN_BACKEND_MYTARGET; check your
+ * dependencies after it and fail only when the user forced
+ * --enable-backend-mytarget):
  *
  *	NPUKB_PLUGIN([backend-mytarget], [yes], [mytarget backend (what it runs on)])
  *
