@@ -87,6 +87,12 @@ static const char run_usage[] =
 	"  --sample DIR       judge the sample in DIR against every selected task; repeatable\n"
 	"  --samples ROOT     judge every folder ROOT/<task id>/<sample>/\n"
 	"  --no-answer        do not judge the expert answers\n"
+	"  --shard I/N        judge only shard I (0 to N-1) of N: the selection's units\n"
+	"                     (task, sample), in task then sample order, unit k going\n"
+	"                     to shard k mod N; run every shard on the same selection,\n"
+	"                     then `npukb merge`. A shard left without units (N above\n"
+	"                     the unit count) writes a journal with no verdicts and\n"
+	"                     exits 0; an empty selection as a whole is still exit 3\n"
 	"Backend:\n"
 	"  --backend NAME     default: cpusim\n"
 	"  --soc SOC          target SoC, default: ascend910b2\n"
@@ -216,6 +222,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		{ "sample", required_argument, NULL, 's' },
 		{ "samples", required_argument, NULL, 'S' },
 		{ "no-answer", no_argument, NULL, 'N' },
+		{ "shard", required_argument, NULL, 'H' },
 		{ "backend", required_argument, NULL, 'b' },
 		{ "soc", required_argument, NULL, 'c' },
 		{ "backend-opt", required_argument, NULL, 'O' },
@@ -298,6 +305,13 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		case 's': samples[nsamples++] = optarg; break;
 		case 'S': cfg.samples_root = optarg; break;
 		case 'N': cfg.include_answer = 0; break;
+		case 'H':
+			if (npukb_shard_parse(optarg, &cfg.shard, err, sizeof(err)) != 0) {
+				fprintf(stderr, "npukb run: --shard: %s\n", err);
+				rc = EXIT_USAGE;
+				goto out_noplugins;
+			}
+			break;
 		case 'b': cfg.backend = optarg; break;
 		case 'c': cfg.options.soc = optarg; break;
 		case 'O':

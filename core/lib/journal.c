@@ -137,9 +137,7 @@ static void utc_stamp(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-int npukb_journal_begin(struct npukb_journal *j, const char *backend,
-			const char *identity, const char *soc, unsigned nseeds,
-			unsigned long long base_seed, const char *hostname)
+int npukb_journal_write_header(struct npukb_journal *j, const struct npukb_journal_header *h)
 {
 	struct rec r;
 	char stamp[32];
@@ -148,15 +146,35 @@ int npukb_journal_begin(struct npukb_journal *j, const char *backend,
 	utc_stamp(stamp, sizeof(stamp));
 	fputs("{\"type\":\"run\",\"run\":", r.f);
 	npukb_json_string(r.f, j->run_id);
-	field_str(r.f, "started", stamp);
-	field_capped(r.f, "backend", backend, MESSAGE_MAX, "too long");
-	field_capped(r.f, "toolchain", identity, MESSAGE_MAX, "too long");
-	field_capped(r.f, "soc", soc, MESSAGE_MAX, "too long");
-	fprintf(r.f, ",\"seeds\":%u,\"base_seed\":%llu", nseeds, base_seed);
-	field_capped(r.f, "host", hostname, MESSAGE_MAX, "too long");
-	field_str(r.f, "npukb", PACKAGE_VERSION);
-	field_str(r.f, "sandbox", npukb_sandbox_unsafe() ? "none (--unsafe-no-sandbox)" : "namespaces+seccomp");
+	field_str(r.f, "started", h->started ? h->started : stamp);
+	field_capped(r.f, "backend", h->backend, MESSAGE_MAX, "too long");
+	field_capped(r.f, "toolchain", h->identity, MESSAGE_MAX, "too long");
+	field_capped(r.f, "soc", h->soc, MESSAGE_MAX, "too long");
+	fprintf(r.f, ",\"seeds\":%u,\"base_seed\":%llu", h->nseeds, h->base_seed);
+	field_capped(r.f, "host", h->hostname, MESSAGE_MAX, "too long");
+	field_str(r.f, "npukb", h->npukb ? h->npukb : PACKAGE_VERSION);
+	field_str(r.f, "sandbox", h->sandbox ? h->sandbox
+			   : npukb_sandbox_unsafe() ? "none (--unsafe-no-sandbox)"
+						    : "namespaces+seccomp");
+	if (h->shard_count)
+		fprintf(r.f, ",\"shard\":\"%u/%u\",\"units\":%zu,\"units_total\":%zu",
+			h->shard_index, h->shard_count, h->units, h->units_total);
 	return rec_write(j, &r);
+}
+
+int npukb_journal_begin(struct npukb_journal *j, const char *backend,
+			const char *identity, const char *soc, unsigned nseeds,
+			unsigned long long base_seed, const char *hostname)
+{
+	struct npukb_journal_header h;
+	memset(&h, 0, sizeof(h));
+	h.backend = backend;
+	h.identity = identity;
+	h.soc = soc;
+	h.nseeds = nseeds;
+	h.base_seed = base_seed;
+	h.hostname = hostname;
+	return npukb_journal_write_header(j, &h);
 }
 
 /* Everything of a verdict record but its details, which come last. */

@@ -25,7 +25,28 @@ struct npukb_journal {
 
 int npukb_journal_open(struct npukb_journal *j, const char *path, const char *run_id,
 		       char *err, size_t errlen);
-/* The run's header record: backend, SoC, seeds, host. */
+/* What the run's header record says. */
+struct npukb_journal_header {
+	const char *backend;
+	const char *identity; /* the backend's toolchain identity */
+	const char *soc;
+	unsigned nseeds;
+	unsigned long long base_seed;
+	const char *hostname;
+	/* NULL: now, this npukb's version, this process's sandbox mode; a
+	 * merged run carries its shards' instead. */
+	const char *started;
+	const char *npukb;
+	const char *sandbox;
+	/* --shard I/N (shard_count 0: a whole run): the shard judges units
+	 * of the units_total (task, sample) pairs the run's selection holds,
+	 * so merge can tell a missing shard or a different selection. */
+	unsigned shard_index, shard_count;
+	size_t units, units_total;
+};
+
+int npukb_journal_write_header(struct npukb_journal *j, const struct npukb_journal_header *h);
+/* A whole run's header record: backend, SoC, seeds, host. */
 int npukb_journal_begin(struct npukb_journal *j, const char *backend,
 			const char *identity, const char *soc, unsigned nseeds,
 			unsigned long long base_seed, const char *hostname);

@@ -523,6 +523,30 @@ static size_t select_cases(const struct npukb_run_config *cfg, struct npukb_task
 	return all;
 }
 
+/* --shard: drop the units (task, sample) that are not the shard's, in the
+ * order the run enumerates them (shard.h). Returns the cases left to
+ * judge, for the progress display; *kept and *total count units. */
+static size_t keep_shard(const struct npukb_run_config *cfg, struct npukb_task *const *tasks,
+			 struct sample_list *lists, size_t ntasks, size_t *kept, size_t *total)
+{
+	size_t i, j, k = 0, cases = 0;
+	*kept = 0;
+	for (i = 0; i < ntasks; i++) {
+		size_t n = 0;
+		for (j = 0; j < lists[i].n; j++, k++) {
+			if (npukb_shard_owns(&cfg->shard, k))
+				lists[i].items[n++] = lists[i].items[j];
+			else
+				npukb_sample_free(&lists[i].items[j]);
+		}
+		lists[i].n = n;
+		*kept += n;
+		cases += n * count_selected(cfg, tasks[i]);
+	}
+	*total = k;
+	return cases;
+}
+
 static char *make_run_id(void)
 {
 	char stamp[32], *id;
@@ -713,6 +737,7 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	struct npukb_catalog cat;
 	struct sample_list *lists = NULL;
 	struct npukb_run_info info;
+	struct npukb_journal_header head;
 	char *path = NULL, host[256] = "localhost", ident[256] = "";
 	size_t i, j, units = 0;
 	double t0 = npukb_monotonic_seconds();
@@ -784,6 +809,13 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 		rc = NPUKB_RUN_EBADINPUT;
 		goto out;
 	}
+	memset(&head, 0, sizeof(head));
+	if (cfg->shard.count) {
+		head.shard_index = cfg->shard.index;
+		head.shard_count = cfg->shard.count;
+		units = keep_shard(cfg, cat.tasks, lists, cat.ntasks, &head.units,
+				   &head.units_total);
+	}
 
 	gethostname(host, sizeof(host) - 1);
 	if (st.backend.desc->backend->identity)
@@ -820,9 +852,13 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	rc = npukb_journal_open(&st.journal, path, results->run_id, err, errlen);
 	if (rc)
 		goto out;
-	rc = npukb_journal_begin(&st.journal, cfg->backend, results->backend_identity,
-				 cfg->options.soc, cfg->options.nseeds,
-				 (unsigned long long)cfg->options.base_seed, host);
+	head.backend = cfg->backend;
+	head.identity = results->backend_identity;
+	head.soc = cfg->options.soc;
+	head.nseeds = cfg->options.nseeds;
+	head.base_seed = (unsigned long long)cfg->options.base_seed;
+	head.hostname = host;
+	rc = npukb_journal_write_header(&st.journal, &head);
 	if (rc) {
 		snprintf(err, errlen, "%s: cannot write the journal: %s", path, strerror(-rc));
 		goto out;

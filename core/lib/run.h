@@ -10,6 +10,7 @@
 #include "case_select.h"
 #include "progress.h"
 #include "results.h"
+#include "shard.h"
 
 struct npukb_run_config {
 	const char *levels_dir;
@@ -27,6 +28,10 @@ struct npukb_run_config {
 	const struct npukb_plugin_set *plugins;
 	const char *reports_dir;          /* templates: <dir>/html/run.xsl ...; NULL: no HTML */
 	struct npukb_progress *progress;  /* borrowed; NULL: silent */
+	/* --shard I/N: judge only this shard's (task, sample) units (count 0:
+	 * all). A selection that is empty as a whole is still an error; an
+	 * empty shard of a non-empty one is a run with no verdicts. */
+	struct npukb_shard shard;
 };
 
 /* Return 0 when the run completed (whatever the verdicts), or a negative
