@@ -15,6 +15,7 @@
 #include "cache_dir.h"
 #include "cmd_question.h"
 #include "cmd_leaderboard.h"
+#include "cmd_merge.h"
 #include "cmd_report.h"
 #include "manifest.h"
 #include "plugin_loader.h"
@@ -53,6 +54,7 @@ static const char usage_text[] =
 	"  lint       flag tasks that an all-zero, copied or constant output would pass\n"
 	"  question   print a task's question, kernel-only or host+device\n"
 	"  report     pass@k, fast_p, speedups, categories from run journals (+ JSON)\n"
+	"  merge      combine the shards of a run (run --shard I/N) into one run\n"
 	"  leaderboard  one static page comparing runs (report figures, links)\n"
 	"  cache      the build cache's folder and size; `npukb cache clean` empties it\n"
 	"  help       show this text, or `npukb help COMMAND` for a command's options\n"
@@ -707,6 +709,8 @@ static int dispatch(const char *cmd, int argc, char **argv)
 		return cmd_plugins(argc, argv, &co);
 	if (strcmp(cmd, "report") == 0)
 		return npukb_cmd_report(argc, argv);
+	if (strcmp(cmd, "merge") == 0)
+		return npukb_cmd_merge(argc, argv);
 	if (strcmp(cmd, "question") == 0)
 		return npukb_cmd_question(argc, argv);
 	if (strcmp(cmd, "lint") == 0)

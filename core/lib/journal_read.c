@@ -141,6 +141,24 @@ static int header_field(struct ctx *c, struct npukb_jrun *r, char **slot,
 	return 0;
 }
 
+static int figure(const struct jobj *o, const char *key, double *out);
+
+/* A count in the header: a non-negative number, kept from the first
+ * header of the run that has it. */
+static int header_count(struct ctx *c, const struct jobj *o, const char *key, int had,
+			double *slot)
+{
+	double v;
+	int got = figure(o, key, &v);
+	if (got == 0)
+		return 0;
+	if (got < 0 || !(v >= 0) || isinf(v))
+		return bad(c, "\"%s\" must be a non-negative number", key);
+	if (!had)
+		*slot = v;
+	return 0;
+}
+
 static int take_run(struct ctx *c, const struct jobj *o)
 {
 	const char *id;
@@ -153,8 +171,18 @@ static int take_run(struct ctx *c, const struct jobj *o)
 	if ((rc = header_field(c, r, &r->backend, o, "backend", 1)) != 0 ||
 	    (rc = header_field(c, r, &r->soc, o, "soc", 1)) != 0 ||
 	    (rc = header_field(c, r, &r->toolchain, o, "toolchain", 0)) != 0 ||
-	    (rc = header_field(c, r, &r->started, o, "started", 0)) != 0)
+	    (rc = header_field(c, r, &r->started, o, "started", 0)) != 0 ||
+	    (rc = header_field(c, r, &r->npukb, o, "npukb", 0)) != 0 ||
+	    (rc = header_field(c, r, &r->sandbox, o, "sandbox", 0)) != 0 ||
+	    (rc = header_field(c, r, &r->host, o, "host", 0)) != 0 ||
+	    (rc = header_field(c, r, &r->shard, o, "shard", 0)) != 0 ||
+	    (rc = header_count(c, o, "seeds", r->has_seeds, &r->seeds)) != 0 ||
+	    (rc = header_count(c, o, "base_seed", r->has_seeds, &r->base_seed)) != 0 ||
+	    (rc = header_count(c, o, "units", r->has_units, &r->units)) != 0 ||
+	    (rc = header_count(c, o, "units_total", r->has_units, &r->units_total)) != 0)
 		return rc;
+	r->has_seeds = r->has_seeds || (get(o, "seeds") && get(o, "base_seed"));
+	r->has_units = r->has_units || (get(o, "units") && get(o, "units_total"));
 	free(c->header_run);
 	if (!(c->header_run = strdup(id)))
 		return -ENOMEM;
@@ -538,6 +566,10 @@ void npukb_jset_free(struct npukb_jset *set)
 		free(r->soc);
 		free(r->toolchain);
 		free(r->started);
+		free(r->npukb);
+		free(r->sandbox);
+		free(r->host);
+		free(r->shard);
 	}
 	for (i = 0; i < set->nwarnings; i++)
 		free(set->warnings[i]);

@@ -40,6 +40,16 @@ struct npukb_jrun {
 	char *soc;
 	char *toolchain;
 	char *started;
+	/* Also from the header (NULL or has_* 0 when absent): what `npukb
+	 * merge` compares across shards. */
+	char *npukb;    /* the version that wrote the run */
+	char *sandbox;
+	char *host;
+	char *shard;    /* "I/N" of a --shard run */
+	int has_seeds;  /* seeds and base_seed were recorded */
+	double seeds, base_seed;
+	int has_units;  /* units and units_total were recorded (a --shard run) */
+	double units, units_total;
 	size_t nsources;
 	char **sources; /* the files that held this run, in reading order */
 	/* Per source: 1 when it holds the run's end-of-run record. A run

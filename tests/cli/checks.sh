@@ -39,3 +39,11 @@ no_grep() { # name pattern file-or-folder...: the pattern is in none of them
 		pass=$((pass + 1))
 	fi
 }
+
+verdicts() { # journal: "task sample case stage outcome" per verdict, in order
+	sed -n 's/^{"type":"verdict",.*"task":\("[^"]*"\),"sample":\("[^"]*"\),"case":\(null\|"[^"]*"\),"stage":\("[^"]*"\),"outcome":\("[^"]*"\),.*/\1 \2 \3 \4 \5/p' "$1"
+}
+
+units() { # journal: its units "task sample", once each, in order
+	verdicts "$1" | cut -d' ' -f1,2 | uniq
+}

@@ -3,6 +3,7 @@
  * record survives (its figures and times included), records are capped
  * and written whole even by concurrent writers, each is synced, and the
  * end-of-run record tells a complete run from a killed one (issue 15). */
+#include "config.h"
 #include <criterion/criterion.h>
 
 #include "journal.h"
@@ -140,6 +141,62 @@ Test(journal, every_field_of_a_verdict_comes_back)
 	npukb_jset_free(&set);
 	npukb_verdict_clear(&c);
 	npukb_verdict_clear(&p);
+}
+
+/* Issue 17: what merge compares across shards comes back from the header. */
+Test(journal, a_shard_header_comes_back)
+{
+	struct npukb_journal j;
+	struct npukb_journal_header h;
+	struct npukb_jset set;
+	const struct npukb_jrun *r;
+	memset(&h, 0, sizeof h);
+	h.backend = "cpusim";
+	h.identity = "g++ 12";
+	h.soc = "ascend910b2";
+	h.nseeds = 3;
+	h.base_seed = 9;
+	h.hostname = "node7";
+	h.npukb = "9.8.7";
+	h.sandbox = "none";
+	h.shard_index = 2;
+	h.shard_count = 5;
+	h.units = 4;
+	h.units_total = 21;
+	cr_assert_eq(npukb_journal_open(&j, path, "r1", err, sizeof err), 0, "%s", err);
+	cr_assert_eq(npukb_journal_write_header(&j, &h), 0);
+	cr_assert_eq(npukb_journal_end(&j), 0);
+	npukb_journal_close(&j);
+	read_back(&set);
+	cr_assert_eq(set.nruns, 1);
+	r = &set.runs[0];
+	cr_assert_str_eq(r->shard, "2/5");
+	cr_assert(r->has_units);
+	cr_assert_eq(r->units, 4);
+	cr_assert_eq(r->units_total, 21);
+	cr_assert(r->has_seeds);
+	cr_assert_eq(r->seeds, 3);
+	cr_assert_eq(r->base_seed, 9);
+	cr_assert_str_eq(r->npukb, "9.8.7");
+	cr_assert_str_eq(r->sandbox, "none");
+	cr_assert_str_eq(r->host, "node7");
+	npukb_jset_free(&set);
+}
+
+/* A whole run's header has no shard fields. */
+Test(journal, a_whole_run_has_no_shard)
+{
+	struct npukb_journal j;
+	struct npukb_jset set;
+	open_begin(&j, "r1");
+	npukb_journal_close(&j);
+	read_back(&set);
+	cr_assert_null(set.runs[0].shard);
+	cr_assert(!set.runs[0].has_units);
+	cr_assert(set.runs[0].has_seeds);
+	cr_assert_eq(set.runs[0].base_seed, 7);
+	cr_assert_str_eq(set.runs[0].npukb, PACKAGE_VERSION);
+	npukb_jset_free(&set);
 }
 
 Test(journal, a_run_without_its_end_record_is_incomplete)

@@ -1,0 +1,132 @@
+#!/bin/sh
+# test_merge.sh - `npukb run --shard I/N` and `npukb merge` (issue 17): every
+# unit (task, sample) is judged by exactly one shard, an empty shard is a
+# run with no verdicts, the merged journal holds the single run's verdicts
+# in its order, and merge refuses (exit 3, naming the folder and what
+# differs) shards that are not one run. Prints "N passed, N failed".
+set -u
+npukb="${NPUKB_BUILDDIR:-.}/npukb"
+src="${NPUKB_SRCDIR:-.}"
+tmp=$(mktemp -d /tmp/npukb-merge-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+. "$src/tests/cli/checks.sh"
+
+# 5 tasks x 3 samples (the answer, a wrong one, one that does not compile)
+# = 15 units, with passes and failures in every stage
+sel="--task level1/Comparison/Equal --task level1/Condition/IsFinite
+	--task level1/Math/AddCustom --task level1/Condition/IsInf
+	--task level1/Comparison/LessEqual --cases smallest-one --seeds 1 -q
+	--sample $src/tests/samples/AddCustom/wrong_result
+	--sample $src/tests/samples/AddCustom/compile_error"
+
+check "--help documents --shard" 0 "$npukb" run --help
+grep_out "--shard in run --help" "--shard I/N" "$tmp/out"
+check "help merge" 0 "$npukb" help merge
+grep_out "merge --help says what it refuses" "Refused (exit 3" "$tmp/out"
+check "merge is a command" 0 "$npukb" --help
+grep_out "--help lists merge" "^  merge " "$tmp/out"
+for bad in 4 4/4 1/0 -1/4 " 1/4" 0/4x 0x1/4 1/ /4; do
+	check "--shard '$bad' is a usage error" 2 "$npukb" run --shard "$bad" -o "$tmp/bad"
+	grep_out "--shard '$bad' says why" "npukb run: --shard: '$bad'" "$tmp/err"
+done
+test ! -e "$tmp/bad" || { fail=$((fail + 1)); echo "FAIL: a refused --shard still ran"; }
+
+# shellcheck disable=SC2086
+check "single run" 1 "$npukb" run $sel -o "$tmp/single"
+units "$tmp/single/journal.jsonl" >"$tmp/units.single"
+sort "$tmp/units.single" >"$tmp/sorted"
+n=$(wc -l <"$tmp/units.single")
+[ "$n" -eq 15 ] && pass=$((pass + 1)) ||
+	{ fail=$((fail + 1)); echo "FAIL: the single run judged $n units, expected 15"; }
+
+# N=16 > 15 units leaves shard 15 empty
+for N in 3 16; do
+	: >"$tmp/units.$N"
+	dirs=""
+	i=0
+	while [ "$i" -lt "$N" ]; do
+		# a shard without a failing unit exits 0, one with some 1
+		# shellcheck disable=SC2086
+		"$npukb" run $sel --shard "$i/$N" -o "$tmp/s$N-$i" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ "$rc" -gt 1 ]; then
+			fail=$((fail + 1))
+			echo "FAIL: shard $i/$N exited $rc"
+			sed 's/^/  err: /' "$tmp/err" | head
+		fi
+		grep_out "shard $i/$N in the header" "\"shard\":\"$i/$N\",\"units\":[0-9]*,\"units_total\":15" \
+			"$tmp/s$N-$i/journal.jsonl"
+		units "$tmp/s$N-$i/journal.jsonl" >>"$tmp/units.$N"
+		dirs="$dirs $tmp/s$N-$i"
+		i=$((i + 1))
+	done
+	# every unit in exactly one shard
+	if sort "$tmp/units.$N" | cmp -s - "$tmp/sorted"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: N=$N: the shards' units are not the single run's, each once:"
+		sort "$tmp/units.$N" | diff - "$tmp/sorted" | sed 's/^/  /' | head
+	fi
+	# shellcheck disable=SC2086
+	check "merge of $N shards" 0 "$npukb" merge $dirs -o "$tmp/m$N"
+	verdicts "$tmp/single/journal.jsonl" >"$tmp/v.single"
+	verdicts "$tmp/m$N/journal.jsonl" >"$tmp/v.m$N"
+	if [ -s "$tmp/v.single" ] && cmp -s "$tmp/v.single" "$tmp/v.m$N"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: N=$N: the merged verdicts are not the single run's, in order:"
+		diff "$tmp/v.single" "$tmp/v.m$N" | sed 's/^/  /' | head
+	fi
+	grep_out "merged journal ends" '"type":"end"' "$tmp/m$N/journal.jsonl"
+	grep_out "merge renders metrics.json" '"overall"' "$tmp/m$N/metrics.json"
+	no_grep "merged header is of a whole run" '"shard":' "$tmp/m$N/journal.jsonl"
+done
+check "an empty shard exits 0" 0 "$npukb" run $sel --shard 15/16 -o "$tmp/empty"
+grep_out "an empty shard's journal ends" '"verdicts":0' "$tmp/empty/journal.jsonl"
+check "an empty selection is still exit 3" 3 "$npukb" run --task level1/Math/AddCustom \
+	--no-answer --seeds 1 --shard 0/2 -o "$tmp/none"
+
+# Refusals: copies of the 3 shards, one header field changed in the copy of
+# shard 1.
+s0="$tmp/s3-0" s1="$tmp/s3-1" s2="$tmp/s3-2"
+refuse() { # name sed-expression-on-shard-1's-header expected-message
+	rm -rf "$tmp/x1" "$tmp/out3"
+	cp -r "$s1" "$tmp/x1"
+	sed -i "1$2" "$tmp/x1/journal.jsonl"
+	check "merge refuses $1" 3 "$npukb" merge "$s0" "$tmp/x1" "$s2" -o "$tmp/out3"
+	grep_out "merge says $1 differs" "$3" "$tmp/err"
+	test ! -e "$tmp/out3/journal.jsonl" ||
+		{ fail=$((fail + 1)); echo "FAIL: merge refused $1 but wrote a journal"; }
+}
+refuse "seeds" 's/"seeds":1,/"seeds":2,/' "$s0 and $tmp/x1 differ in seeds: 1 and 2"
+refuse "base seed" 's/"base_seed":1,/"base_seed":7,/' "$s0 and $tmp/x1 differ in base seed: 1 and 7"
+refuse "backends" 's/"backend":"cpusim"/"backend":"skeleton"/' "differ in backend: \"cpusim\" and \"skeleton\""
+refuse "SoCs" 's/"soc":"ascend910b2"/"soc":"ascend310p"/' "$tmp/x1 differ in SoC"
+refuse "npukb versions" 's/"npukb":"[^"]*"/"npukb":"0.0.1"/' "$tmp/x1 differ in npukb version: .* and \"0.0.1\""
+refuse "selections" 's/"units_total":15/"units_total":14/' "differ in units_total (15 and 14)"
+refuse "shard counts" 's/"shard":"1\/3"/"shard":"1\/4"/' "differ in shard count: 3 and 4"
+
+check "merge refuses a missing shard" 3 "$npukb" merge "$s0" "$s2" -o "$tmp/out3"
+grep_out "merge names the missing shard" "1 of 3 shards missing: 1/3" "$tmp/err"
+check "merge refuses a shard given twice" 3 "$npukb" merge "$s0" "$s1" "$s2" "$s1" -o "$tmp/out3"
+grep_out "merge names the twice-given shard" "$s1 and $s1 are both shard 1/3" "$tmp/err"
+# shard 0's verdicts under the header of shard 2: every unit judged twice
+rm -rf "$tmp/x2" && mkdir "$tmp/x2"
+sed '1s/"shard":"0\/3"/"shard":"2\/3"/' "$s0/journal.jsonl" >"$tmp/x2/journal.jsonl"
+check "merge refuses a unit judged twice" 3 "$npukb" merge "$s0" "$s1" "$tmp/x2" -o "$tmp/out3"
+grep_out "merge names the unit and both folders" "was judged by both $s0 and $tmp/x2" "$tmp/err"
+rm -rf "$tmp/x2" && mkdir "$tmp/x2"
+sed '$d' "$s2/journal.jsonl" >"$tmp/x2/journal.jsonl"
+check "merge refuses a shard that did not finish" 3 "$npukb" merge "$s0" "$s1" "$tmp/x2" -o "$tmp/out3"
+grep_out "merge says which shard did not finish" "$tmp/x2: run .* did not finish" "$tmp/err"
+check "merge refuses a folder without a journal" 3 "$npukb" merge "$s0" "$tmp/nowhere" -o "$tmp/out3"
+grep_out "merge names the folder without a journal" "$tmp/nowhere" "$tmp/err"
+check "merge refuses an OUT that holds a journal" 3 "$npukb" merge "$s0" "$s1" "$s2" -o "$tmp/m3"
+grep_out "merge says OUT holds a journal" "already exists" "$tmp/err"
+check "merge without -o" 2 "$npukb" merge "$s0"
+check "merge without a folder" 2 "$npukb" merge -o "$tmp/out3"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
