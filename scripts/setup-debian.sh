@@ -1,13 +1,15 @@
 #!/bin/sh
 # setup-debian.sh - install the Debian 12 packages npukb needs to build,
-# test and run, and the npm packages its report tests use. Installs only
+# test and run, and the npm packages its report tests use. slurm-wlm and
+# munge are for tests/cli/test_slurm.sh, which starts its own single-node
+# Slurm (and for scripts/npukb-slurm on a machine that submits jobs). Installs only
 # what is missing; safe to run again.
 set -eu
 cd "$(dirname "$0")/.."
 
 packages="build-essential g++ make autoconf automake libtool pkg-config \
 libxml2-dev libxml2-utils libxslt1-dev libhwloc-dev libcriterion-dev chromium \
-libseccomp-dev"
+libseccomp-dev slurm-wlm munge"
 # Node.js and npm run the JUnit consumer test; a machine that already has
 # them (from Debian or elsewhere) keeps its own.
 command -v node >/dev/null 2>&1 || packages="$packages nodejs"

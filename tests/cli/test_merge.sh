@@ -36,8 +36,12 @@ check "single run" 1 "$npukb" run $sel -o "$tmp/single"
 units "$tmp/single/journal.jsonl" >"$tmp/units.single"
 sort "$tmp/units.single" >"$tmp/sorted"
 n=$(wc -l <"$tmp/units.single")
-[ "$n" -eq 15 ] && pass=$((pass + 1)) ||
-	{ fail=$((fail + 1)); echo "FAIL: the single run judged $n units, expected 15"; }
+if [ "$n" -eq 15 ]; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL: the single run judged $n units, expected 15"
+fi
 
 # N=16 > 15 units leaves shard 15 empty
 for N in 3 16; do
@@ -83,6 +87,7 @@ for N in 3 16; do
 	grep_out "merge renders metrics.json" '"overall"' "$tmp/m$N/metrics.json"
 	no_grep "merged header is of a whole run" '"shard":' "$tmp/m$N/journal.jsonl"
 done
+# shellcheck disable=SC2086
 check "an empty shard exits 0" 0 "$npukb" run $sel --shard 15/16 -o "$tmp/empty"
 grep_out "an empty shard's journal ends" '"verdicts":0' "$tmp/empty/journal.jsonl"
 check "an empty selection is still exit 3" 3 "$npukb" run --task level1/Math/AddCustom \
@@ -127,6 +132,44 @@ check "merge refuses an OUT that holds a journal" 3 "$npukb" merge "$s0" "$s1" "
 grep_out "merge says OUT holds a journal" "already exists" "$tmp/err"
 check "merge without -o" 2 "$npukb" merge "$s0"
 check "merge without a folder" 2 "$npukb" merge -o "$tmp/out3"
+
+# scripts/npukb-slurm without a Slurm: its usage errors, and what it hands
+# to sbatch (a stand-in that records its arguments; test_slurm.sh submits
+# to a real one)
+slurm="$src/scripts/npukb-slurm"
+check "npukb-slurm --help" 0 "$slurm" --help
+grep_out "npukb-slurm --help" "afterok" "$tmp/out"
+check "npukb-slurm -n 0" 2 "$slurm" -n 0 -o "$tmp/sl" --npukb "$npukb"
+check "npukb-slurm -n x" 2 "$slurm" -n x -o "$tmp/sl" --npukb "$npukb"
+check "npukb-slurm without -o" 2 "$slurm" -n 2 --npukb "$npukb"
+check "npukb-slurm refuses --shard in the run options" 2 "$slurm" -n 2 -o "$tmp/sl" \
+	--npukb "$npukb" -- --shard 0/2
+mkdir -p "$tmp/bin"
+cat >"$tmp/bin/sbatch" <<'EOF'
+#!/bin/sh
+n=$(ls "$SBATCH_LOG".* 2>/dev/null | wc -l)
+printf '%s\n' "$@" >"$SBATCH_LOG.$n"
+echo "$((n + 41))"
+EOF
+chmod +x "$tmp/bin/sbatch"
+check "npukb-slurm submits" 0 env PATH="$tmp/bin:$PATH" SBATCH_LOG="$tmp/sbatch" "$slurm" -n 3 \
+	-o "$tmp/sl" --npukb "$npukb" --sbatch-opt --partition=p1 -- --task "level1/Math/Add Custom" --seeds 1
+grep_out "the array has 3 tasks" "^--array=0-2$" "$tmp/sbatch.0"
+grep_out "sbatch options reach the array" "^--partition=p1$" "$tmp/sbatch.0"
+grep_out "the merge waits for the array" "^--dependency=afterok:41$" "$tmp/sbatch.1"
+grep_out "sbatch options reach the merge" "^--partition=p1$" "$tmp/sbatch.1"
+grep_out "the shard job runs its shard" 'run --shard "$i/3" -o' "$tmp/sl/slurm/shard.sh"
+grep_out "run options keep their words" "'level1/Math/Add Custom'" "$tmp/sl/slurm/shard.sh"
+grep_out "the merge job merges into OUT/merged" "merge \"\$@\" -o '$tmp/sl'/merged" "$tmp/sl/slurm/merge.sh"
+check "a shard job that cannot run fails its array task" 3 env SLURM_ARRAY_TASK_ID=1 \
+	"$tmp/sl/slurm/shard.sh"
+# a failing sample is a verdict: the array task succeeds, so afterok holds
+check "npukb-slurm submits a failing selection" 0 env PATH="$tmp/bin:$PATH" \
+	SBATCH_LOG="$tmp/sbatch2" "$slurm" -n 1 -o "$tmp/sl2" --npukb "$npukb" -- \
+	--task level1/Math/AddCustom --cases smallest-one --seeds 1 --no-answer \
+	--sample "$src/tests/samples/AddCustom/wrong_result"
+check "a shard job whose sample failed succeeds" 0 env SLURM_ARRAY_TASK_ID=0 "$tmp/sl2/slurm/shard.sh"
+grep_out "... and judged it" '"outcome":"fail"' "$tmp/sl2/shard-0/journal.jsonl"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
