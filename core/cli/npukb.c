@@ -21,6 +21,7 @@
 #include "run.h"
 #include "task_check.h"
 
+#include <npukb/util.h>
 #include <npukb/sandbox.h>
 
 #include <errno.h>
@@ -155,7 +156,7 @@ static int parse_double(const char *s, double min, double max, double *out)
 	if (digits == 0 || s[digits] != '\0' || strspn(s, ".") == digits)
 		return -1;
 	errno = 0;
-	v = strtod(s, &end);
+	v = npukb_strtod(s, &end);
 	if (errno || *end || !(v >= min && v <= max))
 		return -1;
 	*out = v;

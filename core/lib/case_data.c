@@ -3,6 +3,7 @@
  * Tensors are files mapped MAP_SHARED: the backend maps the same files, so
  * a 1 GiB tensor exists once in memory, the kernel's writes are what we
  * read back, and input mutation shows as a change of the file's hash. */
+#include <npukb/util.h>
 #include <npukb/case_data.h>
 
 #include "fsutil.h"
@@ -459,7 +460,7 @@ static int resolve_attr_dist(const struct npukb_case *c, const struct npukb_tens
 		x = v[0] == 't';
 		end = (char *)v + strlen(v);
 	} else {
-		x = strtod(v, &end);
+		x = npukb_strtod(v, &end);
 	}
 	if (end == v || *end != '\0') {
 		snprintf(err, errlen, "case %s: attribute %s = '%s' is not a number (input %s)",
