@@ -600,7 +600,7 @@ int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case 
 			npukb_poison_fill(ct->dtype, ct->data, ct->numel);
 		} else {
 			rc = fill_input(t, c, td, d, ct, seed, err, errlen);
-			ct->hash = npukb_hash_bytes(ct->data, ct->bytes);
+			ct->hash = npukb_content_hash(ct->data, ct->bytes);
 			/* The reference updates its copy of an in-place tensor. */
 			if (rc == 0 && td->is_inout)
 				memcpy(ct->expected, ct->data, ct->bytes);
@@ -643,7 +643,7 @@ const char *npukb_case_data_mutated_input(const struct npukb_case_data *d)
 	size_t i;
 	for (i = 0; i < d->ntensors; i++) {
 		const struct npukb_case_tensor *ct = &d->tensors[i];
-		if (!ct->is_output && ct->data && npukb_hash_bytes(ct->data, ct->bytes) != ct->hash)
+		if (!ct->is_output && ct->data && npukb_content_hash(ct->data, ct->bytes) != ct->hash)
 			return ct->name;
 	}
 	return NULL;

@@ -280,3 +280,53 @@ Test(case_data, an_empty_uniform_range_is_an_error)
 	cr_assert_eq(npukb_case_data_prepare(&task, &kcase, 3, workdir, &d, err, sizeof(err)), -EINVAL);
 	cr_assert(strstr(err, "empty range") != NULL, "%s", err);
 }
+
+/* npukb_content_hash, the mutation check's hash: any one changed byte, at
+ * any position of buffers of every length up to 100 bytes (every lane and
+ * the word and byte tails), and any one changed 8-byte word of a 1 MiB
+ * buffer changes it; so do the length and appended zeros; and it is a
+ * function of the content only (an unaligned copy hashes the same). */
+Test(case_data, content_hash_sees_every_single_change)
+{
+	unsigned char buf[101], *big = malloc((1 << 20) + 8);
+	uint64_t x = 0x9E3779B97F4A7C15ull;
+
+	cr_assert_not_null(big);
+	for (size_t i = 0; i < sizeof buf; i++)
+		buf[i] = (unsigned char)(i * 37 + 11);
+	for (size_t len = 0; len <= 100; len++) {
+		uint64_t h = npukb_content_hash(buf, len);
+		cr_assert_neq(h, npukb_content_hash(buf, len + 1), "length %zu vs %zu", len, len + 1);
+		for (size_t i = 0; i < len; i++) {
+			for (unsigned bit = 0; bit < 8; bit++) {
+				buf[i] ^= (unsigned char)(1u << bit);
+				cr_assert_neq(npukb_content_hash(buf, len), h, "len %zu byte %zu bit %u", len,
+					      i, bit);
+				buf[i] ^= (unsigned char)(1u << bit);
+			}
+		}
+		cr_assert_eq(npukb_content_hash(buf, len), h);
+	}
+	for (size_t i = 0; i < (1 << 20); i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		big[i] = (unsigned char)x;
+	}
+	{
+		uint64_t h = npukb_content_hash(big, 1 << 20), w, v;
+		for (size_t i = 0; i < (1 << 20); i += 8 * 97) {
+			memcpy(&w, big + i, 8);
+			v = w ^ (x | 1);
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			memcpy(big + i, &v, 8);
+			cr_assert_neq(npukb_content_hash(big, 1 << 20), h, "word at %zu", i);
+			memcpy(big + i, &w, 8);
+		}
+		memmove(big + 1, big, 1 << 20);
+		cr_assert_eq(npukb_content_hash(big + 1, 1 << 20), h, "unaligned copy");
+		memset(big, 0, 64);
+		cr_assert_neq(npukb_content_hash(big, 32), npukb_content_hash(big, 64), "zeros appended");
+	}
+	free(big);
+}
