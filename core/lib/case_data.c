@@ -530,9 +530,11 @@ uint64_t npukb_case_seed(const struct npukb_task *t, const struct npukb_case *c,
 	return splitmix64((base + s) ^ h);
 }
 
-int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case *c,
-			    uint64_t seed, const char *workdir,
-			    struct npukb_case_data *d, char *err, size_t errlen)
+/* with_reference 0: the kernel's arguments only (inputs, poisoned
+ * outputs, tiling), no expected buffers, no reference, no input hashes. */
+static int prepare(const struct npukb_task *t, const struct npukb_case *c, uint64_t seed,
+		   const char *workdir, int with_reference, struct npukb_case_data *d, char *err,
+		   size_t errlen)
 {
 	size_t i;
 	int rc = 0;
@@ -586,7 +588,7 @@ int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case 
 				break;
 			ct->members = members;
 		}
-		if (td->is_output) {
+		if (td->is_output && with_reference) {
 			ct->expected = malloc(ct->bytes ? ct->bytes : 1);
 			if (!ct->expected) {
 				snprintf(err, errlen, "out of memory for the expected %s (%zu bytes)",
@@ -596,17 +598,21 @@ int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case 
 			}
 		}
 		if (td->is_output && !td->is_inout) {
-			npukb_poison_fill(ct->dtype, ct->expected, ct->numel);
+			if (with_reference)
+				npukb_poison_fill(ct->dtype, ct->expected, ct->numel);
 			npukb_poison_fill(ct->dtype, ct->data, ct->numel);
 		} else {
 			rc = fill_input(t, c, td, d, ct, seed, err, errlen);
-			ct->hash = npukb_content_hash(ct->data, ct->bytes);
-			/* The reference updates its copy of an in-place tensor. */
-			if (rc == 0 && td->is_inout)
-				memcpy(ct->expected, ct->data, ct->bytes);
+			if (with_reference) {
+				ct->hash = npukb_content_hash(ct->data, ct->bytes);
+				/* The reference updates its copy of an in-place
+				 * tensor. */
+				if (rc == 0 && td->is_inout)
+					memcpy(ct->expected, ct->data, ct->bytes);
+			}
 		}
 	}
-	if (rc == 0)
+	if (rc == 0 && with_reference)
 		rc = compute_reference(t, c, d, err, errlen);
 	if (rc == 0)
 		rc = pack_tiling(t, c, workdir, d, err, errlen);
@@ -617,6 +623,20 @@ int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case 
 	if (rc)
 		npukb_case_data_free(d);
 	return rc;
+}
+
+int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case *c,
+			    uint64_t seed, const char *workdir,
+			    struct npukb_case_data *d, char *err, size_t errlen)
+{
+	return prepare(t, c, seed, workdir, 1, d, err, errlen);
+}
+
+int npukb_case_data_prepare_args(const struct npukb_task *t, const struct npukb_case *c,
+				 uint64_t seed, const char *workdir,
+				 struct npukb_case_data *d, char *err, size_t errlen)
+{
+	return prepare(t, c, seed, workdir, 0, d, err, errlen);
 }
 
 int npukb_case_data_load_outputs(struct npukb_case_data *d, char *err, size_t errlen)

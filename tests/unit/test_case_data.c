@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 
 #include <npukb/case_data.h>
+#include <npukb/util.h>
 #include "fsutil.h"
 
 #include <errno.h>
@@ -329,4 +330,44 @@ Test(case_data, content_hash_sees_every_single_change)
 		cr_assert_neq(npukb_content_hash(big, 32), npukb_content_hash(big, 64), "zeros appended");
 	}
 	free(big);
+}
+
+/* The performance stage's preparation: the kernel gets the same argument
+ * files (inputs, poisoned output, tiling) as under
+ * npukb_case_data_prepare, but no expected buffer is made, and an unknown
+ * reference is no error since none is called. */
+Test(case_data, prepare_args_gives_the_same_files_without_the_reference)
+{
+	struct npukb_case_data full, args;
+	char err[256] = "", dir2[4096];
+	void *files[3];
+	size_t i;
+
+	cr_assert_eq(npukb_case_data_prepare(&task, &kcase, 5, workdir, &full, err, sizeof(err)), 0,
+		     "%s", err);
+	for (i = 0; i < 3; i++) {
+		files[i] = malloc(full.tensors[i].bytes);
+		memcpy(files[i], full.tensors[i].data, full.tensors[i].bytes);
+	}
+	snprintf(dir2, sizeof dir2, "%s/args", workdir);
+	cr_assert_eq(npukb_mkdir_p(dir2, 0700), 0);
+	cr_assert_eq(npukb_case_data_prepare_args(&task, &kcase, 5, dir2, &args, err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert_eq(args.ntensors, full.ntensors);
+	for (i = 0; i < 3; i++) {
+		cr_assert_eq(args.tensors[i].bytes, full.tensors[i].bytes);
+		cr_assert_eq(memcmp(args.tensors[i].data, files[i], args.tensors[i].bytes), 0,
+			     "tensor %zu differs", i);
+		cr_assert_null(args.tensors[i].expected);
+		free(files[i]);
+	}
+	cr_assert_eq(args.nargs, full.nargs);
+	cr_assert_eq(args.tiling_bytes, full.tiling_bytes);
+	npukb_case_data_free(&args);
+	npukb_case_data_free(&full);
+
+	task.reference = rule; /* "default": no such reference function */
+	cr_assert_eq(npukb_case_data_prepare_args(&task, &kcase, 5, dir2, &args, err, sizeof(err)), 0,
+		     "%s", err);
+	npukb_case_data_free(&args);
 }

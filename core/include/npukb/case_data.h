@@ -75,6 +75,14 @@ uint64_t npukb_case_seed(const struct npukb_task *t, const struct npukb_case *c,
 int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case *c,
 			    uint64_t seed, const char *workdir,
 			    struct npukb_case_data *out, char *err, size_t errlen);
+/* The kernel's arguments only, for a stage that runs the kernel but never
+ * compares (performance): the same input files, poisoned outputs and
+ * tiling as npukb_case_data_prepare, without the reference's work: no
+ * expected buffers (NULL), no reference call, no input hashes (so
+ * npukb_case_data_mutated_input tells nothing). */
+int npukb_case_data_prepare_args(const struct npukb_task *t, const struct npukb_case *c,
+				 uint64_t seed, const char *workdir,
+				 struct npukb_case_data *out, char *err, size_t errlen);
 /* Map the output files again after a run (backends may replace files). */
 int npukb_case_data_load_outputs(struct npukb_case_data *d, char *err, size_t errlen);
 /* Name of the first input whose content changed, or NULL. */
