@@ -86,6 +86,67 @@ int npukb_is_poison(enum npukb_dtype dt, const void *buf, size_t i)
 	}
 }
 
+/* Elements [i, i+n) of a buffer of w-byte words: does any equal pat? A
+ * branch-free loop over a block (the compiler vectorises it), so the scan
+ * of a fully written output costs a compare per element, not a call. */
+#define POISON_BLOCK 512
+#define ANY_EQUAL(type)                                                            \
+	static int any_equal_##type(const unsigned char *p, size_t n, type pat)   \
+	{                                                                          \
+		int any = 0;                                                       \
+		for (size_t k = 0; k < n; k++) {                                   \
+			type v;                                                    \
+			memcpy(&v, p + k * sizeof(type), sizeof(type));            \
+			any |= v == pat;                                           \
+		}                                                                  \
+		return any;                                                        \
+	}
+ANY_EQUAL(uint16_t)
+ANY_EQUAL(uint32_t)
+ANY_EQUAL(uint64_t)
+
+size_t npukb_poison_find(enum npukb_dtype dt, const void *buf, size_t begin, size_t end)
+{
+	const unsigned char *p = buf;
+	size_t size = npukb_dtype_size(dt), i, n;
+	uint16_t pat16 = 0;
+	uint32_t pat32 = 0;
+	uint64_t pat64 = 0;
+	int any;
+
+	switch (dt) {
+	case NPUKB_DT_FLOAT16: pat16 = poison16; break;
+	case NPUKB_DT_BFLOAT16: pat16 = poison_bf16; break;
+	case NPUKB_DT_FLOAT32: pat32 = poison32; break;
+	case NPUKB_DT_FLOAT64: pat64 = poison64; break;
+	case NPUKB_DT_COMPLEX64: pat64 = (uint64_t)poison32 << 32 | poison32; break;
+	default:
+		/* the integers: every byte 0xA5 */
+		if (size == 0)
+			return end;
+		memset(&pat64, 0xA5, sizeof pat64);
+		pat16 = (uint16_t)pat64;
+		pat32 = (uint32_t)pat64;
+		break;
+	}
+	for (i = begin; i < end; i += n) {
+		n = end - i < POISON_BLOCK ? end - i : POISON_BLOCK;
+		switch (size) {
+		case 1: any = memchr(p + i, 0xA5, n) != NULL; break;
+		case 2: any = any_equal_uint16_t(p + 2 * i, n, pat16); break;
+		case 4: any = any_equal_uint32_t(p + 4 * i, n, pat32); break;
+		case 8: any = any_equal_uint64_t(p + 8 * i, n, pat64); break;
+		default: any = 1; break;
+		}
+		if (!any)
+			continue;
+		for (size_t k = i; k < i + n; k++)
+			if (npukb_is_poison(dt, buf, k))
+				return k;
+	}
+	return end;
+}
+
 static int map_file(const char *path, size_t bytes, int create, void **out)
 {
 	int fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT | O_TRUNC : 0), 0644);

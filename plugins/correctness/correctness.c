@@ -262,8 +262,9 @@ static void scan_unwritten(void *ctx, unsigned p, size_t begin, size_t end)
 	const struct npukb_case_tensor *t = sc->t;
 	size_t i;
 	up->count = up->nlisted = 0;
-	for (i = begin; i < end; i++) {
-		if (!npukb_is_poison(t->dtype, t->data, i) || npukb_is_poison(t->dtype, t->expected, i))
+	/* from one poisoned element of the output to the next */
+	for (i = begin; (i = npukb_poison_find(t->dtype, t->data, i, end)) < end; i++) {
+		if (npukb_is_poison(t->dtype, t->expected, i))
 			continue;
 		if (up->nlisted < DETAIL_ELEMENTS)
 			up->listed[up->nlisted++] = i;

@@ -371,3 +371,53 @@ Test(case_data, prepare_args_gives_the_same_files_without_the_reference)
 		     "%s", err);
 	npukb_case_data_free(&args);
 }
+
+/* npukb_poison_find walks the poisoned elements exactly as a loop of
+ * npukb_is_poison does, for every dtype: over poisoned buffers with
+ * elements overwritten by other values, by near-misses (part of an
+ * element's pattern: one float of a complex, three of four 0xA5 bytes)
+ * and by whole blocks of written values, from odd starts. */
+Test(case_data, poison_find_matches_the_element_test)
+{
+	enum { N = 3001 };
+	unsigned char *buf = malloc(8 * N);
+	uint64_t x = 0x2545F4914F6CDD1Dull;
+
+	cr_assert_not_null(buf);
+	for (int dt = NPUKB_DT_INVALID + 1; dt < NPUKB_DT_COUNT_; dt++) {
+		size_t size = npukb_dtype_size((enum npukb_dtype)dt);
+		for (int density = 0; density < 3; density++) {
+			npukb_poison_fill((enum npukb_dtype)dt, buf, N);
+			for (size_t i = 0; i < N; i++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				/* density 0: a few written; 1: about half; 2: all
+				 * but a few poisoned elements */
+				if ((density == 0 && x % 50 == 0) || (density == 1 && (x & 1)) ||
+				    (density == 2 && x % 700 != 0)) {
+					if (x & 2)
+						memset(buf + i * size, (int)(x >> 8), size);
+					else
+						buf[i * size + (x >> 16) % size] ^= 0x10; /* near miss */
+				}
+			}
+			for (size_t begin = 0; begin < 3; begin++) {
+				size_t i = begin, want;
+				for (;;) {
+					for (want = i; want < N; want++)
+						if (npukb_is_poison((enum npukb_dtype)dt, buf, want))
+							break;
+					size_t got = npukb_poison_find((enum npukb_dtype)dt, buf, i, N);
+					cr_assert_eq(got, want, "%s density %d: from %zu found %zu, want %zu",
+						     npukb_dtype_name((enum npukb_dtype)dt), density, i, got,
+						     want);
+					if (got == N)
+						break;
+					i = got + 1;
+				}
+			}
+		}
+	}
+	free(buf);
+}

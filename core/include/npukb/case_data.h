@@ -93,6 +93,9 @@ void npukb_case_data_free(struct npukb_case_data *d);
  * recognisable payload for floats, a marker for integers. */
 void npukb_poison_fill(enum npukb_dtype dt, void *buf, size_t numel);
 int npukb_is_poison(enum npukb_dtype dt, const void *buf, size_t i);
+/* The first i in [begin, end) with npukb_is_poison(dt, buf, i), or end:
+ * a block at a time, for scans of whole outputs. */
+size_t npukb_poison_find(enum npukb_dtype dt, const void *buf, size_t begin, size_t end);
 
 /* A content hash (8 bytes a step) whose values are recorded (the golden
  * hashes of the input tests): it never changes. */
