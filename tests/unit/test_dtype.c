@@ -629,11 +629,16 @@ Test(dtype, float_block_load_matches_element_load)
 		cr_assert_eq(npukb_load_as_float_n(dt, all, 0, 65536, got), 0);
 		for (uint32_t h = 0; h < 65536; h++) {
 			float want = (float)npukb_load_as_double(dt, all, h);
+			float one = dt == NPUKB_DT_FLOAT16 ? npukb_f16_to_f32((uint16_t)h)
+							   : npukb_bf16_to_f32((uint16_t)h);
 			if (isnan(want))
 				cr_assert(isnan(got[h]), "%s 0x%04x", npukb_dtype_name(dt), h);
 			else
 				cr_assert_eq(memcmp(&want, &got[h], 4), 0, "%s 0x%04x",
 					     npukb_dtype_name(dt), h);
+			/* and the one-value widening's bits, NaN payloads too */
+			cr_assert_eq(memcmp(&one, &got[h], 4), 0, "%s 0x%04x: 0x%08x, one-value 0x%08x",
+				     npukb_dtype_name(dt), h, fbits(got[h]), fbits(one));
 		}
 	}
 	/* an offset start, float32 */
@@ -777,4 +782,31 @@ Test(dtype, block_store_matches_one_value_stores, .timeout = 60)
 	free(v);
 	free(a);
 	free(b);
+}
+
+/* The block widening from odd starts and with every tail length (the
+ * vector loop's remainder), half and bfloat16. */
+Test(dtype, float_block_load_offsets_and_tails)
+{
+	uint16_t src[64];
+	float got[64];
+	uint64_t s = UINT64_C(0x853c49e6748fea9b);
+
+	for (int k = 0; k < 2; k++) {
+		enum npukb_dtype dt = k ? NPUKB_DT_BFLOAT16 : NPUKB_DT_FLOAT16;
+		for (int rep = 0; rep < 200; rep++) {
+			for (size_t i = 0; i < 64; i++)
+				src[i] = (uint16_t)next_rand(&s);
+			for (size_t off = 0; off < 9; off++) {
+				size_t n = (size_t)(next_rand(&s) % (64 - off));
+				cr_assert_eq(npukb_load_as_float_n(dt, src, off, n, got), 0);
+				for (size_t i = 0; i < n; i++) {
+					float one = k ? npukb_bf16_to_f32(src[off + i])
+						      : npukb_f16_to_f32(src[off + i]);
+					cr_assert_eq(fbits(got[i]), fbits(one), "%s 0x%04x at %zu+%zu",
+						     npukb_dtype_name(dt), src[off + i], off, i);
+				}
+			}
+		}
+	}
 }
