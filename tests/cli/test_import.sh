@@ -96,6 +96,13 @@ printf '{\n  "reasoning_content": "think",\n  "gen_content": "<kernel_impl>\\nin
 	>"$run/lvl1_categoryMath_AddCustom_sample3_rag_simple_code_gen_prompt.json"
 check "run-folder import" 0 "$npukb" import --model up "$tmp/runs" -o "$tmp/up"
 grep_out "the run folder's kernel_impl" "^int k;" "$tmp/up/$add/up-sample3/add_custom.cpp"
+# CRLF records; a sample id and a model that try to leave ROOT stay in it
+printf '{"task":"%s","model":"../w","sample":"../../../esc","response":"```cpp\\r\\nint a;\\r\\n```\\r\\n"}\r\n\r\n' \
+	"$add" >"$tmp/crlf.jsonl"
+check "CRLF JSONL import" 0 "$npukb" import "$tmp/crlf.jsonl" -o "$tmp/crlf/root"
+[ "$(cat "$tmp/crlf/root/$add/_.._w-.._.._.._esc/add_custom.cpp")" = "int a;" ] &&
+	[ "$(find "$tmp/crlf" -name add_custom.cpp | wc -l)" -eq 1 ] && pass=$((pass + 1)) ||
+	{ fail=$((fail + 1)); echo "FAIL: CRLF or unsafe ids:"; find "$tmp/crlf"; }
 check "help import" 0 "$npukb" help import
 grep_out "help names the formats" "kernel_impl" "$tmp/out"
 check "import --help" 0 "$npukb" import --help
