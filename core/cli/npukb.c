@@ -12,6 +12,7 @@
 #include "catalog.h"
 #include "cmd_lint.h"
 #include "cmd_cache.h"
+#include "cmd_import.h"
 #include "cache_dir.h"
 #include "cmd_question.h"
 #include "cmd_leaderboard.h"
@@ -48,6 +49,7 @@ static const char usage_text[] =
 	"\n"
 	"Commands:\n"
 	"  run        judge samples against tasks on a backend; write journal and reports\n"
+	"  import     model responses (JSONL, markdown, NPUKernelBench runs) to a samples tree\n"
 	"  list       list the tasks of the selected levels\n"
 	"  plugins    list the plugins found, loaded and rejected (with the reason)\n"
 	"  validate   check task manifests against the schema (all, or the FILEs given)\n"
@@ -86,7 +88,8 @@ static const char run_usage[] =
 	"                     smallest-one: only the task's case with the fewest tensor\n"
 	"                     bytes (one build per task; make check's Level 2)\n"
 	"  --sample DIR       judge the sample in DIR against every selected task; repeatable\n"
-	"  --samples ROOT     judge every folder ROOT/<task id>/<sample>/\n"
+	"  --samples ROOT     judge every folder ROOT/<task id>/<sample>/, on the tasks\n"
+	"                     that have one (`npukb import` writes such a tree)\n"
 	"  --no-answer        do not judge the expert answers\n"
 	"Backend:\n"
 	"  --backend NAME     default: cpusim\n"
@@ -700,6 +703,8 @@ static int dispatch(const char *cmd, int argc, char **argv)
 		return npukb_cmd_lint(argc, argv);
 	if (strcmp(cmd, "cache") == 0)
 		return npukb_cmd_cache(argc, argv);
+	if (strcmp(cmd, "import") == 0)
+		return npukb_cmd_import(argc, argv);
 	if (strcmp(cmd, "leaderboard") == 0)
 		return npukb_cmd_leaderboard(argc, argv);
 	fprintf(stderr, "npukb: no such command '%s'\nTry 'npukb --help'.\n", cmd);

@@ -443,7 +443,8 @@ static int is_open(const struct npukb_verdict *f)
 {
 	const char *c = f->category;
 	if (f->stage == NPUKB_STAGE_COMPILE)
-		return !c || (strcmp(c, "compile-timeout") != 0 && strcmp(c, "internal-error") != 0);
+		return !c || (strcmp(c, "compile-timeout") != 0 && strcmp(c, "internal-error") != 0 &&
+			      strcmp(c, "no-code") != 0);
 	return !c || !*c || strcmp(c, "crash") == 0;
 }
 
