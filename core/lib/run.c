@@ -5,12 +5,14 @@
  * while it judges: a unit's (task, sample) records are appended together
  * when it is judged whole; the reports are rendered from the journal
  * afterwards (render_run.h). */
+#include "config.h"
 #include "run.h"
 #include "case_select.h"
 
 #include "catalog.h"
 #include "fsutil.h"
 #include "journal.h"
+#include "journal_resume.h"
 #include "outlock.h"
 #include "render_run.h"
 #include "samples.h"
@@ -21,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -610,18 +613,122 @@ static int find_plugins(struct run_state *st, char *err, size_t errlen)
 	return 0;
 }
 
+/* A fresh run appends to what the folder's journal holds; a line a killed
+ * run left unterminated would glue onto its first record: cut it. */
+static int drop_torn_tail(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	off_t end, at;
+	char c = '\n';
+	int rc = 0;
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	end = lseek(fd, 0, SEEK_END);
+	for (at = end; at > 0; at--) {
+		if (pread(fd, &c, 1, at - 1) != 1) {
+			rc = -EIO;
+			break;
+		}
+		if (c == '\n')
+			break;
+	}
+	if (rc == 0 && at != end && ftruncate(fd, at) != 0)
+		rc = -errno;
+	if (rc)
+		snprintf(err, errlen, "%s: cannot cut a torn last line: %s", path, strerror(-rc));
+	close(fd);
+	return rc;
+}
+
+/* --resume: the journal's run must be the one this invocation would
+ * start: same npukb, backend, seeds and SoC. NULL when it is, else why
+ * not (in why). */
+static const char *resume_mismatch(const struct npukb_run_config *cfg,
+				   const struct npukb_journal_resume *res, char *why, size_t len)
+{
+	if (!res->has_units)
+		snprintf(why, len, "its run was written by an npukb without unit records");
+	else if (!res->npukb || strcmp(res->npukb, PACKAGE_VERSION) != 0)
+		snprintf(why, len, "its run was judged by npukb %s, this is npukb %s",
+			 res->npukb ? res->npukb : "(unknown)", PACKAGE_VERSION);
+	else if (!res->backend || strcmp(res->backend, cfg->backend) != 0)
+		snprintf(why, len, "its run used --backend %s, this one --backend %s",
+			 res->backend ? res->backend : "(unknown)", cfg->backend);
+	else if (!res->soc || strcmp(res->soc, cfg->options.soc) != 0)
+		snprintf(why, len, "its run used --soc %s, this one --soc %s",
+			 res->soc ? res->soc : "(unknown)", cfg->options.soc);
+	else if (!res->has_seeds || res->nseeds != (double)cfg->options.nseeds)
+		snprintf(why, len, "its run used --seeds %.0f, this one --seeds %u", res->nseeds,
+			 cfg->options.nseeds);
+	else if (res->base_seed != (double)cfg->options.base_seed)
+		snprintf(why, len, "its run used --seed %.0f, this one --seed %llu", res->base_seed,
+			 (unsigned long long)cfg->options.base_seed);
+	else
+		return NULL;
+	return why;
+}
+
+/* Opens the journal at path for this run: a fresh run appends its header;
+ * --resume continues the journal's last run, cut back to its whole units
+ * (res lists them), and appends no header. A --resume with no run to
+ * continue starts a fresh one. */
+static int open_journal(struct run_state *st, const char *path, const char *new_id,
+			const char *identity, const char *host,
+			struct npukb_journal_resume *res, char *err, size_t errlen)
+{
+	const struct npukb_run_config *cfg = st->cfg;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if (cfg->resume && npukb_is_file(path)) {
+		char why[512];
+		if ((rc = npukb_journal_resume_scan(path, res, err, errlen)) != 0)
+			return rc == -EINVAL ? NPUKB_RUN_EBADINPUT : rc;
+		if (res->has_run && resume_mismatch(cfg, res, why, sizeof(why))) {
+			snprintf(err, errlen, "%s: cannot resume: %s", path, why);
+			return NPUKB_RUN_EBADINPUT;
+		}
+		/* what follows the whole part is a unit cut short by the kill */
+		if (truncate(path, res->keep) != 0) {
+			rc = -errno;
+			snprintf(err, errlen, "%s: cannot cut the unfinished records: %s", path,
+				 strerror(-rc));
+			return rc;
+		}
+	} else if ((rc = drop_torn_tail(path, err, errlen)) != 0) {
+		return rc;
+	}
+	rc = npukb_journal_open(&st->journal, path, res->has_run ? res->run_id : new_id, err,
+				errlen);
+	if (rc)
+		return rc;
+	st->journal.level = cfg->level;
+	if (res->has_run) {
+		st->journal.nverdicts = res->nverdicts;
+		return 0;
+	}
+	rc = npukb_journal_begin(&st->journal, cfg->backend, identity, cfg->options.soc,
+				 cfg->options.nseeds, (unsigned long long)cfg->options.base_seed,
+				 host);
+	if (rc)
+		snprintf(err, errlen, "%s: cannot write the journal: %s", path, strerror(-rc));
+	return rc;
+}
+
 int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *results,
 		      char *err, size_t errlen)
 {
 	struct run_state st;
 	struct npukb_catalog cat;
 	struct sample_list *lists = NULL;
+	struct npukb_journal_resume resumed;
 	char *path = NULL, *run_id = NULL, host[256] = "localhost", ident[256] = "";
 	size_t i, j, units = 0, index = 0;
 	double t0 = npukb_monotonic_seconds();
 	int rc, lock = -1;
 
 	memset(&st, 0, sizeof(st));
+	memset(&resumed, 0, sizeof(resumed));
 	memset(results, 0, sizeof(*results));
 	st.cfg = cfg;
 	st.options = cfg->options;
@@ -717,23 +824,24 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 		rc = -ENOMEM;
 		goto out;
 	}
-	rc = npukb_journal_open(&st.journal, path, run_id, err, errlen);
+	rc = open_journal(&st, path, run_id, st.backend.usable ? ident : st.backend.reason, host,
+			  &resumed, err, errlen);
 	if (rc)
 		goto out;
-	st.journal.level = cfg->level;
-	rc = npukb_journal_begin(&st.journal, cfg->backend, st.backend.usable ? ident : st.backend.reason,
-				 cfg->options.soc, cfg->options.nseeds,
-				 (unsigned long long)cfg->options.base_seed, host);
-	if (rc) {
-		snprintf(err, errlen, "%s: cannot write the journal: %s", path, strerror(-rc));
-		goto out;
-	}
 
+	/* --resume: the units the journal holds whole are neither judged
+	 * again nor counted by the progress display */
+	for (i = 0; i < cat.ntasks; i++)
+		for (j = 0; j < lists[i].n; j++)
+			if (npukb_journal_resume_done(&resumed, cat.tasks[i]->id, lists[i].items[j].id))
+				units -= count_selected(cfg, cat.tasks[i]);
 	npukb_progress_start(cfg->progress, units);
 	for (i = 0; i < cat.ntasks && rc == 0; i++) {
 		size_t all_cases = select_cases(cfg, cat.tasks[i]);
-		for (j = 0; j < lists[i].n && rc == 0; j++)
-			rc = judge_sample(&st, cat.tasks[i], &lists[i].items[j], index++);
+		for (j = 0; j < lists[i].n && rc == 0; j++, index++)
+			if (!npukb_journal_resume_done(&resumed, cat.tasks[i]->id,
+						       lists[i].items[j].id))
+				rc = judge_sample(&st, cat.tasks[i], &lists[i].items[j], index);
 		cat.tasks[i]->ncases = all_cases; /* the catalog frees them all */
 		if (st.io_rc)
 			snprintf(err, errlen, "%s", st.io_err);
@@ -758,6 +866,7 @@ out:
 		npukb_rm_rf(st.workroot);
 	npukb_journal_close(&st.journal);
 	npukb_journal_batch_free(&st.batch);
+	npukb_journal_resume_free(&resumed);
 	npukb_outlock_release(lock);
 	for (i = 0; lists && i < cat.ntasks; i++)
 		free_samples(&lists[i]);

@@ -23,6 +23,10 @@ struct npukb_run_config {
 	int include_answer;               /* judge the expert answer too */
 	const char *backend;              /* backend plugin name */
 	const char *output_dir;
+	/* Continue the run in output_dir's journal: judge only the units
+	 * (task, sample) it does not hold whole; refuse (NPUKB_RUN_EBADINPUT)
+	 * a journal of another npukb version, backend, SoC or seeds. */
+	int resume;
 	struct npukb_options options;
 	const struct npukb_plugin_set *plugins;
 	const char *reports_dir;          /* templates: <dir>/html/run.xsl ...; NULL: no HTML */

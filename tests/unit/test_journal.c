@@ -9,12 +9,14 @@
 #include "journal_read.h"
 #include "fsutil.h"
 #include "render_run.h"
+#include "journal_resume.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -408,4 +410,47 @@ Test(journal, reports_are_rendered_from_the_journal)
 	snprintf(file, sizeof file, "%s/results.xml", dir);
 	cr_assert_eq(access(file, F_OK), 0, "results.xml written");
 	npukb_rm_rf(dir);
+}
+
+/* --resume keeps the whole units of the journal's last run and cuts what
+ * a kill left after them: the verdicts of a unit whose unit record never
+ * came, and a torn last line. */
+Test(journal, resume_keeps_whole_units_only)
+{
+	struct npukb_journal j;
+	struct npukb_journal_resume res;
+	struct npukb_verdict v;
+	struct stat sb;
+	FILE *f;
+
+	open_begin(&j, "run-killed");
+	judge_unit(&j, "level1/A/B", "answer", 0, 1);
+	npukb_journal_close(&j);
+	cr_assert_eq(stat(path, &sb), 0);
+	/* a unit cut short: a verdict without its unit record, then a torn line */
+	cr_assert_eq(npukb_journal_open(&j, path, "run-killed", err, sizeof err), 0, "%s", err);
+	npukb_verdict_init(&v, NPUKB_STAGE_COMPILE);
+	npukb_verdict_pass(&v);
+	cr_assert_eq(npukb_journal_append(&j, "level1/A/B", "cut", NULL, &v), 0);
+	npukb_journal_close(&j);
+	npukb_verdict_clear(&v);
+	f = fopen(path, "a");
+	cr_assert_not_null(f);
+	fputs("{\"type\":\"verdict\",\"run\":\"run-kil", f);
+	fclose(f);
+
+	cr_assert_eq(npukb_journal_resume_scan(path, &res, err, sizeof err), 0, "%s", err);
+	cr_assert(res.has_run);
+	cr_assert(res.has_units);
+	cr_assert_str_eq(res.run_id, "run-killed");
+	cr_assert_str_eq(res.backend, "cpusim");
+	cr_assert_eq(res.nseeds, 3);
+	cr_assert_eq(res.base_seed, 7);
+	cr_assert_eq(res.keep, sb.st_size, "kept %lld of %lld whole bytes", (long long)res.keep,
+		     (long long)sb.st_size);
+	cr_assert_eq(res.nverdicts, 3);
+	cr_assert_eq(res.ndone, 1);
+	cr_assert(npukb_journal_resume_done(&res, "level1/A/B", "answer"));
+	cr_assert_not(npukb_journal_resume_done(&res, "level1/A/B", "cut"));
+	npukb_journal_resume_free(&res);
 }
