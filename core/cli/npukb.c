@@ -110,6 +110,13 @@ static const char run_usage[] =
 	"Output:\n"
 	"  -o, --output DIR   reports go here (default: npukb-reports): journal.jsonl,\n"
 	"                     junit.xml, results.xml, summary.txt, report/index.html\n"
+	"  --resume           continue the run whose journal is in DIR (killed, or\n"
+	"                     stopped by an error): judge only the (task, sample)\n"
+	"                     units the journal does not hold whole, then write the\n"
+	"                     reports of the whole run. The same selection and\n"
+	"                     options are expected; a journal of another npukb\n"
+	"                     version, backend, SoC, --seeds or --seed is refused\n"
+	"                     (exit 3). Without a journal in DIR it starts afresh\n"
 	"  --keep-work        keep the per-sample work folders under DIR/work\n"
 	"  --no-cache         neither use nor fill the build cache (see npukb cache)\n"
 	"  --dump-tensors     for each failing (case, seed), write the inputs, expected\n"
@@ -233,6 +240,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		{ "unsafe-no-sandbox", no_argument, NULL, 'U' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "keep-work", no_argument, NULL, 'k' },
+		{ "resume", no_argument, NULL, 'Z' },
 		{ "dump-tensors", no_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "levels", required_argument, NULL, 'D' },
@@ -354,6 +362,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 			break;
 		case 'o': cfg.output_dir = optarg; break;
 		case 'k': cfg.options.keep_workdirs = 1; break;
+		case 'Z': cfg.resume = 1; break;
 		case 'X': no_cache = 1; break;
 		case 'T': cfg.options.dump_tensors = 1; break;
 		case 'q': quiet = 1; break;
