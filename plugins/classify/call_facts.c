@@ -546,8 +546,8 @@ char *classify_call_facts(const char *error, char *const *notes, size_t nnotes)
 	size_t ncand = 0, i, a = 0, b = 0;
 	size_t p = 0;
 	int arity_match = 0, fewer = 0, swapped = 0, variadic = 0, contradicted = 0, pointer = 0;
-	int missing = 0;
-	size_t m = 0;
+	int missing = 0, count_fits = 0;
+	size_t m = 0, order[MAX_ARGS];
 	char elem[TYPE_LEN], *out = NULL;
 
 	if (!error || parse_call(error, &args, &targs) != 0)
@@ -568,10 +568,16 @@ char *classify_call_facts(const char *error, char *const *notes, size_t nnotes)
 		}
 	}
 	element_type(&args, elem);
+	for (i = 0; i < args.n; i++)
+		order[i] = i;
 	for (i = 0; i < ncand; i++) {
 		variadic |= cand[i].variadic;
 		if (cand[i].params.n == args.n) {
 			arity_match = 1;
+			/* the arguments as given fit a candidate of their count:
+			 * what failed is not their number (a template argument
+			 * g++ could not deduce, Get() without <T>) */
+			count_fits |= fits_all(&args, order, &cand[i], elem);
 			if (!swapped)
 				swapped = swapped_pair(&args, &cand[i], elem, &a, &b);
 			if (!pointer)
@@ -595,7 +601,7 @@ char *classify_call_facts(const char *error, char *const *notes, size_t nnotes)
 		if (asprintf(&out, CALL_FACT_PREFIX "arguments %zu and %zu are in each other's place",
 			     a + 1, b + 1) < 0)
 			out = NULL;
-	} else if (missing && !fewer) {
+	} else if (missing && !fewer && !count_fits) {
 		if (asprintf(&out, CALL_FACT_PREFIX "parameter %zu of a candidate has no argument",
 			     m + 1) < 0)
 			out = NULL;

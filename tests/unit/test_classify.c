@@ -397,8 +397,19 @@ Test(classify, call_facts_missing_wrapped_and_crossed_arguments)
 		"k.cpp:18:35: error: invalid conversion from 'uint32_t' {aka 'unsigned int'} to 'half*' [-fpermissive]\n"
 		"ko.h:343:33: note:   initializing argument 1 of 'void AscendC::GlobalTensor<T>::SetGlobalBuffer(T*, uint64_t) [with T = half; uint64_t = long unsigned int]'\n"
 		"k.cpp:30:5: error: 'x' was not declared in this scope\n";
+	/* no argument missing: a candidate of the call's count fits it, and
+	 * the template argument is what g++ could not deduce */
+	static const char get_without_type[] =
+		"k.cpp:51:43: error: no matching function for call to 'AscendC::TBuf<AscendC::TPosition::VECCALC>::Get()'\n"
+		"ko.h:721:24: note: candidate: 'template<class T> AscendC::LocalTensor<U> AscendC::TBuf<pos>::Get() const [with AscendC::TPosition pos = AscendC::TPosition::VECCALC]'\n"
+		"ko.h:721:24: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:51:43: note:   couldn't deduce template parameter 'T'\n"
+		"ko.h:729:24: note: candidate: 'template<class T> AscendC::LocalTensor<U> AscendC::TBuf<pos>::Get(uint32_t) const [with AscendC::TPosition pos = AscendC::TPosition::VECCALC]'\n"
+		"ko.h:729:24: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:51:43: note:   candidate expects 1 arguments, 0 provided\n";
 	static const struct compile_row rows[] = {
 		{ queue_left_out, "api-signature", "note-call-missing" },
+		{ get_without_type, "template", "note-cannot-deduce" },
 		{ params_before_source, "api-signature", "note-call-swapped" },
 		{ tensor_for_scalar, "api-signature", "note-tensor-for-scalar" },
 		{ crossed_conversions, "api-signature", "note-call-swapped" },

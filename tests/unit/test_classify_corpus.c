@@ -42,10 +42,11 @@
 #define MIN_HALF 60
 #define MIN_TUNE_ACCURACY 0.95
 /* The held-out figure of fresh3: 120 samples written blind on 2026-11-27
- * and added after the rules were final; the target is 95%. A change that
- * looks at a fresh3 miss makes it a tuning half, held to
- * MIN_TUNE_ACCURACY, and a new blind set is then written. */
-#define MIN_FRESH3_ACCURACY (0.0 / 120.0)
+ * and added after the rules were final measured 114/120 (95.0%, the
+ * target); all six misses are compile samples. A change that looks at a
+ * fresh3 miss makes it a tuning half, held to MIN_TUNE_ACCURACY, and a new
+ * blind set is then written. */
+#define MIN_FRESH3_ACCURACY (114.0 / 120.0)
 #define MAX_CATS 40
 
 enum half { TUNE, HELDOUT, FRESH, FRESH2, FRESH3, NHALVES };
