@@ -3,6 +3,7 @@
  * Gradients are the analytic derivatives of the forward functions. */
 #include "ref_util.h"
 
+#include <npukb/util.h>
 #include <math.h>
 
 #include <npukb/parallel.h>
@@ -26,7 +27,7 @@ static int attr_double(const struct npukb_ref_call *c, const char *name, double 
 		snprintf(err, errlen, "case gives no attribute %s", name);
 		return -EINVAL;
 	}
-	*out = strtod(v, &end);
+	*out = npukb_strtod(v, &end);
 	if (end == v || *end) {
 		snprintf(err, errlen, "attribute %s = '%s' is not a number", name, v);
 		return -EINVAL;

@@ -5,6 +5,7 @@
  * PyTorch's argmax/argmin treat it. */
 #include "ref_util.h"
 
+#include <npukb/util.h>
 #include <math.h>
 
 static int strided(const struct npukb_ref_call *c, size_t *n, size_t *inc, char *err,
@@ -146,7 +147,7 @@ int npukb_ref_sscal(const struct npukb_ref_call *c, char *err, size_t errlen)
 		snprintf(err, errlen, "case gives no attribute alpha");
 		return -EINVAL;
 	}
-	alpha = (float)strtod(v, &end);
+	alpha = (float)npukb_strtod(v, &end);
 	if (end == v || *end) {
 		snprintf(err, errlen, "alpha '%s' is not a number", v);
 		return -EINVAL;

@@ -220,7 +220,7 @@ static void fe_member_range(void *ctx, unsigned part, size_t begin, size_t end)
 	const struct fe_member_job *j = ctx;
 	const struct npukb_ref_call *c = j->c;
 	struct npukb_ref_tensor *y = &c->out[0];
-	double blk[3][REF_BLOCK], x[3];
+	double blk[3][REF_BLOCK], x[3], res[REF_BLOCK];
 	(void)part;
 	for (size_t i = begin; i < end; i += REF_BLOCK) {
 		const size_t n = end - i < REF_BLOCK ? end - i : REF_BLOCK;
@@ -229,9 +229,10 @@ static void fe_member_range(void *ctx, unsigned part, size_t begin, size_t end)
 		for (size_t k = 0; k < n; k++) {
 			for (int l = 0; l < j->op->nlists; l++)
 				x[l] = blk[l][k];
-			npukb_store_from_double(y->dtype, y->data, y->member_offsets[j->m] + i + k,
-						j->op->f(x, j->s));
+			res[k] = j->op->f(x, j->s);
 		}
+		/* A block of results rounded and stored in one call. */
+		npukb_store_from_double_n(y->dtype, y->data, y->member_offsets[j->m] + i, res, n);
 	}
 }
 

@@ -13,6 +13,7 @@
 #include "journal_read.h"
 #include "metrics.h"
 #include "outlock.h"
+#include "render_run.h"
 #include "shard.h"
 
 #include <npukb/util.h>
@@ -32,7 +33,9 @@ static const char merge_usage[] =
 	"Combine the shards of one run (the output folders of `npukb run --shard I/N`,\n"
 	"each holding journal.jsonl) into one run: OUT/journal.jsonl holds every\n"
 	"verdict in the order a single `npukb run` of the same selection judges its\n"
-	"units, and OUT/metrics.json the figures `npukb report --json` gives.\n"
+	"units; its reports (junit.xml, results.xml, summary.txt, report/) are\n"
+	"rendered from it as a run's are, and OUT/metrics.json holds the figures\n"
+	"`npukb report --json` gives.\n"
 	"\n"
 	"  -o, --output OUT  the merged run's folder (created; must hold no journal)\n"
 	"  -h, --help        show this text\n"
@@ -47,10 +50,10 @@ static const char merge_usage[] =
 	"Exit status: 0 merged; 2 usage error; 3 the folders are not the shards of\n"
 	"one run, or a journal is unreadable; 4 npukb could not work (memory, OUT).\n";
 
-/* The verdicts of one (task, sample): run->v[first .. first + n). */
+/* One (task, sample) a shard judged: its unit record and its verdicts,
+ * run->v[w->first .. w->first + w->nverdicts). */
 struct unit {
-	const char *task, *sample;
-	size_t first, n;
+	const struct npukb_jwork *w;
 	const struct part *part;
 };
 
@@ -73,29 +76,41 @@ static void part_free(struct part *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* The run's verdicts cut into units: a unit's records are consecutive
- * (the run judges a (task, sample) whole before the next). */
-static int cut_units(struct part *p)
+/* The run's units, from its unit records. */
+static int take_units(struct part *p, char *err, size_t errlen)
 {
 	const struct npukb_jrun *r = p->run;
 	size_t i;
-	p->units = calloc(r->n + 1, sizeof(*p->units));
-	if (!p->units)
-		return -ENOMEM;
-	for (i = 0; i < r->n; i++) {
-		struct unit *u = p->nunits ? &p->units[p->nunits - 1] : NULL;
-		if (u && strcmp(u->task, r->v[i].task) == 0 && strcmp(u->sample, r->v[i].sample) == 0) {
-			u->n++;
-			continue;
-		}
-		u = &p->units[p->nunits++];
-		u->task = r->v[i].task;
-		u->sample = r->v[i].sample;
-		u->first = i;
-		u->n = 1;
-		u->part = p;
+	p->units = calloc(r->nunits + 1, sizeof(*p->units));
+	if (!p->units) {
+		snprintf(err, errlen, "out of memory");
+		return EXIT_INTERNAL;
 	}
-	return 0;
+	for (i = 0; i < r->nunits; i++) {
+		p->units[p->nunits].w = &r->units[i];
+		p->units[p->nunits++].part = p;
+	}
+	return EXIT_OK;
+}
+
+/* Each unit is its shard's own: the run's unit k belongs to shard k mod N
+ * (shard.h), so the indexes put the units back in the single run's order.
+ * Returns an exit status. */
+static int units_owned(const struct part *parts, size_t nparts, char *err, size_t errlen)
+{
+	size_t i, k;
+	for (i = 0; i < nparts; i++)
+		for (k = 0; k < parts[i].nunits; k++) {
+			const struct part *p = &parts[i];
+			const struct npukb_jwork *w = p->units[k].w;
+			if (w->index % p->shard.count != p->shard.index) {
+				snprintf(err, errlen, "%s: unit %zu (%s, %s) is not shard %u/%u's",
+					 p->dir, w->index, w->task, w->sample, p->shard.index,
+					 p->shard.count);
+				return EXIT_BADINPUT;
+			}
+		}
+	return EXIT_OK;
 }
 
 /* Read DIR/journal.jsonl: one finished run with a header. Returns an exit
@@ -144,13 +159,11 @@ static int part_load(struct part *p, const char *dir, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: shard %s", dir, why);
 		return EXIT_BADINPUT;
 	}
-	if (cut_units(p) != 0) {
-		snprintf(err, errlen, "out of memory");
-		return EXIT_INTERNAL;
-	}
-	if (r->has_units && (double)p->nunits != r->units) {
+	if ((rc = take_units(p, err, errlen)) != EXIT_OK)
+		return rc;
+	if (r->has_shard_units && (double)p->nunits != r->shard_units) {
 		snprintf(err, errlen, "%s: the header says %.0f units (task, sample) but the journal "
-			 "holds %zu", dir, r->units, p->nunits);
+			 "holds %zu", dir, r->shard_units, p->nunits);
 		return EXIT_BADINPUT;
 	}
 	return EXIT_OK;
@@ -177,11 +190,16 @@ static int agree(const struct part *a, const struct part *b, char *err, size_t e
 				 b->dir, name[i], va[i] ? va[i] : "(none)", vb[i] ? vb[i] : "(none)");
 			return -1;
 		}
-	if (a->run->seeds != b->run->seeds || a->run->base_seed != b->run->base_seed) {
+	if (a->run->nseeds != b->run->nseeds || a->run->base_seed != b->run->base_seed) {
+		int s = a->run->nseeds != b->run->nseeds;
 		snprintf(err, errlen, "%s and %s differ in %s: %.0f and %.0f", a->dir, b->dir,
-			 a->run->seeds != b->run->seeds ? "seeds" : "base seed",
-			 a->run->seeds != b->run->seeds ? a->run->seeds : a->run->base_seed,
-			 a->run->seeds != b->run->seeds ? b->run->seeds : b->run->base_seed);
+			 s ? "seeds" : "base seed", s ? (double)a->run->nseeds : a->run->base_seed,
+			 s ? (double)b->run->nseeds : b->run->base_seed);
+		return -1;
+	}
+	if (a->run->level != b->run->level) {
+		snprintf(err, errlen, "%s and %s differ in level: %d and %d (0: every level)",
+			 a->dir, b->dir, a->run->level, b->run->level);
 		return -1;
 	}
 	if (a->shard.count != b->shard.count) {
@@ -189,11 +207,11 @@ static int agree(const struct part *a, const struct part *b, char *err, size_t e
 			 a->shard.count, b->shard.count);
 		return -1;
 	}
-	if (a->run->has_units != b->run->has_units ||
-	    (a->run->has_units && a->run->units_total != b->run->units_total)) {
+	if (a->run->has_shard_units != b->run->has_shard_units ||
+	    (a->run->has_shard_units && a->run->shard_units_total != b->run->shard_units_total)) {
 		snprintf(err, errlen, "%s and %s differ in units_total (%.0f and %.0f): the shards "
-			 "were run on different selections", a->dir, b->dir, a->run->units_total,
-			 b->run->units_total);
+			 "were run on different selections", a->dir, b->dir, a->run->shard_units_total,
+			 b->run->shard_units_total);
 		return -1;
 	}
 	return 0;
@@ -202,8 +220,8 @@ static int agree(const struct part *a, const struct part *b, char *err, size_t e
 static int cmp_unit(const void *x, const void *y)
 {
 	const struct unit *a = *(const struct unit *const *)x, *b = *(const struct unit *const *)y;
-	int c = strcmp(a->task, b->task);
-	return c ? c : strcmp(a->sample, b->sample);
+	int c = strcmp(a->w->task, b->w->task);
+	return c ? c : strcmp(a->w->sample, b->w->sample);
 }
 
 /* No unit judged twice. Returns an exit status. */
@@ -227,7 +245,8 @@ static int units_once(struct part *parts, size_t nparts, char *err, size_t errle
 	for (i = 1; i < n && rc == EXIT_OK; i++)
 		if (cmp_unit(&all[i - 1], &all[i]) == 0) {
 			snprintf(err, errlen, "unit (%s, %s) was judged by both %s and %s",
-				 all[i]->task, all[i]->sample, all[i - 1]->part->dir, all[i]->part->dir);
+				 all[i]->w->task, all[i]->w->sample, all[i - 1]->part->dir,
+				 all[i]->part->dir);
 			rc = EXIT_BADINPUT;
 		}
 	free(all);
@@ -295,7 +314,7 @@ static void merged_header(struct part *const *order, unsigned n, struct npukb_jo
 	h->backend = r->backend;
 	h->identity = r->toolchain;
 	h->soc = r->soc;
-	h->nseeds = (unsigned)r->seeds;
+	h->nseeds = r->nseeds;
 	/* a double holds seeds up to 2^53 exactly; larger base seeds are
 	 * beyond what the journal reader keeps */
 	h->base_seed = (unsigned long long)r->base_seed;
@@ -312,32 +331,88 @@ static void merged_header(struct part *const *order, unsigned n, struct npukb_jo
 	}
 }
 
+static int cmp_index(const void *x, const void *y)
+{
+	const struct unit *a = x, *b = y;
+	return a->w->index < b->w->index ? -1 : a->w->index > b->w->index;
+}
+
+/* One unit's verdicts and its unit record, as one batch. */
+static int write_unit(struct npukb_journal *j, struct npukb_journal_batch *b,
+		      const struct unit *u)
+{
+	const struct npukb_jrun *r = u->part->run;
+	struct npukb_journal_unit rec;
+	char *cases = NULL, *save = NULL, *tok, **ids = NULL;
+	size_t k, n = 0;
+	int rc = 0;
+
+	for (k = 0; k < u->w->nverdicts && rc == 0; k++) {
+		const struct npukb_jverdict *jv = &r->v[u->w->first + k];
+		struct npukb_verdict v;
+		as_verdict(jv, &v);
+		rc = npukb_journal_batch_add(b, j, jv->task, jv->sample, jv->case_id, &v);
+	}
+	if (rc == 0 && u->w->cases) {
+		if (!(cases = strdup(u->w->cases)) ||
+		    !(ids = calloc(strlen(cases) / 2 + 2, sizeof(*ids))))
+			rc = -ENOMEM;
+		for (tok = cases ? strtok_r(cases, " ", &save) : NULL; rc == 0 && tok;
+		     tok = strtok_r(NULL, " ", &save))
+			ids[n++] = tok;
+	}
+	if (rc == 0) {
+		memset(&rec, 0, sizeof(rec));
+		rec.task = u->w->task;
+		rec.sample = u->w->sample;
+		rec.is_answer = u->w->is_answer;
+		rec.index = u->w->index;
+		rec.case_ids = (const char *const *)ids;
+		rec.ncases = n;
+		rc = npukb_journal_batch_commit(j, b, &rec);
+	}
+	free(ids);
+	free(cases);
+	return rc;
+}
+
 /* OUT/journal.jsonl through a temporary file: a merge that fails leaves
- * no half journal behind. Units are dealt back in round-robin order:
- * shard i's j-th unit was the run's unit j*N + i (shard.h). */
+ * no half journal behind. The units go in the order of their index, the
+ * place the unsharded run gives them (shard.h), so the merged journal is
+ * the one a single run writes but for run ids and times. */
 static int write_journal(const char *out, struct part *const *order, unsigned n, char *err,
 			 size_t errlen)
 {
 	struct npukb_journal j;
+	struct npukb_journal_batch b;
 	struct npukb_journal_header h;
+	struct unit *all = NULL;
 	char *path = NULL, *tmp = NULL, *run_id = NULL, stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
-	size_t u, most = 0;
+	size_t u, total = 0;
 	unsigned i;
 	int rc;
 
 	memset(&j, 0, sizeof(j));
+	memset(&b, 0, sizeof(b));
 	j.fd = -1;
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	for (i = 0; i < n; i++)
+		total += order[i]->nunits;
 	if (asprintf(&path, "%s/journal.jsonl", out) < 0 ||
 	    asprintf(&tmp, "%s/.journal.jsonl.merging", out) < 0 ||
-	    asprintf(&run_id, "%s-%ld-merged", stamp, (long)getpid()) < 0) {
+	    asprintf(&run_id, "%s-%ld-merged", stamp, (long)getpid()) < 0 ||
+	    !(all = calloc(total + 1, sizeof(*all)))) {
 		snprintf(err, errlen, "out of memory");
 		rc = -ENOMEM;
 		goto out;
 	}
+	for (i = 0, total = 0; i < n; i++)
+		for (u = 0; u < order[i]->nunits; u++)
+			all[total++] = order[i]->units[u];
+	qsort(all, total, sizeof(*all), cmp_index);
 	if (access(path, F_OK) == 0) {
 		snprintf(err, errlen, "%s already exists; merge writes a new run's journal", path);
 		rc = -EEXIST;
@@ -346,26 +421,17 @@ static int write_journal(const char *out, struct part *const *order, unsigned n,
 	unlink(tmp);
 	if ((rc = npukb_journal_open(&j, tmp, run_id, err, errlen)) != 0)
 		goto out;
+	j.level = order[0]->run->level;
 	merged_header(order, n, &h);
 	rc = npukb_journal_write_header(&j, &h);
-	for (i = 0; i < n; i++)
-		if (order[i]->nunits > most)
-			most = order[i]->nunits;
-	for (u = 0; u < most && rc == 0; u++)
-		for (i = 0; i < n && rc == 0; i++) {
-			const struct part *p = order[i];
-			size_t k;
-			if (u >= p->nunits)
-				continue;
-			for (k = 0; k < p->units[u].n && rc == 0; k++) {
-				const struct npukb_jverdict *r = &p->run->v[p->units[u].first + k];
-				struct npukb_verdict v;
-				as_verdict(r, &v);
-				rc = npukb_journal_append(&j, r->task, r->sample, r->case_id, &v);
-			}
-		}
-	if (rc == 0)
+	for (u = 0; u < total && rc == 0; u++)
+		rc = write_unit(&j, &b, &all[u]);
+	if (rc == 0) {
+		for (i = 0; i < n; i++)
+			if (order[i]->run->seconds > j.seconds)
+				j.seconds = order[i]->run->seconds;
 		rc = npukb_journal_end(&j);
+	}
 	if (rc == 0 && rename(tmp, path) != 0)
 		rc = -errno;
 	if (rc) {
@@ -374,35 +440,38 @@ static int write_journal(const char *out, struct part *const *order, unsigned n,
 	}
 out:
 	npukb_journal_close(&j);
+	npukb_journal_batch_free(&b);
+	free(all);
 	free(path);
 	free(tmp);
 	free(run_id);
 	return rc;
 }
 
-/* The reports of the run in outdir, from its journal.
- *
- * THE ONE CALL SITE to hand to npukb_render_run_reports(outdir, ...) when
- * the `journal` branch lands (junit.xml, results.xml, summary.txt,
- * report/). Until then it writes what the journal reader can already
- * give: metrics.json, the figures of `npukb report --json`. */
+/* The reports of the merged run, from its journal, by the renderer a run
+ * uses (junit.xml, results.xml, summary.txt, report/), and the figures of
+ * `npukb report --json` in metrics.json. */
 static int render_reports(const char *outdir, char *err, size_t errlen)
 {
 	struct npukb_jset set;
 	struct npukb_run_metrics m;
-	char *journal = NULL, *json = NULL;
+	const char *root = getenv("NPUKB_DATADIR");
+	char *journal = NULL, *json = NULL, *reports = NULL;
 	FILE *f = NULL;
 	int rc;
 
 	memset(&set, 0, sizeof(set));
 	memset(&m, 0, sizeof(m));
 	if (asprintf(&journal, "%s/journal.jsonl", outdir) < 0 ||
-	    asprintf(&json, "%s/metrics.json", outdir) < 0) {
-		free(journal);
+	    asprintf(&json, "%s/metrics.json", outdir) < 0 ||
+	    asprintf(&reports, "%s/reports", root && *root ? root : NPUKB_PKGDATADIR) < 0) {
 		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
+		rc = -ENOMEM;
+		goto out;
 	}
-	rc = npukb_journal_read(&set, journal, err, errlen);
+	rc = npukb_render_run_reports(outdir, reports, NULL, err, errlen);
+	if (rc == 0)
+		rc = npukb_journal_read(&set, journal, err, errlen);
 	if (rc == 0 && set.nruns != 1) {
 		snprintf(err, errlen, "%s: expected one run, read %zu", journal, set.nruns);
 		rc = -EINVAL;
@@ -421,10 +490,12 @@ static int render_reports(const char *outdir, char *err, size_t errlen)
 		if (rc)
 			snprintf(err, errlen, "%s: cannot write: %s", json, strerror(-rc));
 	}
+out:
 	npukb_run_metrics_free(&m);
 	npukb_jset_free(&set);
 	free(journal);
 	free(json);
+	free(reports);
 	return rc;
 }
 
@@ -473,6 +544,8 @@ int npukb_cmd_merge(int argc, char **argv)
 		rc = shards_complete(parts, nparts, order, err, sizeof(err));
 	if (rc == EXIT_OK)
 		rc = units_once(parts, nparts, err, sizeof(err));
+	if (rc == EXIT_OK)
+		rc = units_owned(parts, nparts, err, sizeof(err));
 	if (rc == EXIT_OK) {
 		int r = npukb_mkdir_p(out, 0755);
 		if (r == 0)
@@ -489,7 +562,8 @@ int npukb_cmd_merge(int argc, char **argv)
 	if (rc != EXIT_OK)
 		fprintf(stderr, "npukb merge: %s\n", err);
 	else
-		printf("merged %u shards into %s: journal.jsonl metrics.json\n",
+		printf("merged %u shards into %s: journal.jsonl junit.xml results.xml summary.txt "
+		       "report/ metrics.json\n",
 		       parts[0].shard.count, out);
 	npukb_outlock_release(lock);
 	for (i = 0; i < nparts; i++)

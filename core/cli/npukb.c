@@ -12,6 +12,7 @@
 #include "catalog.h"
 #include "cmd_lint.h"
 #include "cmd_cache.h"
+#include "cmd_import.h"
 #include "cache_dir.h"
 #include "cmd_question.h"
 #include "cmd_leaderboard.h"
@@ -22,6 +23,7 @@
 #include "run.h"
 #include "task_check.h"
 
+#include <npukb/util.h>
 #include <npukb/sandbox.h>
 
 #include <errno.h>
@@ -48,6 +50,7 @@ static const char usage_text[] =
 	"\n"
 	"Commands:\n"
 	"  run        judge samples against tasks on a backend; write journal and reports\n"
+	"  import     model responses (JSONL, markdown, NPUKernelBench runs) to a samples tree\n"
 	"  list       list the tasks of the selected levels\n"
 	"  plugins    list the plugins found, loaded and rejected (with the reason)\n"
 	"  validate   check task manifests against the schema (all, or the FILEs given)\n"
@@ -87,7 +90,8 @@ static const char run_usage[] =
 	"                     smallest-one: only the task's case with the fewest tensor\n"
 	"                     bytes (one build per task; make check's Level 2)\n"
 	"  --sample DIR       judge the sample in DIR against every selected task; repeatable\n"
-	"  --samples ROOT     judge every folder ROOT/<task id>/<sample>/\n"
+	"  --samples ROOT     judge every folder ROOT/<task id>/<sample>/, on the tasks\n"
+	"                     that have one (`npukb import` writes such a tree)\n"
 	"  --no-answer        do not judge the expert answers\n"
 	"  --shard I/N        judge only shard I (0 to N-1) of N: the selection's units\n"
 	"                     (task, sample), in task then sample order, unit k going\n"
@@ -114,6 +118,13 @@ static const char run_usage[] =
 	"Output:\n"
 	"  -o, --output DIR   reports go here (default: npukb-reports): journal.jsonl,\n"
 	"                     junit.xml, results.xml, summary.txt, report/index.html\n"
+	"  --resume           continue the run whose journal is in DIR (killed, or\n"
+	"                     stopped by an error): judge only the (task, sample)\n"
+	"                     units the journal does not hold whole, then write the\n"
+	"                     reports of the whole run. The same selection and\n"
+	"                     options are expected; a journal of another npukb\n"
+	"                     version, backend, SoC, --seeds or --seed is refused\n"
+	"                     (exit 3). Without a journal in DIR it starts afresh\n"
 	"  --keep-work        keep the per-sample work folders under DIR/work\n"
 	"  --no-cache         neither use nor fill the build cache (see npukb cache)\n"
 	"  --dump-tensors     for each failing (case, seed), write the inputs, expected\n"
@@ -163,7 +174,7 @@ static int parse_double(const char *s, double min, double max, double *out)
 	if (digits == 0 || s[digits] != '\0' || strspn(s, ".") == digits)
 		return -1;
 	errno = 0;
-	v = strtod(s, &end);
+	v = npukb_strtod(s, &end);
 	if (errno || *end || !(v >= min && v <= max))
 		return -1;
 	*out = v;
@@ -238,6 +249,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		{ "unsafe-no-sandbox", no_argument, NULL, 'U' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "keep-work", no_argument, NULL, 'k' },
+		{ "resume", no_argument, NULL, 'Z' },
 		{ "dump-tensors", no_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "levels", required_argument, NULL, 'D' },
@@ -366,6 +378,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 			break;
 		case 'o': cfg.output_dir = optarg; break;
 		case 'k': cfg.options.keep_workdirs = 1; break;
+		case 'Z': cfg.resume = 1; break;
 		case 'X': no_cache = 1; break;
 		case 'T': cfg.options.dump_tensors = 1; break;
 		case 'q': quiet = 1; break;
@@ -717,6 +730,8 @@ static int dispatch(const char *cmd, int argc, char **argv)
 		return npukb_cmd_lint(argc, argv);
 	if (strcmp(cmd, "cache") == 0)
 		return npukb_cmd_cache(argc, argv);
+	if (strcmp(cmd, "import") == 0)
+		return npukb_cmd_import(argc, argv);
 	if (strcmp(cmd, "leaderboard") == 0)
 		return npukb_cmd_leaderboard(argc, argv);
 	fprintf(stderr, "npukb: no such command '%s'\nTry 'npukb --help'.\n", cmd);

@@ -3,6 +3,7 @@
  * Tensors are files mapped MAP_SHARED: the backend maps the same files, so
  * a 1 GiB tensor exists once in memory, the kernel's writes are what we
  * read back, and input mutation shows as a change of the file's hash. */
+#include <npukb/util.h>
 #include <npukb/case_data.h>
 
 #include "fsutil.h"
@@ -84,6 +85,67 @@ int npukb_is_poison(enum npukb_dtype dt, const void *buf, size_t i)
 				return 0;
 		return size > 0;
 	}
+}
+
+/* Elements [i, i+n) of a buffer of w-byte words: does any equal pat? A
+ * branch-free loop over a block (the compiler vectorises it), so the scan
+ * of a fully written output costs a compare per element, not a call. */
+#define POISON_BLOCK 512
+#define ANY_EQUAL(type)                                                            \
+	static int any_equal_##type(const unsigned char *p, size_t n, type pat)   \
+	{                                                                          \
+		int any = 0;                                                       \
+		for (size_t k = 0; k < n; k++) {                                   \
+			type v;                                                    \
+			memcpy(&v, p + k * sizeof(type), sizeof(type));            \
+			any |= v == pat;                                           \
+		}                                                                  \
+		return any;                                                        \
+	}
+ANY_EQUAL(uint16_t)
+ANY_EQUAL(uint32_t)
+ANY_EQUAL(uint64_t)
+
+size_t npukb_poison_find(enum npukb_dtype dt, const void *buf, size_t begin, size_t end)
+{
+	const unsigned char *p = buf;
+	size_t size = npukb_dtype_size(dt), i, n;
+	uint16_t pat16 = 0;
+	uint32_t pat32 = 0;
+	uint64_t pat64 = 0;
+	int any;
+
+	switch (dt) {
+	case NPUKB_DT_FLOAT16: pat16 = poison16; break;
+	case NPUKB_DT_BFLOAT16: pat16 = poison_bf16; break;
+	case NPUKB_DT_FLOAT32: pat32 = poison32; break;
+	case NPUKB_DT_FLOAT64: pat64 = poison64; break;
+	case NPUKB_DT_COMPLEX64: pat64 = (uint64_t)poison32 << 32 | poison32; break;
+	default:
+		/* the integers: every byte 0xA5 */
+		if (size == 0)
+			return end;
+		memset(&pat64, 0xA5, sizeof pat64);
+		pat16 = (uint16_t)pat64;
+		pat32 = (uint32_t)pat64;
+		break;
+	}
+	for (i = begin; i < end; i += n) {
+		n = end - i < POISON_BLOCK ? end - i : POISON_BLOCK;
+		switch (size) {
+		case 1: any = memchr(p + i, 0xA5, n) != NULL; break;
+		case 2: any = any_equal_uint16_t(p + 2 * i, n, pat16); break;
+		case 4: any = any_equal_uint32_t(p + 4 * i, n, pat32); break;
+		case 8: any = any_equal_uint64_t(p + 8 * i, n, pat64); break;
+		default: any = 1; break;
+		}
+		if (!any)
+			continue;
+		for (size_t k = i; k < i + n; k++)
+			if (npukb_is_poison(dt, buf, k))
+				return k;
+	}
+	return end;
 }
 
 static int map_file(const char *path, size_t bytes, int create, void **out)
@@ -459,7 +521,7 @@ static int resolve_attr_dist(const struct npukb_case *c, const struct npukb_tens
 		x = v[0] == 't';
 		end = (char *)v + strlen(v);
 	} else {
-		x = strtod(v, &end);
+		x = npukb_strtod(v, &end);
 	}
 	if (end == v || *end != '\0') {
 		snprintf(err, errlen, "case %s: attribute %s = '%s' is not a number (input %s)",
@@ -530,9 +592,11 @@ uint64_t npukb_case_seed(const struct npukb_task *t, const struct npukb_case *c,
 	return splitmix64((base + s) ^ h);
 }
 
-int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case *c,
-			    uint64_t seed, const char *workdir,
-			    struct npukb_case_data *d, char *err, size_t errlen)
+/* with_reference 0: the kernel's arguments only (inputs, poisoned
+ * outputs, tiling), no expected buffers, no reference, no input hashes. */
+static int prepare(const struct npukb_task *t, const struct npukb_case *c, uint64_t seed,
+		   const char *workdir, int with_reference, struct npukb_case_data *d, char *err,
+		   size_t errlen)
 {
 	size_t i;
 	int rc = 0;
@@ -586,7 +650,7 @@ int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case 
 				break;
 			ct->members = members;
 		}
-		if (td->is_output) {
+		if (td->is_output && with_reference) {
 			ct->expected = malloc(ct->bytes ? ct->bytes : 1);
 			if (!ct->expected) {
 				snprintf(err, errlen, "out of memory for the expected %s (%zu bytes)",
@@ -596,17 +660,21 @@ int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case 
 			}
 		}
 		if (td->is_output && !td->is_inout) {
-			npukb_poison_fill(ct->dtype, ct->expected, ct->numel);
+			if (with_reference)
+				npukb_poison_fill(ct->dtype, ct->expected, ct->numel);
 			npukb_poison_fill(ct->dtype, ct->data, ct->numel);
 		} else {
 			rc = fill_input(t, c, td, d, ct, seed, err, errlen);
-			ct->hash = npukb_hash_bytes(ct->data, ct->bytes);
-			/* The reference updates its copy of an in-place tensor. */
-			if (rc == 0 && td->is_inout)
-				memcpy(ct->expected, ct->data, ct->bytes);
+			if (with_reference) {
+				ct->hash = npukb_content_hash(ct->data, ct->bytes);
+				/* The reference updates its copy of an in-place
+				 * tensor. */
+				if (rc == 0 && td->is_inout)
+					memcpy(ct->expected, ct->data, ct->bytes);
+			}
 		}
 	}
-	if (rc == 0)
+	if (rc == 0 && with_reference)
 		rc = compute_reference(t, c, d, err, errlen);
 	if (rc == 0)
 		rc = pack_tiling(t, c, workdir, d, err, errlen);
@@ -617,6 +685,20 @@ int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case 
 	if (rc)
 		npukb_case_data_free(d);
 	return rc;
+}
+
+int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case *c,
+			    uint64_t seed, const char *workdir,
+			    struct npukb_case_data *d, char *err, size_t errlen)
+{
+	return prepare(t, c, seed, workdir, 1, d, err, errlen);
+}
+
+int npukb_case_data_prepare_args(const struct npukb_task *t, const struct npukb_case *c,
+				 uint64_t seed, const char *workdir,
+				 struct npukb_case_data *d, char *err, size_t errlen)
+{
+	return prepare(t, c, seed, workdir, 0, d, err, errlen);
 }
 
 int npukb_case_data_load_outputs(struct npukb_case_data *d, char *err, size_t errlen)
@@ -643,7 +725,7 @@ const char *npukb_case_data_mutated_input(const struct npukb_case_data *d)
 	size_t i;
 	for (i = 0; i < d->ntensors; i++) {
 		const struct npukb_case_tensor *ct = &d->tensors[i];
-		if (!ct->is_output && ct->data && npukb_hash_bytes(ct->data, ct->bytes) != ct->hash)
+		if (!ct->is_output && ct->data && npukb_content_hash(ct->data, ct->bytes) != ct->hash)
 			return ct->name;
 	}
 	return NULL;

@@ -182,31 +182,64 @@ static size_t task_like_folders(const char *root, char *out, size_t len, size_t 
 	return found;
 }
 
-int npukb_catalog_check_samples_root(const struct npukb_catalog *cat, const char *root,
+/* 1 when root/<id>/ holds a sample folder. */
+static int has_sample(const char *root, const char *id)
+{
+	char *p, **subs = NULL;
+	size_t n = 0;
+	if (asprintf(&p, "%s/%s", root, id) < 0)
+		return -ENOMEM;
+	if (npukb_list_subdirs(p, &subs, &n) != 0)
+		n = 0;
+	npukb_free_names(subs, n);
+	free(p);
+	return n > 0;
+}
+
+int npukb_catalog_check_samples_root(struct npukb_catalog *cat, const char *root,
 				     char *err, size_t errlen)
 {
 	char holds[512];
-	size_t i;
+	unsigned char *keep;
+	size_t i, kept = 0;
 	int rc;
 	if (!root)
 		return 0;
 	if ((rc = npukb_check_dir(root, "samples root", err, errlen)) != 0)
 		return -EINVAL;
+	if (!(keep = calloc(cat->ntasks + 1, 1)))
+		return -ENOMEM;
 	for (i = 0; i < cat->ntasks; i++) {
-		char *p;
-		int is;
-		if (asprintf(&p, "%s/%s", root, cat->tasks[i]->id) < 0)
+		int has = has_sample(root, cat->tasks[i]->id);
+		if (has < 0) {
+			free(keep);
 			return -ENOMEM;
-		is = npukb_is_dir(p);
-		free(p);
-		if (is)
-			return 0;
+		}
+		keep[i] = (unsigned char)has;
+		kept += (size_t)has;
 	}
-	snprintf(err, errlen,
-		 "nothing selected: %s holds no folder <task id>/ for any of the %zu selected "
-		 "task%s (e.g. %s/%s/<sample>/); it holds %s",
-		 root, cat->ntasks, cat->ntasks == 1 ? "" : "s", root,
-		 cat->ntasks ? cat->tasks[0]->id : "level1/Math/AddCustom",
-		 task_like_folders(root, holds, sizeof holds, 5) ? holds : "no level/family/task folder");
-	return -EINVAL;
+	if (kept == 0) {
+		free(keep);
+		snprintf(err, errlen,
+			 "nothing selected: %s holds no folder <task id>/<sample>/ for any of "
+			 "the %zu selected task%s (e.g. %s/%s/<sample>/); it holds %s",
+			 root, cat->ntasks, cat->ntasks == 1 ? "" : "s", root,
+			 cat->ntasks ? cat->tasks[0]->id : "level1/Math/AddCustom",
+			 task_like_folders(root, holds, sizeof holds, 5) ? holds
+									: "no level/family/task folder");
+		return -EINVAL;
+	}
+	/* Only the tasks with samples are judged (their answers as the
+	 * baseline): judging every task of the level spent most of a run on
+	 * expert answers nobody asked about. */
+	kept = 0;
+	for (i = 0; i < cat->ntasks; i++) {
+		if (keep[i])
+			cat->tasks[kept++] = cat->tasks[i];
+		else
+			npukb_task_free(cat->tasks[i]);
+	}
+	cat->ntasks = kept;
+	free(keep);
+	return 0;
 }

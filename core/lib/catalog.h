@@ -35,9 +35,11 @@ void npukb_catalog_free(struct npukb_catalog *cat);
  * a case of some task of cat; */
 int npukb_catalog_check_cases(const struct npukb_catalog *cat, const char *const *case_ids,
 			      char *err, size_t errlen);
-/* and a --samples root must be a folder holding <task id>/ for some task
- * of cat (err lists what it holds instead). */
-int npukb_catalog_check_samples_root(const struct npukb_catalog *cat, const char *root,
+/* and a --samples root must be a folder holding <task id>/<sample>/ for
+ * some task of cat (err lists what it holds instead). When it does, cat
+ * keeps only the tasks with a sample folder under root: `--samples`
+ * judges those tasks (and their answers), not the whole level. */
+int npukb_catalog_check_samples_root(struct npukb_catalog *cat, const char *root,
 				     char *err, size_t errlen);
 
 #endif

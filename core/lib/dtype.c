@@ -219,7 +219,7 @@ uint16_t npukb_f32_to_f16(float f)
  * first landed exactly on such a point (the 13 dropped bits 1000000000000)
  * from a d that was not on it. Normal halves only; the rest, and those
  * ties, go the exact way. */
-uint16_t npukb_f64_to_f16(double d)
+static inline uint16_t f64_to_f16_one(double d)
 {
 	const float f = (float)d;
 	const uint32_t u = f32_bits(f), mag = u & 0x7fffffff;
@@ -229,6 +229,11 @@ uint16_t npukb_f64_to_f16(double d)
 		return (uint16_t)(((u >> 16) & 0x8000) | ((r >> 13) - (112u << 10)));
 	}
 	return f64_to_narrow(d, HALF);
+}
+
+uint16_t npukb_f64_to_f16(double d)
+{
+	return f64_to_f16_one(d);
 }
 
 uint16_t npukb_f32_to_bf16(float f)
@@ -254,7 +259,7 @@ static uint16_t f32_to_bf16_bits(float f)
  * (the 16 dropped bits 0x8000) from a d that was not on it; those ties
  * and NaNs go the exact way. A d too large for float rounds to infinity
  * in both. The references store most of their bf16 outputs here. */
-uint16_t npukb_f64_to_bf16(double d)
+static inline uint16_t f64_to_bf16_one(double d)
 {
 	const float f = (float)d;
 	const uint32_t u = f32_bits(f);
@@ -262,6 +267,11 @@ uint16_t npukb_f64_to_bf16(double d)
 	if (d == d && ((u & 0xffff) != 0x8000 || (double)f == d))
 		return f32_to_bf16_bits(f);
 	return f64_to_narrow(d, BF16);
+}
+
+uint16_t npukb_f64_to_bf16(double d)
+{
+	return f64_to_bf16_one(d);
 }
 
 void npukb_f32_to_bf16_n(const float *src, uint16_t *dst, size_t n)
@@ -288,6 +298,52 @@ __attribute__((target("avx,f16c"))) static void f32_to_f16_f16c(const float *src
 		dst[i] = f32_to_narrow(src[i], HALF);
 }
 
+/* npukb_f64_to_f16 eight values at a time: each double rounded to float
+ * (vcvtpd2ps, the rounding of the one-value form's (float)d), the floats
+ * to half by vcvtps2ph. That is exact where the one-value form takes its
+ * fast path: normal halves (float magnitude bits in [0x38800000,
+ * 0x477ff000)) whose float is not a half-way point between two halves
+ * (dropped 13 bits 0x1000) reached by rounding, plus zeros. Every other
+ * lane (subnormal or overflowing halves, infinities, NaNs, those ties) is
+ * redone by the exact one-value form. */
+__attribute__((target("avx,f16c"))) static void f64_to_f16_f16c(const double *src, uint16_t *dst,
+								  size_t n)
+{
+	const __m128i lo = _mm_set1_epi32(0x387fffff), hi = _mm_set1_epi32(0x477ff000);
+	const __m128i absmask = _mm_set1_epi32(0x7fffffff), low13 = _mm_set1_epi32(0x1fff);
+	const __m128i tie = _mm_set1_epi32(0x1000), zero = _mm_setzero_si128();
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		const __m256d d0 = _mm256_loadu_pd(src + i), d1 = _mm256_loadu_pd(src + i + 4);
+		const __m128 f0 = _mm256_cvtpd_ps(d0), f1 = _mm256_cvtpd_ps(d1);
+		unsigned ok = 0;
+		for (int half = 0; half < 2; half++) {
+			const __m128 f = half ? f1 : f0;
+			const __m256d d = half ? d1 : d0;
+			const __m128i mag = _mm_and_si128(_mm_castps_si128(f), absmask);
+			const __m128i in = _mm_and_si128(_mm_cmpgt_epi32(mag, lo), _mm_cmplt_epi32(mag, hi));
+			const __m128i at_tie = _mm_cmpeq_epi32(_mm_and_si128(mag, low13), tie);
+			const unsigned m_in = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(in));
+			const unsigned m_tie = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(at_tie));
+			const unsigned m_zero =
+				(unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(mag, zero)));
+			const unsigned m_exact = (unsigned)_mm256_movemask_pd(
+				_mm256_cmp_pd(_mm256_cvtps_pd(f), d, _CMP_EQ_OQ));
+			ok |= ((m_in & (~m_tie | m_exact)) | m_zero) << (4 * half);
+		}
+		_mm_storeu_si128((__m128i *)(void *)(dst + i),
+				 _mm256_cvtps_ph(_mm256_set_m128(f1, f0),
+						 _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+		if (ok != 0xff)
+			for (int k = 0; k < 8; k++)
+				if (!(ok >> k & 1))
+					dst[i + k] = f64_to_f16_one(src[i + k]);
+	}
+	for (; i < n; i++)
+		dst[i] = f64_to_f16_one(src[i]);
+}
+
 static int have_f16c(void)
 {
 	static int cached = -1;
@@ -307,6 +363,18 @@ void npukb_f32_to_f16_n(const float *src, uint16_t *dst, size_t n)
 #endif
 	for (size_t i = 0; i < n; i++)
 		dst[i] = f32_to_narrow(src[i], HALF);
+}
+
+void npukb_f64_to_f16_n(const double *src, uint16_t *dst, size_t n)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (have_f16c()) {
+		f64_to_f16_f16c(src, dst, n);
+		return;
+	}
+#endif
+	for (size_t i = 0; i < n; i++)
+		dst[i] = f64_to_f16_one(src[i]);
 }
 
 /* Exact: every binary16 value is a float. NaNs come out quiet, as the
@@ -356,12 +424,36 @@ float npukb_bf16_to_f32(uint16_t b)
 	return f32_from_bits((uint32_t)b << 16);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/* vcvtph2ps: exact, as the table; NaNs come out quiet with their payload,
+ * as f16_to_f32_bits makes them (test_dtype compares all 65536 patterns
+ * bit for bit). */
+__attribute__((target("avx,f16c"))) static void f16_to_f32_f16c(const unsigned char *p, size_t n,
+								  float *dst)
+{
+	size_t k = 0;
+	for (; k + 8 <= n; k += 8)
+		_mm256_storeu_ps(dst + k, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(p + 2 * k))));
+	for (; k < n; k++) {
+		uint16_t h;
+		memcpy(&h, p + 2 * k, 2);
+		dst[k] = f16_to_f32_bits(h);
+	}
+}
+#endif
+
 int npukb_load_as_float_n(enum npukb_dtype dt, const void *buf, size_t i, size_t n, float *dst)
 {
 	size_t k;
 	switch (dt) {
 	case NPUKB_DT_FLOAT16: {
 		const unsigned char *p = (const unsigned char *)buf + 2 * i;
+#if defined(__x86_64__) && defined(__GNUC__)
+		if (have_f16c()) {
+			f16_to_f32_f16c(p, n, dst);
+			return 0;
+		}
+#endif
 		pthread_once(&f16_table_once, f16_table_fill);
 		for (k = 0; k < n; k++) {
 			uint16_t h;
@@ -457,7 +549,7 @@ double npukb_load_as_double(enum npukb_dtype dt, const void *buf, size_t i)
 	}
 }
 
-void npukb_store_from_double(enum npukb_dtype dt, void *buf, size_t i, double v)
+static inline void store_one(enum npukb_dtype dt, void *buf, size_t i, double v)
 {
 	uint16_t u16;
 	float f32;
@@ -471,11 +563,11 @@ void npukb_store_from_double(enum npukb_dtype dt, void *buf, size_t i, double v)
 		return;
 	switch (dt) {
 	case NPUKB_DT_FLOAT16:
-		u16 = npukb_f64_to_f16(v);
+		u16 = f64_to_f16_one(v);
 		put(buf, i, 2, &u16);
 		break;
 	case NPUKB_DT_BFLOAT16:
-		u16 = npukb_f64_to_bf16(v);
+		u16 = f64_to_bf16_one(v);
 		put(buf, i, 2, &u16);
 		break;
 	case NPUKB_DT_FLOAT32:
@@ -516,6 +608,50 @@ void npukb_store_from_double(enum npukb_dtype dt, void *buf, size_t i, double v)
 		put(buf, i, 8, c64);
 		break;
 	default:
+		break;
+	}
+}
+
+void npukb_store_from_double(enum npukb_dtype dt, void *buf, size_t i, double v)
+{
+	store_one(dt, buf, i, v);
+}
+
+/* The reference's outputs and the integer inputs come here a block at a
+ * time: one call and one dispatch on the dtype per block instead of a
+ * call (through the library's PLT) and a switch per element. */
+void npukb_store_from_double_n(enum npukb_dtype dt, void *buf, size_t i, const double *v,
+			       size_t n)
+{
+	size_t k;
+	uint16_t h[256];
+
+	if (!buf || !valid(dt))
+		return;
+	switch (dt) {
+	case NPUKB_DT_FLOAT16:
+		/* through an aligned block: buf + 2i need not be 2-aligned */
+		for (k = 0; k < n; k += 256) {
+			size_t m = n - k < 256 ? n - k : 256;
+			npukb_f64_to_f16_n(v + k, h, m);
+			memcpy((char *)buf + 2 * (i + k), h, 2 * m);
+		}
+		break;
+	case NPUKB_DT_FLOAT32:
+		for (k = 0; k < n; k++) {
+			float f = (float)v[k];
+			put(buf, i + k, 4, &f);
+		}
+		break;
+	case NPUKB_DT_INT32:
+		for (k = 0; k < n; k++) {
+			uint32_t w = (uint32_t)to_int_bits(v[k], 32, 0);
+			put(buf, i + k, 4, &w);
+		}
+		break;
+	default:
+		for (k = 0; k < n; k++)
+			store_one(dt, buf, i + k, v[k]);
 		break;
 	}
 }

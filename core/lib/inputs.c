@@ -40,7 +40,10 @@ static uint64_t rotl(uint64_t x, int k)
 	return (x << k) | (x >> (64 - k));
 }
 
-uint64_t npukb_rng_next(struct npukb_rng *r)
+/* The generator, inlined into the fill loops: the exported
+ * npukb_rng_next/npukb_rng_uniform01 are reached through the shared
+ * library's PLT, a call per value that cost more than the draw itself. */
+static inline uint64_t rng_next(struct npukb_rng *r)
 {
 	uint64_t *s = r->s;
 	uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
@@ -53,9 +56,19 @@ uint64_t npukb_rng_next(struct npukb_rng *r)
 	return result;
 }
 
+static inline double rng_uniform01(struct npukb_rng *r)
+{
+	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+uint64_t npukb_rng_next(struct npukb_rng *r)
+{
+	return rng_next(r);
+}
+
 double npukb_rng_uniform01(struct npukb_rng *r)
 {
-	return (double)(npukb_rng_next(r) >> 11) * 0x1.0p-53;
+	return rng_uniform01(r);
 }
 
 /* ---- normal draws: Marsaglia and Tsang's ziggurat (Doornik's variant) --- */
@@ -120,7 +133,7 @@ static const double zig_x[ZIG_LAYERS + 1] = {
 /* (0, 1): never 0, for the logarithms of the tail. */
 static double uniform_open01(struct npukb_rng *r)
 {
-	return ((double)(npukb_rng_next(r) >> 11) + 0.5) * 0x1.0p-53;
+	return ((double)(rng_next(r) >> 11) + 0.5) * 0x1.0p-53;
 }
 
 /* Beyond r: Marsaglia's exponential rejection. */
@@ -135,11 +148,13 @@ static double zig_tail(struct npukb_rng *r, int negative)
 }
 
 /* One standard normal value. One 64-bit draw gives the layer (its low 7
- * bits) and a signed uniform in [-1, 1) (its top 54 bits). */
-static double normal(struct npukb_rng *r)
+ * bits) and a signed uniform in [-1, 1) (its top 54 bits). normal() is
+ * the common case (98.8% of draws), inlined into the fill loop;
+ * normal_rest() goes on from a draw w that fell outside its layer's
+ * rectangle, with the draws the one-piece loop would make. */
+static double normal_rest(struct npukb_rng *r, uint64_t w)
 {
 	for (;;) {
-		const uint64_t w = npukb_rng_next(r);
 		const int i = (int)(w & (ZIG_LAYERS - 1));
 		const double u = (double)((int64_t)w >> 10) * 0x1.0p-53;
 		const double x = u * zig_x[i];
@@ -151,9 +166,33 @@ static double normal(struct npukb_rng *r)
 			return zig_tail(r, u < 0);
 		f0 = exp(-0.5 * (zig_x[i] * zig_x[i] - x * x));
 		f1 = exp(-0.5 * (zig_x[i + 1] * zig_x[i + 1] - x * x));
-		if (f1 + npukb_rng_uniform01(r) * (f0 - f1) < 1.0)
+		if (f1 + rng_uniform01(r) * (f0 - f1) < 1.0)
 			return x;
+		w = rng_next(r);
 	}
+}
+
+/* The rare calls from the fill loop take a copy of the stream: the loop's
+ * own stream then never has its address taken, and the compiler keeps it
+ * in registers instead of storing and reloading it for every draw (a
+ * store-to-load forward on the generator's critical path). */
+static inline double normal_rest_copy(struct npukb_rng *r, uint64_t w)
+{
+	struct npukb_rng t = *r;
+	double x = normal_rest(&t, w);
+	*r = t;
+	return x;
+}
+
+static inline double normal(struct npukb_rng *r)
+{
+	const uint64_t w = rng_next(r);
+	const int i = (int)(w & (ZIG_LAYERS - 1));
+	const double x = (double)((int64_t)w >> 10) * 0x1.0p-53 * zig_x[i];
+
+	if (fabs(x) < zig_x[i + 1])
+		return x;
+	return normal_rest_copy(r, w);
 }
 
 /* One of the values a float kernel must treat specially: both infinities,
@@ -162,14 +201,22 @@ static double normal(struct npukb_rng *r)
 static double special_value(enum npukb_dtype dt, struct npukb_rng *r)
 {
 	double tiny = dt == NPUKB_DT_FLOAT16 ? 0x1.0p-20 : 0x1.0p-130;
-	switch (npukb_rng_next(r) % 6) {
+	switch (rng_next(r) % 6) {
 	case 0: return INFINITY;
 	case 1: return -INFINITY;
 	case 2: return NAN;
 	case 3: return 0.0;
 	case 4: return -0.0;
-	default: return (npukb_rng_next(r) & 1) ? tiny : -tiny;
+	default: return (rng_next(r) & 1) ? tiny : -tiny;
 	}
+}
+
+static inline double special_value_copy(enum npukb_dtype dt, struct npukb_rng *r)
+{
+	struct npukb_rng t = *r;
+	double v = special_value(dt, &t);
+	*r = t;
+	return v;
 }
 
 /* ---- filling a tensor ----------------------------------------------------- */
@@ -202,81 +249,139 @@ static int narrows_through_float(enum npukb_dtype dt)
 	return dt == NPUKB_DT_FLOAT16 || dt == NPUKB_DT_BFLOAT16 || dt == NPUKB_DT_FLOAT32;
 }
 
-static void store_batch(enum npukb_dtype dt, void *buf, size_t first, const float *v, size_t n)
+/* The converted batch into the buffer at element first: float values for
+ * the dtypes that narrow through float, doubles for the rest. */
+static void store_batch(enum npukb_dtype dt, void *buf, size_t first, const float *fv,
+			const double *dv, size_t n)
 {
 	switch (dt) {
 	case NPUKB_DT_FLOAT16:
-		npukb_f32_to_f16_n(v, (uint16_t *)buf + first, n);
+		npukb_f32_to_f16_n(fv, (uint16_t *)buf + first, n);
 		break;
 	case NPUKB_DT_BFLOAT16:
-		npukb_f32_to_bf16_n(v, (uint16_t *)buf + first, n);
+		npukb_f32_to_bf16_n(fv, (uint16_t *)buf + first, n);
+		break;
+	case NPUKB_DT_FLOAT32:
+		memcpy((float *)buf + first, fv, n * sizeof(float));
 		break;
 	default:
-		memcpy((float *)buf + first, v, n * sizeof(float));
+		npukb_store_from_double_n(dt, buf, first, dv, n);
 		break;
 	}
 }
 
+/* What the fill loops need of a distribution, worked out once. */
+struct fill_params {
+	double a, b, width, int_lo, int_span, special;
+	int specials;
+};
+
+#if defined(__GNUC__)
+#define FILL_INLINE inline __attribute__((always_inline))
+#else
+#define FILL_INLINE inline
+#endif
+
+/* One value of the distribution (slices come in pairs: fill_kind). kind
+ * is a constant wherever this is inlined, so the switch folds away. */
+static FILL_INLINE double draw_one(enum npukb_dist_kind kind, const struct fill_params *p,
+				   struct npukb_rng *r)
+{
+	switch (kind) {
+	case NPUKB_DIST_UNIFORM:
+		return p->a + p->width * rng_uniform01(r);
+	case NPUKB_DIST_NORMAL:
+		return p->a + p->b * normal(r);
+	case NPUKB_DIST_INTEGER:
+		return p->int_lo + floor(p->int_span * rng_uniform01(r));
+	case NPUKB_DIST_BOOL:
+		return rng_uniform01(r) < p->a ? 1.0 : 0.0;
+	default:
+		return 0; /* rejected by npukb_inputs_fill */
+	}
+}
+
 /* Values lo..hi-1 (lo a multiple of FILL_CHUNK, hi - lo <= FILL_CHUNK)
- * from stream r. Slices come in (start, length) pairs: FILL_CHUNK is even,
- * so a pair never straddles two chunks. */
-static void fill_values(enum npukb_dtype dt, void *buf, size_t lo, size_t hi,
-			const struct npukb_dist *dist, struct npukb_rng *r)
+ * from stream r, for one distribution kind: fill_values instantiates it
+ * per kind, so no per-value switch on the kind is left in the loop. The
+ * draws, their order and the values are those of one generic loop.
+ * Slices come in (start, length) pairs: FILL_CHUNK is even, so a pair
+ * never straddles two chunks. */
+static FILL_INLINE void fill_kind(enum npukb_dist_kind kind, enum npukb_dtype dt, void *buf,
+				  size_t lo, size_t hi, const struct fill_params *p,
+				  struct npukb_rng *stream)
 {
 	const int batched = narrows_through_float(dt);
-	const int specials = dist->special > 0 && npukb_dtype_is_float(dt);
-	const double a = dist->a, width = dist->b - dist->a;
-	const double int_lo = ceil(dist->a), int_span = floor(dist->b) - ceil(dist->a) + 1.0;
-	float batch[FILL_BATCH];
+	struct npukb_rng local = *stream, *r = &local; /* see normal_rest_copy */
+	float fb[FILL_BATCH];
+	double db[FILL_BATCH];
 	size_t nb = 0, i;
 
 	for (i = lo; i < hi; i++) {
 		double v;
-		switch (dist->kind) {
-		case NPUKB_DIST_UNIFORM:
-			v = a + width * npukb_rng_uniform01(r);
-			break;
-		case NPUKB_DIST_NORMAL:
-			v = a + dist->b * normal(r);
-			break;
-		case NPUKB_DIST_INTEGER:
-			v = int_lo + floor(int_span * npukb_rng_uniform01(r));
-			break;
-		case NPUKB_DIST_BOOL:
-			v = npukb_rng_uniform01(r) < dist->a ? 1.0 : 0.0;
-			break;
-		case NPUKB_DIST_SLICES: {
+		if (kind == NPUKB_DIST_SLICES) {
 			/* Element 2k is a start, 2k+1 its length: the length
 			 * first, so that every (start, length) with
 			 * start + length <= b can occur. */
-			double len = 1.0 + floor(dist->b * npukb_rng_uniform01(r));
-			v = floor((dist->b - len + 1.0) * npukb_rng_uniform01(r));
+			double len = 1.0 + floor(p->b * rng_uniform01(r));
+			v = floor((p->b - len + 1.0) * rng_uniform01(r));
 			if (batched)
-				batch[nb++] = (float)v;
+				fb[nb++] = (float)v;
 			else
-				npukb_store_from_double(dt, buf, i, v);
+				db[nb++] = v;
 			i++;
 			v = len;
-			break;
+		} else {
+			v = draw_one(kind, p, r);
 		}
-		default:
-			v = 0; /* rejected by npukb_inputs_fill */
-			break;
-		}
-		if (specials && npukb_rng_uniform01(r) < dist->special)
-			v = special_value(dt, r);
-		if (!batched) {
-			npukb_store_from_double(dt, buf, i, v);
-			continue;
-		}
-		batch[nb++] = (float)v;
+		if (p->specials && rng_uniform01(r) < p->special)
+			v = special_value_copy(dt, r);
+		if (batched)
+			fb[nb++] = (float)v;
+		else
+			db[nb++] = v;
 		if (nb >= FILL_BATCH - 1) {
-			store_batch(dt, buf, i + 1 - nb, batch, nb);
+			store_batch(dt, buf, i + 1 - nb, fb, db, nb);
 			nb = 0;
 		}
 	}
 	if (nb)
-		store_batch(dt, buf, hi - nb, batch, nb);
+		store_batch(dt, buf, hi - nb, fb, db, nb);
+	*stream = local;
+}
+
+static void fill_values(enum npukb_dtype dt, void *buf, size_t lo, size_t hi,
+			const struct npukb_dist *dist, struct npukb_rng *r)
+{
+	const struct fill_params p = {
+		.a = dist->a,
+		.b = dist->b,
+		.width = dist->b - dist->a,
+		.int_lo = ceil(dist->a),
+		.int_span = floor(dist->b) - ceil(dist->a) + 1.0,
+		.special = dist->special,
+		.specials = dist->special > 0 && npukb_dtype_is_float(dt),
+	};
+
+	switch (dist->kind) {
+	case NPUKB_DIST_UNIFORM:
+		fill_kind(NPUKB_DIST_UNIFORM, dt, buf, lo, hi, &p, r);
+		break;
+	case NPUKB_DIST_NORMAL:
+		fill_kind(NPUKB_DIST_NORMAL, dt, buf, lo, hi, &p, r);
+		break;
+	case NPUKB_DIST_INTEGER:
+		fill_kind(NPUKB_DIST_INTEGER, dt, buf, lo, hi, &p, r);
+		break;
+	case NPUKB_DIST_BOOL:
+		fill_kind(NPUKB_DIST_BOOL, dt, buf, lo, hi, &p, r);
+		break;
+	case NPUKB_DIST_SLICES:
+		fill_kind(NPUKB_DIST_SLICES, dt, buf, lo, hi, &p, r);
+		break;
+	default:
+		break; /* rejected by npukb_inputs_fill */
+	}
 }
 
 struct fill_job {
@@ -372,7 +477,7 @@ int npukb_inputs_fill(enum npukb_dtype dt, void *buf, size_t numel,
 		fill_chunks(&jobs[t], t);
 	/* Whatever draws from r next (planted values) must not repeat the
 	 * chunks' streams. */
-	npukb_rng_next(r);
+	rng_next(r);
 	return 0;
 }
 
@@ -390,4 +495,50 @@ uint64_t npukb_hash_bytes(const void *buf, size_t len)
 	for (; i < len; i++)
 		h = (h ^ p[i]) * 0x100000001B3ull;
 	return h;
+}
+
+/* splitmix64's finaliser: a bijection of 64-bit words. */
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* Four independent lanes of npukb_hash_bytes's step, word i into lane
+ * i % 4: the multiplications overlap instead of waiting on each other
+ * (about 4x npukb_hash_bytes's speed, so memory-bound). Each step is a
+ * bijection of the lane for a fixed word and of the word for a fixed lane,
+ * and the final fold a bijection of each lane, so any change confined to
+ * one word (or to one lane's words, up to a 2^-64 chance) changes the
+ * hash. */
+uint64_t npukb_content_hash(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	uint64_t h[4] = { 0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull,
+			  0x27D4EB2F165667C5ull };
+	uint64_t r;
+	size_t i = 0;
+	int l;
+
+	for (; i + 32 <= len; i += 32) {
+		for (l = 0; l < 4; l++) {
+			uint64_t w;
+			memcpy(&w, p + i + 8 * (size_t)l, 8);
+			h[l] = (h[l] ^ w) * 0xFF51AFD7ED558CCDull;
+			h[l] ^= h[l] >> 32;
+		}
+	}
+	for (l = 0; i + 8 <= len; i += 8, l++) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		h[l] = (h[l] ^ w) * 0xFF51AFD7ED558CCDull;
+		h[l] ^= h[l] >> 32;
+	}
+	for (; i < len; i++)
+		h[3] = (h[3] ^ p[i]) * 0x100000001B3ull;
+	r = mix64(len);
+	for (l = 0; l < 4; l++)
+		r = mix64(r ^ h[l]);
+	return r;
 }

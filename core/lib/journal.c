@@ -1,6 +1,7 @@
-/* journal.c - JSON Lines journal. Each record is one write() of a line
- * ending with its newline, synced before the next stage starts; a torn
- * last line is the most a crash can leave, and readers skip it. */
+/* journal.c - JSON Lines journal. Each record is a line ending with its
+ * newline; a run's unit (its verdicts, then the unit record) is one
+ * write() under an flock, synced before the next unit starts. A torn last
+ * line is the most a crash can leave: readers skip it, --resume cuts it. */
 #include "config.h"
 #include "journal.h"
 
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,26 +68,43 @@ static void rec_drop(struct rec *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* Ends the record and writes it with one write(), then syncs. */
-static int rec_write(struct npukb_journal *j, struct rec *r)
+/* Closes the record's stream: r->buf and r->len hold it whole. */
+static int fclose_rec(struct rec *r)
+{
+	int rc = fclose(r->f) != 0 ? -ENOMEM : 0;
+	r->f = NULL;
+	return rc;
+}
+
+/* Writes len bytes with one write() under an exclusive flock (workers of
+ * one run share the file), then syncs. */
+static int write_locked(struct npukb_journal *j, const char *buf, size_t len)
 {
 	ssize_t n;
 	int rc = 0;
-	fputs("}\n", r->f);
-	if (fclose(r->f) != 0) {
-		r->f = NULL;
-		rec_drop(r);
-		return -ENOMEM;
-	}
-	r->f = NULL;
-	n = write(j->fd, r->buf, r->len);
+	while (flock(j->fd, LOCK_EX) != 0)
+		if (errno != EINTR)
+			return -errno;
+	n = write(j->fd, buf, len);
 	if (n < 0)
 		rc = -errno;
-	else if ((size_t)n != r->len)
+	else if ((size_t)n != len)
 		rc = -ENOSPC; /* a short write on a regular file: the disk is full */
 	/* fdatasync: the verdict survives a machine crash, not just ours */
 	else if (fdatasync(j->fd) != 0 && errno != EINVAL)
 		rc = -errno;
+	flock(j->fd, LOCK_UN);
+	return rc;
+}
+
+/* Ends the record and writes it. */
+static int rec_write(struct npukb_journal *j, struct rec *r)
+{
+	int rc;
+	fputs("}\n", r->f);
+	rc = fclose_rec(r);
+	if (rc == 0)
+		rc = write_locked(j, r->buf, r->len);
 	rec_drop(r);
 	return rc;
 }
@@ -150,7 +169,8 @@ int npukb_journal_write_header(struct npukb_journal *j, const struct npukb_journ
 	field_capped(r.f, "backend", h->backend, MESSAGE_MAX, "too long");
 	field_capped(r.f, "toolchain", h->identity, MESSAGE_MAX, "too long");
 	field_capped(r.f, "soc", h->soc, MESSAGE_MAX, "too long");
-	fprintf(r.f, ",\"seeds\":%u,\"base_seed\":%llu", h->nseeds, h->base_seed);
+	fprintf(r.f, ",\"seeds\":%u,\"base_seed\":%llu,\"level\":%d", h->nseeds, h->base_seed,
+		j->level);
 	field_capped(r.f, "host", h->hostname, MESSAGE_MAX, "too long");
 	field_str(r.f, "npukb", h->npukb ? h->npukb : PACKAGE_VERSION);
 	field_str(r.f, "sandbox", h->sandbox ? h->sandbox
@@ -208,32 +228,28 @@ static void verdict_fields(FILE *f, const struct npukb_journal *j, const char *t
 	field_num(f, "wall_seconds", v->wall_seconds);
 }
 
-int npukb_journal_append(struct npukb_journal *j, const char *task, const char *sample,
-			 const char *case_id, const struct npukb_verdict *v)
+/* A verdict record, whole, in r (opened here; the caller drops it). */
+static int render_verdict(const struct npukb_journal *j, const char *task, const char *sample,
+			  const char *case_id, const struct npukb_verdict *v, struct rec *r)
 {
-	struct rec r;
 	size_t head, budget;
 	int rc;
 
 	/* the record without its details tells how much room they have */
-	if (rec_open(&r) != 0)
+	if (rec_open(r) != 0)
 		return -ENOMEM;
-	verdict_fields(r.f, j, task, sample, case_id, v);
-	if (fflush(r.f) != 0) {
-		rec_drop(&r);
+	verdict_fields(r->f, j, task, sample, case_id, v);
+	if (fflush(r->f) != 0)
 		return -ENOMEM;
-	}
-	head = r.len;
+	head = r->len;
 	budget = v->details ? strlen(v->details) : 0;
 	if (budget) {
 		/* escaped, the details may not fit: then keep what fits even
 		 * if every byte were escaped as \u00XX (6 bytes), with room
 		 * for the key, the note of the cut and the closing brace */
 		struct rec probe;
-		if (rec_open(&probe) != 0) {
-			rec_drop(&r);
+		if (rec_open(&probe) != 0)
 			return -ENOMEM;
-		}
 		field_str(probe.f, "details", v->details);
 		fflush(probe.f);
 		if (head + probe.len + 2 > NPUKB_JOURNAL_RECORD_MAX)
@@ -242,16 +258,108 @@ int npukb_journal_append(struct npukb_journal *j, const char *task, const char *
 					 : 0;
 		rec_drop(&probe);
 	}
-	rc = field_capped(r.f, "details", v->details, budget,
+	rc = field_capped(r->f, "details", v->details, budget,
 			  "the journal keeps at most 64 KiB of a record");
-	if (rc) {
-		rec_drop(&r);
+	if (rc)
 		return rc;
-	}
-	rc = rec_write(j, &r);
+	fputs("}\n", r->f);
+	return fclose_rec(r);
+}
+
+int npukb_journal_append(struct npukb_journal *j, const char *task, const char *sample,
+			 const char *case_id, const struct npukb_verdict *v)
+{
+	struct rec r;
+	int rc = render_verdict(j, task, sample, case_id, v, &r);
+	if (rc == 0)
+		rc = write_locked(j, r.buf, r.len);
+	rec_drop(&r);
 	if (rc == 0)
 		j->nverdicts++;
 	return rc;
+}
+
+/* ---- a unit's records, written together ---------------------------------- */
+
+static int batch_put(struct npukb_journal_batch *b, const char *bytes, size_t len)
+{
+	if (b->len + len > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		char *grown;
+		while (cap < b->len + len)
+			cap *= 2;
+		grown = realloc(b->buf, cap);
+		if (!grown)
+			return -ENOMEM;
+		b->buf = grown;
+		b->cap = cap;
+	}
+	memcpy(b->buf + b->len, bytes, len);
+	b->len += len;
+	return 0;
+}
+
+int npukb_journal_batch_add(struct npukb_journal_batch *b, const struct npukb_journal *j,
+			    const char *task, const char *sample, const char *case_id,
+			    const struct npukb_verdict *v)
+{
+	struct rec r;
+	int rc = render_verdict(j, task, sample, case_id, v, &r);
+	if (rc == 0)
+		rc = batch_put(b, r.buf, r.len);
+	rec_drop(&r);
+	if (rc == 0)
+		b->nverdicts++;
+	return rc;
+}
+
+int npukb_journal_batch_commit(struct npukb_journal *j, struct npukb_journal_batch *b,
+			       const struct npukb_journal_unit *u)
+{
+	struct rec r;
+	size_t i;
+	int rc;
+
+	if (rec_open(&r) != 0)
+		return -ENOMEM;
+	fputs("{\"type\":\"unit\",\"run\":", r.f);
+	npukb_json_string(r.f, j->run_id);
+	field_capped(r.f, "task", u->task, MESSAGE_MAX, "too long");
+	field_capped(r.f, "sample", u->sample, MESSAGE_MAX, "too long");
+	fprintf(r.f, ",\"index\":%zu,\"answer\":%s,\"verdicts\":%zu,\"cases\":\"", u->index,
+		u->is_answer ? "true" : "false", b->nverdicts);
+	/* manifests restrict case ids to [A-Za-z0-9_.-]: a space separates
+	 * them unambiguously and nothing needs escaping */
+	for (i = 0; i < u->ncases; i++) {
+		if (strspn(u->case_ids[i], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					   "0123456789_.-") != strlen(u->case_ids[i])) {
+			rec_drop(&r);
+			return -EINVAL;
+		}
+		fprintf(r.f, "%s%s", i ? " " : "", u->case_ids[i]);
+	}
+	fputs("\"}\n", r.f);
+	rc = fclose_rec(&r);
+	if (rc == 0 && r.len > NPUKB_JOURNAL_RECORD_MAX)
+		rc = -E2BIG;
+	if (rc == 0)
+		rc = batch_put(b, r.buf, r.len);
+	rec_drop(&r);
+	/* one write: a kill leaves all of the unit or (after the reader's
+	 * or --resume's cleanup of a torn tail) none of it */
+	if (rc == 0)
+		rc = write_locked(j, b->buf, b->len);
+	if (rc == 0)
+		j->nverdicts += b->nverdicts;
+	b->len = 0;
+	b->nverdicts = 0;
+	return rc;
+}
+
+void npukb_journal_batch_free(struct npukb_journal_batch *b)
+{
+	free(b->buf);
+	memset(b, 0, sizeof(*b));
 }
 
 int npukb_journal_end(struct npukb_journal *j)
@@ -265,6 +373,7 @@ int npukb_journal_end(struct npukb_journal *j)
 	npukb_json_string(r.f, j->run_id);
 	field_str(r.f, "finished", stamp);
 	fprintf(r.f, ",\"verdicts\":%zu", j->nverdicts);
+	field_num(r.f, "seconds", j->seconds);
 	return rec_write(j, &r);
 }
 

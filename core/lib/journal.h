@@ -1,9 +1,14 @@
-/* journal.h - the run journal: one JSON line per verdict, appended and
- * synced as each verdict is produced, so a killed run loses nothing it
- * had finished (private).
+/* journal.h - the run journal: one JSON line per verdict, the only thing a
+ * run writes while it judges; every report is rendered from it afterwards
+ * (render_run.h) (private).
+ *
+ * A run journals a unit of work (task, sample) at its end: the unit's
+ * verdict records, then a unit record naming its cases, appended with one
+ * write() and synced, so a killed run loses at most the units in flight
+ * and `npukb run --resume` knows exactly which units are whole.
  *
  * Each record is rendered in memory and written with one write() on an
- * O_APPEND descriptor, capped at NPUKB_JOURNAL_RECORD_MAX bytes (long
+ * O_APPEND descriptor under an flock, capped at NPUKB_JOURNAL_RECORD_MAX bytes (long
  * details and messages are cut, saying so), so a record cannot tear in
  * the middle or interleave with another writer's. A run that judged
  * everything ends its journal with an end-of-run record; a journal
@@ -21,6 +26,29 @@ struct npukb_journal {
 	char *path;
 	char *run_id;
 	size_t nverdicts; /* verdict records appended */
+	/* Set by the caller before npukb_journal_begin / _end: the level the
+	 * run selected (0: every level) and the run's wall time. */
+	int level;
+	double seconds;
+};
+
+/* The records of one unit of work (task, sample), rendered in memory and
+ * appended together by npukb_journal_batch_commit: a zeroed batch is
+ * empty; the caller owns it and frees it with npukb_journal_batch_free. */
+struct npukb_journal_batch {
+	char *buf;
+	size_t len, cap;
+	size_t nverdicts;
+};
+
+/* What the unit record that closes a batch says. */
+struct npukb_journal_unit {
+	const char *task;
+	const char *sample;
+	int is_answer;
+	size_t index;                 /* the unit's place in the run's plan */
+	const char *const *case_ids;  /* the cases selected for the task, in order */
+	size_t ncases;
 };
 
 int npukb_journal_open(struct npukb_journal *j, const char *path, const char *run_id,
@@ -52,6 +80,19 @@ int npukb_journal_begin(struct npukb_journal *j, const char *backend,
 			unsigned long long base_seed, const char *hostname);
 int npukb_journal_append(struct npukb_journal *j, const char *task, const char *sample,
 			 const char *case_id, const struct npukb_verdict *v);
+/* Renders a verdict record into b; nothing is written yet. */
+int npukb_journal_batch_add(struct npukb_journal_batch *b, const struct npukb_journal *j,
+			    const char *task, const char *sample, const char *case_id,
+			    const struct npukb_verdict *v);
+/* Ends b with the unit record ({"type":"unit", task, sample, index,
+ * answer, verdicts: the count before it, cases: the ids separated by
+ * spaces}) and appends the whole batch with one write() under an
+ * exclusive flock, then syncs. b is empty afterwards, whatever the
+ * result. 0, -EINVAL (a case id with characters manifests refuse),
+ * -E2BIG (the unit record alone exceeds the cap), or a write error. */
+int npukb_journal_batch_commit(struct npukb_journal *j, struct npukb_journal_batch *b,
+			       const struct npukb_journal_unit *u);
+void npukb_journal_batch_free(struct npukb_journal_batch *b);
 /* The end-of-run record: every selected (sample, case) was judged, and
  * nverdicts verdict records precede it. */
 int npukb_journal_end(struct npukb_journal *j);

@@ -172,17 +172,28 @@ static int take_run(struct ctx *c, const struct jobj *o)
 	    (rc = header_field(c, r, &r->soc, o, "soc", 1)) != 0 ||
 	    (rc = header_field(c, r, &r->toolchain, o, "toolchain", 0)) != 0 ||
 	    (rc = header_field(c, r, &r->started, o, "started", 0)) != 0 ||
-	    (rc = header_field(c, r, &r->npukb, o, "npukb", 0)) != 0 ||
-	    (rc = header_field(c, r, &r->sandbox, o, "sandbox", 0)) != 0 ||
 	    (rc = header_field(c, r, &r->host, o, "host", 0)) != 0 ||
+	    (rc = header_field(c, r, &r->sandbox, o, "sandbox", 0)) != 0 ||
+	    (rc = header_field(c, r, &r->npukb, o, "npukb", 0)) != 0 ||
 	    (rc = header_field(c, r, &r->shard, o, "shard", 0)) != 0 ||
-	    (rc = header_count(c, o, "seeds", r->has_seeds, &r->seeds)) != 0 ||
-	    (rc = header_count(c, o, "base_seed", r->has_seeds, &r->base_seed)) != 0 ||
-	    (rc = header_count(c, o, "units", r->has_units, &r->units)) != 0 ||
-	    (rc = header_count(c, o, "units_total", r->has_units, &r->units_total)) != 0)
+	    (rc = header_count(c, o, "units", r->has_shard_units, &r->shard_units)) != 0 ||
+	    (rc = header_count(c, o, "units_total", r->has_shard_units, &r->shard_units_total)) != 0)
 		return rc;
-	r->has_seeds = r->has_seeds || (get(o, "seeds") && get(o, "base_seed"));
-	r->has_units = r->has_units || (get(o, "units") && get(o, "units_total"));
+	r->has_shard_units = r->has_shard_units || (get(o, "units") && get(o, "units_total"));
+	{
+		double seeds = 0, base = 0, level = 0;
+		int hs = figure(o, "seeds", &seeds), hb = figure(o, "base_seed", &base);
+		int hl = figure(o, "level", &level);
+		if (hs < 0 || hb < 0 || hl < 0)
+			return bad(c, "\"seeds\", \"base_seed\" and \"level\" must be numbers");
+		if (hs == 1 && hb == 1 && !r->has_seeds) {
+			r->has_seeds = 1;
+			r->nseeds = seeds >= 0 && seeds < 1e9 ? (unsigned)seeds : 0;
+			r->base_seed = base;
+		}
+		if (hl == 1 && level >= 0 && level <= 9)
+			r->level = (int)level;
+	}
 	free(c->header_run);
 	if (!(c->header_run = strdup(id)))
 		return -ENOMEM;
@@ -370,12 +381,71 @@ static int take_verdict(struct ctx *c, const struct jobj *o)
 	return 0;
 }
 
+static int same(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+/* A unit record closes the batch of its unit's verdicts. */
+static int take_unit(struct ctx *c, const struct jobj *o)
+{
+	const char *id, *task, *sample, *cases;
+	const struct jfield *answer = get(o, "answer");
+	struct npukb_jrun *r;
+	struct npukb_jwork w, *grown;
+	double index = 0, n = 0;
+	size_t i;
+	int rc;
+
+	if (opt_str(o, "run", &id) != 0 || !id || !*id)
+		return bad(c, "a unit record needs a \"run\" string");
+	if (opt_str(o, "task", &task) != 0 || !task || !*task ||
+	    opt_str(o, "sample", &sample) != 0 || !sample || !*sample)
+		return bad(c, "a unit record needs \"task\" and \"sample\" strings");
+	if (opt_str(o, "cases", &cases) != 0 || !cases)
+		return bad(c, "a unit record needs a \"cases\" string");
+	if (figure(o, "verdicts", &n) != 1 || !(n >= 0 && n < 1e12) ||
+	    figure(o, "index", &index) != 1 || !(index >= 0 && index < 1e12))
+		return bad(c, "a unit record needs \"verdicts\" and \"index\" counts");
+	if (answer && answer->kind != J_BOOL)
+		return bad(c, "\"answer\" must be true or false");
+	if (!(r = find_run(c, id, &rc)))
+		return rc;
+	memset(&w, 0, sizeof(w));
+	w.nverdicts = (size_t)n;
+	w.index = (size_t)index;
+	w.is_answer = answer && answer->num != 0;
+	/* the batch is one write: its verdicts are the last ones read */
+	if (w.nverdicts > r->n)
+		return bad(c, "the unit record counts %zu verdicts; fewer precede it", w.nverdicts);
+	w.first = r->n - w.nverdicts;
+	for (i = w.first; i < r->n; i++)
+		if (!same(r->v[i].task, task) || !same(r->v[i].sample, sample))
+			return bad(c, "the unit record of %s %s follows a verdict of %s %s", task,
+				   sample, r->v[i].task, r->v[i].sample);
+	grown = realloc(r->units, (r->nunits + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	r->units = grown;
+	w.task = strdup(task);
+	w.sample = strdup(sample);
+	w.cases = strdup(cases);
+	if (!w.task || !w.sample || !w.cases) {
+		free(w.task);
+		free(w.sample);
+		free(w.cases);
+		return -ENOMEM;
+	}
+	r->units[r->nunits++] = w;
+	return 0;
+}
+
 /* The end-of-run record: the file's run judged everything it selected. */
 static int take_end(struct ctx *c, const struct jobj *o)
 {
 	const char *id;
 	struct npukb_jrun *r;
-	double n = 0;
+	double n = 0, secs = 0;
 	size_t i;
 	int rc;
 	if (opt_str(o, "run", &id) != 0 || !id || !*id)
@@ -384,6 +454,8 @@ static int take_end(struct ctx *c, const struct jobj *o)
 		return bad(c, "an end-of-run record needs a \"verdicts\" count");
 	if (!(r = find_run(c, id, &rc)))
 		return rc;
+	if (figure(o, "seconds", &secs) == 1 && secs >= 0)
+		r->seconds = secs;
 	for (i = 0; i < r->nsources; i++)
 		if (strcmp(r->sources[i], c->path) == 0)
 			r->ended[i] = 1;
@@ -401,6 +473,8 @@ static int take_record(struct ctx *c, const struct jobj *o)
 		return take_verdict(c, o);
 	if (strcmp(type, "end") == 0)
 		return take_end(c, o);
+	if (strcmp(type, "unit") == 0)
+		return take_unit(c, o);
 	return bad(c, "unknown record type \"%s\"", type);
 }
 
@@ -558,6 +632,15 @@ void npukb_jset_free(struct npukb_jset *set)
 			jverdict_free(&r->v[j]);
 		for (j = 0; j < r->nsources; j++)
 			free(r->sources[j]);
+		for (j = 0; j < r->nunits; j++) {
+			free(r->units[j].task);
+			free(r->units[j].sample);
+			free(r->units[j].cases);
+		}
+		free(r->units);
+		free(r->host);
+		free(r->sandbox);
+		free(r->npukb);
 		free(r->sources);
 		free(r->ended);
 		free(r->v);
@@ -566,9 +649,6 @@ void npukb_jset_free(struct npukb_jset *set)
 		free(r->soc);
 		free(r->toolchain);
 		free(r->started);
-		free(r->npukb);
-		free(r->sandbox);
-		free(r->host);
 		free(r->shard);
 	}
 	for (i = 0; i < set->nwarnings; i++)

@@ -33,6 +33,18 @@ struct npukb_jverdict {
 	double expected_at_first, actual_at_first;
 };
 
+/* One unit record: a (task, sample) judged whole. Its verdicts are the
+ * nverdicts records of the run just before it (v[first .. first+nverdicts)),
+ * which the reader checks are the unit's own. */
+struct npukb_jwork {
+	char *task;
+	char *sample;
+	int is_answer;
+	size_t index;   /* its place in the run's plan: reports sort by it */
+	char *cases;    /* the task's selected case ids, separated by spaces */
+	size_t first, nverdicts;
+};
+
 struct npukb_jrun {
 	char *run_id;
 	/* From the run's header record; NULL when no shard carried one. */
@@ -40,16 +52,19 @@ struct npukb_jrun {
 	char *soc;
 	char *toolchain;
 	char *started;
-	/* Also from the header (NULL or has_* 0 when absent): what `npukb
-	 * merge` compares across shards. */
-	char *npukb;    /* the version that wrote the run */
-	char *sandbox;
 	char *host;
-	char *shard;    /* "I/N" of a --shard run */
-	int has_seeds;  /* seeds and base_seed were recorded */
-	double seeds, base_seed;
-	int has_units;  /* units and units_total were recorded (a --shard run) */
-	double units, units_total;
+	char *sandbox;
+	char *npukb;       /* the npukb version that wrote it */
+	int has_seeds;     /* seeds and base_seed were in the header */
+	unsigned nseeds;
+	double base_seed;  /* a JSON number: exact up to 2^53 */
+	int level;         /* 0: every level (or not recorded) */
+	double seconds;    /* from the last end-of-run record; 0 when none */
+	char *shard;       /* "I/N" of a --shard run, else NULL */
+	int has_shard_units; /* a --shard run: units judged of units_total */
+	double shard_units, shard_units_total;
+	size_t nunits;
+	struct npukb_jwork *units; /* in file order */
 	size_t nsources;
 	char **sources; /* the files that held this run, in reading order */
 	/* Per source: 1 when it holds the run's end-of-run record. A run

@@ -1,8 +1,11 @@
-/* results.h - what a run found, in memory, for the report writers.
+/* results.h - a run's verdicts aggregated per (task, sample, case), the
+ * input of the report writers (JUnit, results.xml, summary).
  *
- * Owns copies of every verdict. One sample_result per (task, sample); one
- * case_result per case of the task. The journal is the durable record; this
- * is its in-memory twin for the writers at the end of a run. */
+ * Built from a run's journal by npukb_results_from_jrun, after judging:
+ * the journal is the only record a run writes; this is what the renderers
+ * read it into. Owns copies of every verdict. One sample_result per
+ * (task, sample), in the order of the run's plan; one case_result per
+ * selected case of the task. */
 #ifndef NPUKB_RESULTS_H
 #define NPUKB_RESULTS_H
 
@@ -38,6 +41,16 @@ struct npukb_results {
 	size_t n, cap;
 	struct npukb_sample_result *items;
 };
+
+struct npukb_jrun;
+
+/* Fills out (zeroed here; free it with npukb_results_free) from the unit
+ * records of run and their verdicts, later records winning. 0, -ENOMEM,
+ * or -EINVAL when the journal cannot be rendered (no unit records: an
+ * npukb before them wrote it; a verdict for a case its unit does not
+ * name); err says why. */
+int npukb_results_from_jrun(struct npukb_results *out, const struct npukb_jrun *run,
+			    char *err, size_t errlen);
 
 struct npukb_sample_result *npukb_results_add(struct npukb_results *r,
 					      const char *task_id,

@@ -185,8 +185,9 @@ static int write_provenance(xmlTextWriterPtr w, const struct npukb_results *r,
 		return -1;
 	/* Written by the run that judged: whether samples were sandboxed. */
 	if (start(w, "sandbox") ||
-	    npukb_xml_attr(w, "mode", npukb_sandbox_unsafe() ? "none (--unsafe-no-sandbox)"
-							     : "namespaces+seccomp") ||
+	    npukb_xml_attr(w, "mode", info->sandbox ? info->sandbox
+						    : npukb_sandbox_unsafe() ? "none (--unsafe-no-sandbox)"
+									     : "namespaces+seccomp") ||
 	    end(w))
 		return -1;
 	if (start(w, "seeds") || attr_ull(w, "count", info->nseeds) ||
@@ -256,11 +257,12 @@ int npukb_results_xml_write(const struct npukb_results *r, const struct npukb_ru
 			    const char *path, char *err, size_t errlen)
 {
 	struct npukb_xml_file f;
-	struct npukb_run_metrics metrics, *m = NULL;
+	struct npukb_run_metrics metrics;
+	const struct npukb_run_metrics *m = info->metrics;
 	int rc;
 
 	/* first, so that a bad journal is reported as such */
-	if (info->journal) {
+	if (!m && info->journal) {
 		rc = npukb_metrics_from_journal(info->journal, &metrics, err, errlen);
 		if (rc)
 			return rc;
@@ -271,7 +273,7 @@ int npukb_results_xml_write(const struct npukb_results *r, const struct npukb_ru
 		rc = write_doc(f.w, r, info, m);
 		rc = npukb_xml_file_close(&f, rc == 0, "the results", err, errlen);
 	}
-	if (m)
-		npukb_run_metrics_free(m);
+	if (m == &metrics)
+		npukb_run_metrics_free(&metrics);
 	return rc;
 }

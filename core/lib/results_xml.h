@@ -17,12 +17,19 @@
 #include <stddef.h>
 #include "results.h"
 
+struct npukb_run_metrics;
+
 /* Run facts that results.h does not carry. */
 struct npukb_run_info {
 	unsigned nseeds;
 	unsigned long long base_seed;
 	int level; /* 0: every level */
 	const char *journal; /* the run's journal.jsonl; NULL: no <metrics> */
+	/* The metrics to write, already computed from the rendered run: then
+	 * journal is not read again. NULL: from journal, if named. */
+	const struct npukb_run_metrics *metrics;
+	/* The sandbox mode the run's journal records; NULL: this process's. */
+	const char *sandbox;
 };
 
 /* Write path atomically (path.tmp, then rename). 0 or a negative errno. */

@@ -1,18 +1,20 @@
 /* run.c - drive the stages for every (task, sample, case) of a run.
  *
- * The core owns order, work folders, the journal and the results; what a
- * stage decides is the plugin's business. Every verdict is journaled the
- * moment it exists. */
+ * The core owns order, work folders and the journal; what a stage decides
+ * is the plugin's business. The journal is the only thing a run writes
+ * while it judges: a unit's (task, sample) records are appended together
+ * when it is judged whole; the reports are rendered from the journal
+ * afterwards (render_run.h). */
+#include "config.h"
 #include "run.h"
 #include "case_select.h"
 
 #include "catalog.h"
 #include "fsutil.h"
 #include "journal.h"
-#include "junit.h"
+#include "journal_resume.h"
 #include "outlock.h"
-#include "report_html.h"
-#include "results_xml.h"
+#include "render_run.h"
 #include "samples.h"
 
 #include <npukb/util.h>
@@ -21,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -30,8 +33,9 @@ struct run_state {
 	const struct npukb_run_config *cfg;
 	struct npukb_options options; /* cfg->options with the run's defaults filled in */
 	char *dump_dir;
-	struct npukb_results *results;
 	struct npukb_journal journal;
+	/* the records of the unit being judged, appended whole at its end */
+	struct npukb_journal_batch batch;
 	struct npukb_backend backend;
 	const struct npukb_plugin *stage[NPUKB_STAGE_CLASSIFY + 1];
 	char *workroot;
@@ -93,9 +97,9 @@ static void journal(struct run_state *st, const char *task, const char *sample,
 	int rc;
 	if (st->io_rc)
 		return;
-	rc = npukb_journal_append(&st->journal, task, sample, case_id, v);
+	rc = npukb_journal_batch_add(&st->batch, &st->journal, task, sample, case_id, v);
 	if (rc != 0)
-		io_failure(st, rc, st->journal.path, "cannot append to the journal");
+		io_failure(st, rc, st->journal.path, "cannot render a journal record");
 	else if (v->outcome == NPUKB_FAIL && disk_full(st->cfg->output_dir))
 		/* journaled, but the next reader must know the verdict is suspect */
 		io_failure(st, -ENOSPC, st->cfg->output_dir,
@@ -141,53 +145,47 @@ static int measure(struct run_state *st, const struct npukb_task *t,
 	return 0;
 }
 
-/* DESIGN.md: after the performance stage the sample is checked once more
- * on a seed it has never seen, so a kernel tuned to the seeds it was
- * validated on (or one whose results depend on leftovers of earlier runs)
- * is caught. The first case is used; a failure there fails that case. */
+/* DESIGN.md: a sample correct on case 0's regular seeds is checked once
+ * more there, on a seed it has never seen, so a kernel tuned to the seeds
+ * it was validated on (or one whose results depend on leftovers of earlier
+ * launches) is caught. It runs inside the correctness phase, before any
+ * performance, and folds into case 0's one correctness verdict: a failure
+ * replaces it (its message says so), a pass adds its message. */
 static int recheck(struct run_state *st, const struct npukb_task *t,
-		   struct npukb_sample_result *r, struct npukb_stage_ctx *base, const char *sdir,
-		   struct npukb_verdict *history, size_t *nhist)
+		   struct npukb_stage_ctx *base, const char *sdir, struct npukb_verdict *cv)
 {
-	struct npukb_case_result *cr = &r->cases[0];
 	struct npukb_stage_ctx ctx = *base;
 	struct npukb_verdict v;
-	char *cdir;
+	char *cdir, *msg = NULL;
 	unsigned nseeds = st->options.nseeds ? st->options.nseeds : NPUKB_DEFAULT_SEEDS;
 
 	if (asprintf(&cdir, "%s/recheck", sdir) < 0)
 		return -ENOMEM;
 	ctx.kcase = &t->cases[0];
-	ctx.artifact = base->artifact_out;
-	ctx.artifact_out = NULL;
-	ctx.previous = history;
-	ctx.nprevious = *nhist;
 	ctx.workdir = cdir;
 	/* seed indices 0..nseeds-1 were the regular pass */
 	ctx.seed_offset = nseeds;
 	judge(st, NPUKB_STAGE_CORRECTNESS, &ctx, &v);
 	if (v.outcome == NPUKB_FAIL) {
-		char *msg = NULL;
 		if (asprintf(&msg, "failed on re-check with a fresh seed: %s",
 			     v.message ? v.message : "") >= 0) {
 			free(v.message);
 			v.message = msg;
 		}
-	} else if (v.outcome == NPUKB_PASS && !v.message) {
-		v.message = strdup("passed the re-check with a fresh seed");
-	}
-	journal(st, t->id, r->sample_id, cr->case_id, &v);
-	if (v.outcome == NPUKB_FAIL) {
-		/* the case's verdict becomes the failure; its timing stays */
-		npukb_verdict_clear(&cr->correctness);
-		cr->correctness = v;
-		npukb_verdict_copy(&history[(*nhist)++], &cr->correctness);
-		ctx.previous = history;
-		ctx.nprevious = *nhist;
-		npukb_verdict_clear(&cr->classify);
-		classify(st, &ctx, &cr->correctness, &cr->classify, t->id, r->sample_id,
-			 cr->case_id);
+		/* the case's verdict becomes the failure; the time is both */
+		v.wall_seconds += cv->wall_seconds;
+		npukb_verdict_clear(cv);
+		*cv = v;
 	} else {
+		if (v.outcome == NPUKB_PASS &&
+		    asprintf(&msg, "%s; %s", cv->message ? cv->message : "passed",
+			     v.message ? v.message : "passed the re-check with a fresh seed") >= 0) {
+			free(cv->message);
+			cv->message = msg;
+		}
+		/* a re-check that could not run (skipped) leaves the regular
+		 * verdict: the sample was not caught doing anything */
+		cv->wall_seconds += v.wall_seconds;
 		npukb_verdict_clear(&v);
 	}
 	if (!st->options.keep_workdirs)
@@ -207,10 +205,42 @@ static void report_unit(const struct run_state *st, const struct npukb_sample_re
 		npukb_progress_flagged(st->cfg->progress);
 }
 
+/* The unit is judged whole: its records go to the journal in one write,
+ * closed by the unit record that names its cases. A unit cut short (an
+ * I/O error stopped it) is not journaled: --resume judges it again. */
+static void commit_unit(struct run_state *st, const struct npukb_task *t,
+			const struct npukb_sample_entry *s, size_t index)
+{
+	struct npukb_journal_unit u;
+	const char **ids = calloc(t->ncases + 1, sizeof(*ids));
+	size_t i;
+	int rc;
+	if (!ids) {
+		io_failure(st, -ENOMEM, st->journal.path, "cannot append to the journal");
+		return;
+	}
+	for (i = 0; i < t->ncases; i++)
+		ids[i] = t->cases[i].id;
+	memset(&u, 0, sizeof(u));
+	u.task = t->id;
+	u.sample = s->id;
+	u.is_answer = s->is_answer;
+	u.index = index;
+	u.case_ids = ids;
+	u.ncases = t->ncases;
+	rc = npukb_journal_batch_commit(&st->journal, &st->batch, &u);
+	if (rc != 0)
+		io_failure(st, rc, st->journal.path, "cannot append to the journal");
+	free(ids);
+}
+
 static int judge_sample(struct run_state *st, const struct npukb_task *t,
-			const struct npukb_sample_entry *s)
+			const struct npukb_sample_entry *s, size_t index)
 {
 	const struct npukb_run_config *cfg = st->cfg;
+	/* the unit's verdicts while it is judged: the flow and the progress
+	 * display read them; the reports read the journal */
+	struct npukb_results unit;
 	struct npukb_sample_result *r;
 	struct npukb_stage_ctx ctx;
 	struct npukb_verdict *history;
@@ -218,7 +248,9 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 	size_t i, nhist = 0, passed = 0;
 	int rc = 0;
 
-	r = npukb_results_add(st->results, t->id, s->id, t->ncases);
+	memset(&unit, 0, sizeof(unit));
+	memset(&ctx, 0, sizeof(ctx));
+	r = npukb_results_add(&unit, t->id, s->id, t->ncases);
 	history = calloc(t->ncases + 2, sizeof(*history));
 	if (!r || !history || !tid || !sid) {
 		rc = -ENOMEM;
@@ -270,8 +302,7 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 		tame(cid);
 		if (r->compile.outcome != NPUKB_PASS) {
 			free(cid);
-			if (i > 0)
-				report_unit(st, r, i); /* the compile verdict decides every case */
+			report_unit(st, r, i); /* the compile verdict decides every case */
 			continue;
 		}
 		if (asprintf(&cdir, "%s/case-%s", sdir, cid) < 0) {
@@ -286,6 +317,11 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 		ctx.nprevious = nhist;
 		ctx.workdir = cdir;
 		judge(st, NPUKB_STAGE_CORRECTNESS, &ctx, &cr->correctness);
+		if (i == 0 && cr->correctness.outcome == NPUKB_PASS &&
+		    (rc = recheck(st, t, &ctx, sdir, &cr->correctness)) != 0) {
+			free(cdir);
+			break;
+		}
 		journal(st, t->id, s->id, c->id, &cr->correctness);
 		npukb_verdict_copy(&history[nhist++], &cr->correctness);
 		ctx.previous = history;
@@ -297,24 +333,21 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 		if (!cfg->options.keep_workdirs)
 			npukb_rm_rf(cdir);
 		free(cdir);
-		/* case 0 is reported last: the re-check below may still fail it */
-		if (i > 0)
-			report_unit(st, r, i);
+		report_unit(st, r, i);
 	}
-	/* Performance only for a sample correct on every case (issue 5): a
-	 * speedup of a wrong kernel means nothing. Then the re-check. */
+	/* Performance only for a sample correct on every case, the re-check
+	 * included (issue 5): a speedup of a wrong kernel means nothing. */
 	if (rc == 0 && !st->io_rc && r->compile.outcome == NPUKB_PASS && t->ncases &&
-	    passed == t->ncases) {
+	    passed == t->ncases)
 		rc = measure(st, t, r, &ctx, sdir, history, nhist);
-		if (rc == 0)
-			rc = recheck(st, t, r, &ctx, sdir, history, &nhist);
-	}
-	if (rc == 0 && t->ncases)
-		report_unit(st, r, 0);
+	if (rc == 0 && !st->io_rc)
+		commit_unit(st, t, s, index);
 	if (rc == 0)
 		rc = st->io_rc;
 
 out:
+	st->batch.len = 0; /* an unfinished unit's records are dropped */
+	st->batch.nverdicts = 0;
 	if (ctx.artifact_out && st->backend.desc->backend->cleanup)
 		st->backend.desc->backend->cleanup(ctx.artifact_out);
 	free(ctx.artifact_out);
@@ -326,6 +359,7 @@ out:
 	free(sdir);
 	free(tid);
 	free(sid);
+	npukb_results_free(&unit);
 	return rc;
 }
 
@@ -523,26 +557,22 @@ static size_t select_cases(const struct npukb_run_config *cfg, struct npukb_task
 	return all;
 }
 
-/* --shard: drop the units (task, sample) that are not the shard's, in the
- * order the run enumerates them (shard.h). Returns the cases left to
- * judge, for the progress display; *kept and *total count units. */
-static size_t keep_shard(const struct npukb_run_config *cfg, struct npukb_task *const *tasks,
-			 struct sample_list *lists, size_t ntasks, size_t *kept, size_t *total)
+/* --shard: count the units (task, sample) that are the shard's, in the
+ * order the run enumerates them (shard.h); the others stay in the lists
+ * but are not judged. Returns the cases left to judge, for the progress
+ * display; *kept and *total count units. */
+static size_t count_shard(const struct npukb_run_config *cfg, struct npukb_task *const *tasks,
+			  const struct sample_list *lists, size_t ntasks, size_t *kept,
+			  size_t *total)
 {
 	size_t i, j, k = 0, cases = 0;
 	*kept = 0;
-	for (i = 0; i < ntasks; i++) {
-		size_t n = 0;
-		for (j = 0; j < lists[i].n; j++, k++) {
-			if (npukb_shard_owns(&cfg->shard, k))
-				lists[i].items[n++] = lists[i].items[j];
-			else
-				npukb_sample_free(&lists[i].items[j]);
-		}
-		lists[i].n = n;
-		*kept += n;
-		cases += n * count_selected(cfg, tasks[i]);
-	}
+	for (i = 0; i < ntasks; i++)
+		for (j = 0; j < lists[i].n; j++, k++)
+			if (npukb_shard_owns(&cfg->shard, k)) {
+				++*kept;
+				cases += count_selected(cfg, tasks[i]);
+			}
 	*total = k;
 	return cases;
 }
@@ -603,130 +633,120 @@ static int find_plugins(struct run_state *st, char *err, size_t errlen)
 	return 0;
 }
 
-static int write_summary(const struct npukb_results *r, FILE *f)
+/* A fresh run appends to what the folder's journal holds; a line a killed
+ * run left unterminated would glue onto its first record: cut it. */
+static int drop_torn_tail(const char *path, char *err, size_t errlen)
 {
-	struct npukb_tally t;
-	size_t i, j;
-	npukb_results_tally(r, &t);
-	fprintf(f, "npukb run %s on %s (%s), SoC %s\n", r->run_id, r->backend,
-		r->backend_identity ? r->backend_identity : "?", r->soc);
-	for (i = 0; i < r->n; i++) {
-		const struct npukb_sample_result *s = &r->items[i];
-		for (j = 0; j < s->ncases; j++) {
-			const char *cat, *rule;
-			const struct npukb_verdict *v = npukb_case_outcome(s, j, &cat, &rule);
-			fprintf(f, "%s\t%s\tcase %s\t%s", s->task_id, s->sample_id,
-				s->cases[j].case_id ? s->cases[j].case_id : "?",
-				npukb_outcome_name(v->outcome));
-			if (cat)
-				fprintf(f, "\t%s", cat);
-			if (s->cases[j].performance.has_timing)
-				fprintf(f, "\t%.0f cycles", s->cases[j].performance.cycles);
-			if (s->cases[j].correctness.flags)
-				fprintf(f, "\t[%s]", s->cases[j].correctness.flags);
-			if (s->cases[j].performance.flags)
-				fprintf(f, "\t[%s]", s->cases[j].performance.flags);
-			if (v->outcome != NPUKB_PASS && v->message)
-				fprintf(f, "\t%s", v->message);
-			fputc('\n', f);
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	off_t end, at;
+	char c = '\n';
+	int rc = 0;
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	end = lseek(fd, 0, SEEK_END);
+	for (at = end; at > 0; at--) {
+		if (pread(fd, &c, 1, at - 1) != 1) {
+			rc = -EIO;
+			break;
 		}
+		if (c == '\n')
+			break;
 	}
-	fprintf(f, "%zu passed, %zu failed, %zu skipped\n", t.passed, t.failed, t.skipped);
-	return ferror(f) ? -EIO : 0;
+	if (rc == 0 && at != end && ftruncate(fd, at) != 0)
+		rc = -errno;
+	if (rc)
+		snprintf(err, errlen, "%s: cannot cut a torn last line: %s", path, strerror(-rc));
+	close(fd);
+	return rc;
 }
 
-/* summary.txt through a temporary file: an old summary stays whole until
- * the new one is. */
-static int write_summary_file(const struct npukb_results *r, const char *path, char *err,
-			      size_t errlen)
+/* --resume: the journal's run must be the one this invocation would
+ * start: same npukb, backend, seeds and SoC. NULL when it is, else why
+ * not (in why). */
+/* The journal's "shard" field (NULL: a whole run) names cfg's shard. */
+static int shard_matches(const struct npukb_run_config *cfg, const char *shard)
 {
-	char *tmp = NULL;
-	FILE *f;
+	char want[64];
+	if (!cfg->shard.count)
+		return shard == NULL;
+	snprintf(want, sizeof(want), "%u/%u", cfg->shard.index, cfg->shard.count);
+	return shard && strcmp(shard, want) == 0;
+}
+
+static const char *resume_mismatch(const struct npukb_run_config *cfg,
+				   const struct npukb_journal_resume *res, char *why, size_t len)
+{
+	if (!res->has_units)
+		snprintf(why, len, "its run was written by an npukb without unit records");
+	else if (!res->npukb || strcmp(res->npukb, PACKAGE_VERSION) != 0)
+		snprintf(why, len, "its run was judged by npukb %s, this is npukb %s",
+			 res->npukb ? res->npukb : "(unknown)", PACKAGE_VERSION);
+	else if (!res->backend || strcmp(res->backend, cfg->backend) != 0)
+		snprintf(why, len, "its run used --backend %s, this one --backend %s",
+			 res->backend ? res->backend : "(unknown)", cfg->backend);
+	else if (!res->soc || strcmp(res->soc, cfg->options.soc) != 0)
+		snprintf(why, len, "its run used --soc %s, this one --soc %s",
+			 res->soc ? res->soc : "(unknown)", cfg->options.soc);
+	else if (!res->has_seeds || res->nseeds != (double)cfg->options.nseeds)
+		snprintf(why, len, "its run used --seeds %.0f, this one --seeds %u", res->nseeds,
+			 cfg->options.nseeds);
+	else if (res->base_seed != (double)cfg->options.base_seed)
+		snprintf(why, len, "its run used --seed %.0f, this one --seed %llu", res->base_seed,
+			 (unsigned long long)cfg->options.base_seed);
+	else if (!shard_matches(cfg, res->shard))
+		snprintf(why, len, "its run was shard %s, this one %s", res->shard ? res->shard : "(none)",
+			 cfg->shard.count ? "another shard" : "a whole run");
+	else
+		return NULL;
+	return why;
+}
+
+/* Opens the journal at path for this run: a fresh run appends its header;
+ * --resume continues the journal's last run, cut back to its whole units
+ * (res lists them), and appends no header. A --resume with no run to
+ * continue starts a fresh one. */
+static int open_journal(struct run_state *st, const char *path, const char *new_id,
+			struct npukb_journal_header *head, struct npukb_journal_resume *res,
+			char *err, size_t errlen)
+{
+	const struct npukb_run_config *cfg = st->cfg;
 	int rc;
-	if (asprintf(&tmp, "%s.tmp", path) < 0) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	f = fopen(tmp, "we");
-	if (!f) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(-rc));
-		free(tmp);
+
+	memset(res, 0, sizeof(*res));
+	if (cfg->resume && npukb_is_file(path)) {
+		char why[512];
+		if ((rc = npukb_journal_resume_scan(path, res, err, errlen)) != 0)
+			return rc == -EINVAL ? NPUKB_RUN_EBADINPUT : rc;
+		if (res->has_run && resume_mismatch(cfg, res, why, sizeof(why))) {
+			snprintf(err, errlen, "%s: cannot resume: %s", path, why);
+			return NPUKB_RUN_EBADINPUT;
+		}
+		/* what follows the whole part is a unit cut short by the kill */
+		if (truncate(path, res->keep) != 0) {
+			rc = -errno;
+			snprintf(err, errlen, "%s: cannot cut the unfinished records: %s", path,
+				 strerror(-rc));
+			return rc;
+		}
+	} else if ((rc = drop_torn_tail(path, err, errlen)) != 0) {
 		return rc;
 	}
-	rc = write_summary(r, f);
-	errno = 0;
-	if (fclose(f) != 0 && rc == 0)
-		rc = errno ? -errno : -EIO;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc) {
-		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
-		unlink(tmp);
+	rc = npukb_journal_open(&st->journal, path, res->has_run ? res->run_id : new_id, err,
+				errlen);
+	if (rc)
+		return rc;
+	st->journal.level = cfg->level;
+	if (res->has_run) {
+		st->journal.nverdicts = res->nverdicts;
+		return 0;
 	}
-	free(tmp);
-	return rc;
-}
-
-/* report/ is rendered beside the old one and swapped in whole. */
-static int write_report_dir(const struct npukb_run_config *cfg, const char *results_xml,
-			    char *err, size_t errlen)
-{
-	char *fresh = NULL, *dir = NULL, *old = NULL;
-	int rc;
-	if (asprintf(&fresh, "%s/.report.new", cfg->output_dir) < 0 ||
-	    asprintf(&dir, "%s/report", cfg->output_dir) < 0 ||
-	    asprintf(&old, "%s/.report.old", cfg->output_dir) < 0) {
-		free(fresh);
-		free(dir);
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	npukb_rm_rf(fresh);
-	npukb_rm_rf(old);
-	rc = npukb_report_html_render_page(results_xml, cfg->reports_dir, "run.xsl", fresh, err,
-					   errlen);
-	if (rc == 0 && npukb_is_dir(dir) && rename(dir, old) != 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot replace: %s", dir, strerror(-rc));
-	}
-	if (rc == 0 && rename(fresh, dir) != 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot write: %s", dir, strerror(-rc));
-		rename(old, dir); /* the old report back, if it was there */
-	}
-	npukb_rm_rf(fresh);
-	npukb_rm_rf(old);
-	free(fresh);
-	free(dir);
-	free(old);
-	return rc;
-}
-
-/* junit.xml, results.xml, report/ and summary.txt, each replaced only
- * once its new version is whole on disk. */
-static int write_reports(const struct npukb_run_config *cfg, const struct npukb_results *results,
-			 const struct npukb_run_info *info, char *err, size_t errlen)
-{
-	char *junit = NULL, *xml = NULL, *summary = NULL;
-	int rc = 0;
-	if (asprintf(&junit, "%s/junit.xml", cfg->output_dir) < 0 ||
-	    asprintf(&xml, "%s/results.xml", cfg->output_dir) < 0 ||
-	    asprintf(&summary, "%s/summary.txt", cfg->output_dir) < 0) {
-		snprintf(err, errlen, "out of memory");
-		rc = -ENOMEM;
-	}
-	if (rc == 0)
-		rc = npukb_junit_write(results, junit, err, errlen);
-	if (rc == 0)
-		rc = npukb_results_xml_write(results, info, xml, err, errlen);
-	if (rc == 0 && cfg->reports_dir)
-		rc = write_report_dir(cfg, xml, err, errlen);
-	if (rc == 0)
-		rc = write_summary_file(results, summary, err, errlen);
-	free(junit);
-	free(xml);
-	free(summary);
+	head->backend = cfg->backend;
+	head->soc = cfg->options.soc;
+	head->nseeds = cfg->options.nseeds;
+	head->base_seed = (unsigned long long)cfg->options.base_seed;
+	rc = npukb_journal_write_header(&st->journal, head);
+	if (rc)
+		snprintf(err, errlen, "%s: cannot write the journal: %s", path, strerror(-rc));
 	return rc;
 }
 
@@ -736,18 +756,18 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	struct run_state st;
 	struct npukb_catalog cat;
 	struct sample_list *lists = NULL;
-	struct npukb_run_info info;
+	struct npukb_journal_resume resumed;
 	struct npukb_journal_header head;
-	char *path = NULL, host[256] = "localhost", ident[256] = "";
-	size_t i, j, units = 0;
+	char *path = NULL, *run_id = NULL, host[256] = "localhost", ident[256] = "";
+	size_t i, j, units = 0, index = 0;
 	double t0 = npukb_monotonic_seconds();
 	int rc, lock = -1;
 
 	memset(&st, 0, sizeof(st));
+	memset(&resumed, 0, sizeof(resumed));
 	memset(results, 0, sizeof(*results));
 	st.cfg = cfg;
 	st.options = cfg->options;
-	st.results = results;
 	rc = find_plugins(&st, err, errlen);
 	if (rc)
 		return rc;
@@ -813,19 +833,17 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	if (cfg->shard.count) {
 		head.shard_index = cfg->shard.index;
 		head.shard_count = cfg->shard.count;
-		units = keep_shard(cfg, cat.tasks, lists, cat.ntasks, &head.units,
-				   &head.units_total);
+		units = count_shard(cfg, cat.tasks, lists, cat.ntasks, &head.units,
+				    &head.units_total);
 	}
 
 	gethostname(host, sizeof(host) - 1);
 	if (st.backend.desc->backend->identity)
 		st.backend.desc->backend->identity(ident, sizeof(ident));
-	results->run_id = make_run_id();
-	results->backend = strdup(cfg->backend);
-	results->backend_identity = strdup(st.backend.usable ? ident : st.backend.reason);
-	results->soc = strdup(cfg->options.soc);
-	results->hostname = strdup(host);
-	results->started = time(NULL);
+	if (!(run_id = make_run_id())) {
+		rc = -ENOMEM;
+		goto out;
+	}
 	if (st.options.dump_tensors && !st.options.dump_dir) {
 		if (asprintf(&st.dump_dir, "%s/dumps", cfg->output_dir) < 0) {
 			st.dump_dir = NULL;
@@ -849,26 +867,28 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 		rc = -ENOMEM;
 		goto out;
 	}
-	rc = npukb_journal_open(&st.journal, path, results->run_id, err, errlen);
+	head.identity = st.backend.usable ? ident : st.backend.reason;
+	head.hostname = host;
+	rc = open_journal(&st, path, run_id, &head, &resumed, err, errlen);
 	if (rc)
 		goto out;
-	head.backend = cfg->backend;
-	head.identity = results->backend_identity;
-	head.soc = cfg->options.soc;
-	head.nseeds = cfg->options.nseeds;
-	head.base_seed = (unsigned long long)cfg->options.base_seed;
-	head.hostname = host;
-	rc = npukb_journal_write_header(&st.journal, &head);
-	if (rc) {
-		snprintf(err, errlen, "%s: cannot write the journal: %s", path, strerror(-rc));
-		goto out;
-	}
 
+	/* --resume: the units the journal holds whole are neither judged
+	 * again nor counted by the progress display */
+	for (i = 0, index = 0; i < cat.ntasks; i++)
+		for (j = 0; j < lists[i].n; j++, index++)
+			if (npukb_shard_owns(&cfg->shard, index) &&
+			    npukb_journal_resume_done(&resumed, cat.tasks[i]->id, lists[i].items[j].id))
+				units -= count_selected(cfg, cat.tasks[i]);
+	index = 0;
 	npukb_progress_start(cfg->progress, units);
 	for (i = 0; i < cat.ntasks && rc == 0; i++) {
 		size_t all_cases = select_cases(cfg, cat.tasks[i]);
-		for (j = 0; j < lists[i].n && rc == 0; j++)
-			rc = judge_sample(&st, cat.tasks[i], &lists[i].items[j]);
+		for (j = 0; j < lists[i].n && rc == 0; j++, index++)
+			if (npukb_shard_owns(&cfg->shard, index) &&
+			    !npukb_journal_resume_done(&resumed, cat.tasks[i]->id,
+						       lists[i].items[j].id))
+				rc = judge_sample(&st, cat.tasks[i], &lists[i].items[j], index);
 		cat.tasks[i]->ncases = all_cases; /* the catalog frees them all */
 		if (st.io_rc)
 			snprintf(err, errlen, "%s", st.io_err);
@@ -878,23 +898,22 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 			snprintf(err, errlen, "%s: %s", cat.tasks[i]->id, strerror(-rc));
 	}
 	npukb_progress_finish(cfg->progress);
+	st.journal.seconds = npukb_monotonic_seconds() - t0;
 	if (rc == 0 && (rc = npukb_journal_end(&st.journal)) != 0)
 		snprintf(err, errlen, "%s: cannot write the end-of-run record: %s", path,
 			 strerror(-rc));
-	results->seconds = npukb_monotonic_seconds() - t0;
-	memset(&info, 0, sizeof(info));
-	info.nseeds = cfg->options.nseeds;
-	info.base_seed = (unsigned long long)cfg->options.base_seed;
-	info.level = cfg->level;
-	info.journal = st.journal.path;
+	/* judging is over: every report comes from the journal alone */
 	if (rc == 0)
-		rc = write_reports(cfg, results, &info, err, errlen);
+		rc = npukb_render_run_reports(cfg->output_dir, cfg->reports_dir, results, err,
+					      errlen);
 out:
 	/* a failed run frees its disk too: the work folders are only worth
 	 * keeping when asked for */
 	if (!cfg->options.keep_workdirs && st.workroot)
 		npukb_rm_rf(st.workroot);
 	npukb_journal_close(&st.journal);
+	npukb_journal_batch_free(&st.batch);
+	npukb_journal_resume_free(&resumed);
 	npukb_outlock_release(lock);
 	for (i = 0; lists && i < cat.ntasks; i++)
 		free_samples(&lists[i]);
@@ -903,5 +922,6 @@ out:
 	free(st.workroot);
 	free(st.dump_dir);
 	free(path);
+	free(run_id);
 	return rc;
 }

@@ -24,6 +24,10 @@ struct npukb_run_config {
 	int include_answer;               /* judge the expert answer too */
 	const char *backend;              /* backend plugin name */
 	const char *output_dir;
+	/* Continue the run in output_dir's journal: judge only the units
+	 * (task, sample) it does not hold whole; refuse (NPUKB_RUN_EBADINPUT)
+	 * a journal of another npukb version, backend, SoC or seeds. */
+	int resume;
 	struct npukb_options options;
 	const struct npukb_plugin_set *plugins;
 	const char *reports_dir;          /* templates: <dir>/html/run.xsl ...; NULL: no HTML */
@@ -34,9 +38,12 @@ struct npukb_run_config {
 	struct npukb_shard shard;
 };
 
-/* Return 0 when the run completed (whatever the verdicts), or a negative
- * errno value when it could not run: err says why. Exit-code mapping is
- * the CLI's business. results is filled in either case and must be freed. */
+/* Judges into <output_dir>/journal.jsonl, then renders every report from
+ * it (npukb_render_run_reports). Return 0 when the run completed (whatever
+ * the verdicts), or a negative errno value when it could not run: err says
+ * why. Exit-code mapping is the CLI's business. results receives the
+ * aggregate the reports were rendered from (empty when the run failed);
+ * it must be freed in either case. */
 int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *results,
 		      char *err, size_t errlen);
 

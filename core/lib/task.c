@@ -3,6 +3,7 @@
  * tiling_expr.c. */
 #include "task_private.h"
 
+#include <npukb/util.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -179,7 +180,7 @@ long npukb_attr_list_parse(const char *text, double *out, size_t max)
 		} else if (strcmp(tok, "false") == 0 || strcmp(tok, "False") == 0) {
 			v = 0;
 		} else {
-			v = strtod(tok, &end);
+			v = npukb_strtod(tok, &end);
 			if (end == tok || *end || v != v)
 				return -1;
 		}

@@ -6,6 +6,7 @@
  * arithmetic is checked: a manifest must never make the framework crash or
  * pack a silently wrapped value. */
 #include "task_private.h"
+#include <npukb/util.h>
 
 #include <errno.h>
 #include <stdarg.h>
@@ -529,7 +530,8 @@ int npukb_tiling_eval_float(const struct npukb_task *t, const struct npukb_case 
 				case_id(c), a->name);
 			return -EINVAL;
 		}
-		*out = strtod(val, &end);
+		/* a manifest means the same number in every locale */
+		*out = npukb_strtod(val, &end);
 		if (end == val || *end != '\0') {
 			set_err(err, errlen, "attribute '%s' = '%s' in case '%s' is not a number",
 				a->name, val, case_id(c));

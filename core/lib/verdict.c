@@ -13,6 +13,8 @@ static const char *const known_categories[] = {
 	/* compile */
 	"api-signature", "type", "scope", "memory-object", "syntax", "link",
 	"template", "compile-timeout", "other-compile",
+	/* a model response without usable code (npukb import's NO_CODE) */
+	"no-code",
 	/* run */
 	"crash", "timeout", "ub-overflow", "misaligned", "out-of-bounds",
 	"queue-misuse", "sync-race", "resource-limit", "sandbox-violation", "early-exit",

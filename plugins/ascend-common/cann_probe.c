@@ -1,6 +1,7 @@
 /* cann_probe.c - find a CANN toolkit; build the Ascend flows' command lines
  * (see cann_probe.h). */
 #include "cann_probe.h"
+#include "cann_options.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -254,6 +255,14 @@ int npukb_cann_probe_env(const struct npukb_cann_env *env, struct npukb_cann_inf
 	if (reason && len)
 		reason[0] = '\0';
 
+	if (env && env->home) {
+		if (!check_root(env->home, out, why, sizeof why)) {
+			set_msg(reason, len, "CANN toolkit not found at ascend-home=%s (%s)", env->home,
+				why);
+			return NPUKB_CANN_NOT_FOUND;
+		}
+		out->found_by = "the ascend-home option";
+	}
 	for (size_t i = 0; i < 2 && !out->found; i++) {
 		const char *v = env_get(env, vars[i]);
 
@@ -295,7 +304,8 @@ int npukb_cann_probe_env(const struct npukb_cann_env *env, struct npukb_cann_inf
 
 int npukb_cann_probe(struct npukb_cann_info *out, char *reason, size_t len)
 {
-	return npukb_cann_probe_env(NULL, out, reason, len);
+	struct npukb_cann_env env = { NULL, NULL, NULL, npukb_cann_home_option() };
+	return npukb_cann_probe_env(env.home ? &env : NULL, out, reason, len);
 }
 
 void npukb_cann_identity(const struct npukb_cann_info *info, char *buf, size_t len)

@@ -23,6 +23,9 @@ struct npukb_cann_env {
 	/* Prefixed to the fixed install locations and to /dev/davinci0;
 	 * NULL or "": the real root. */
 	const char *sysroot;
+	/* The ascend-home option: when set, the only root looked at (a
+	 * root the user named is not silently replaced by another). */
+	const char *home;
 };
 
 enum npukb_cann_compiler {
@@ -54,7 +57,8 @@ struct npukb_cann_info {
 	char device[PATH_MAX];        /* the device node looked for */
 };
 
-/* Looks for a toolkit in this order, first complete one wins:
+/* Looks for a toolkit in this order, first complete one wins (only at
+ * env->home when that is set):
  *   1. $ASCEND_HOME_PATH          (set by set_env.sh of either generation)
  *   2. $ASCEND_TOOLKIT_HOME       (set by the 8.0.x set_env.sh)
  *   3. /usr/local/Ascend/cann     (8.5 / 9.x default install)
@@ -71,6 +75,8 @@ struct npukb_cann_info {
  * the real process environment and root. */
 int npukb_cann_probe_env(const struct npukb_cann_env *env, struct npukb_cann_info *out,
 			 char *reason, size_t len);
+/* The real environment, with the plugin's ascend-home option
+ * (cann_options.h) when the run gave one. */
 int npukb_cann_probe(struct npukb_cann_info *out, char *reason, size_t len);
 
 /* One line for provenance: "CANN 8.0.RC3 (ccec) at /usr/local/...". */

@@ -1,6 +1,7 @@
 /* npu_device.c - per-worker NPU selection and the health check between
  * samples (see npu_device.h). */
 #include "npu_device.h"
+#include "cann_options.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,17 +13,7 @@
 
 int npukb_npu_device_id(void)
 {
-	const char *v = getenv("NPUKB_ASCEND_DEVICE");
-	char *end = NULL;
-	long id;
-
-	if (!v || !*v)
-		return -1;
-	errno = 0;
-	id = strtol(v, &end, 10);
-	if (errno || *end || id < 0 || id > 1023)
-		return -1;
-	return (int)id;
+	return npukb_cann_device_option();
 }
 
 char **npukb_npu_device_envp(const struct npukb_cann_info *info, const char *stage, int device)

@@ -24,8 +24,8 @@
 
 #include "cann_probe.h"
 
-/* NPUKB_ASCEND_DEVICE as a device id, or -1 when unset or not a number
- * in 0..1023. */
+/* The device option, else NPUKB_ASCEND_DEVICE, as a device id; -1 when
+ * neither gives a number in 0..1023 (cann_options.h). */
 int npukb_npu_device_id(void);
 
 /* npukb_cann_runtime_env(info, stage) plus, for device >= 0,

@@ -15,6 +15,7 @@
 
 /* Relative, so the plugin builds without an extra -I. */
 #include "../ascend-common/cann_probe.h"
+#include "../ascend-common/cann_options.h"
 #include "../ascend-common/build_step.h"
 #include "../ascend-common/npu_device.h"
 #include "../ascend-common/npu_run.h"
@@ -229,7 +230,7 @@ static int device_build(const struct npukb_build_request *req, struct npukb_buil
 		goto out;
 	}
 	if (rc < 0 ||
-	    (rc = npukb_cann_device_host_cmd(&info, getenv("NPUKB_CXX"), HOST_SRC_NAME,
+	    (rc = npukb_cann_device_host_cmd(&info, npukb_cann_host_cxx(), HOST_SRC_NAME,
 					     HOST_OBJ_NAME, &steps[1].cmd, err, sizeof err)) < 0 ||
 	    (rc = npukb_cann_device_link_cmd(&info, HOST_OBJ_NAME, OBJ_NAME, HOST_EXE_NAME,
 					     &steps[2].cmd, err, sizeof err)) < 0) {
@@ -464,12 +465,20 @@ static int device_run(const struct npukb_run_request *req, struct npukb_run_resu
 	return launch_on_npu(&info, req, res);
 }
 
+/* The plugin's options are forgotten when it is unloaded. */
+static void device_forget_options(void)
+{
+	(void)npukb_cann_configure(NULL, NULL, 0);
+}
+
 static const struct npukb_backend_ops device_ops = {
 	.probe = device_probe,
 	.identity = device_identity,
 	.build = device_build,
 	.run = device_run,
 	.cleanup = NULL, /* everything it makes lives in the core's work directory */
+	.options = npukb_cann_options,
+	.configure = npukb_cann_configure,
 };
 
 NPUKB_PLUGIN_EXPORT const struct npukb_plugin npukb_ascend_device_plugin = {
@@ -479,7 +488,7 @@ NPUKB_PLUGIN_EXPORT const struct npukb_plugin npukb_ascend_device_plugin = {
 	.version = "0.1",
 	.description = "real CANN toolchain: kernel compiled alone for the SoC, run on an NPU",
 	.init = NULL,
-	.fini = NULL,
+	.fini = device_forget_options,
 	.backend = &device_ops,
 	.stage = NULL,
 };

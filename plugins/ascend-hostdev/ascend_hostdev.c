@@ -22,6 +22,7 @@
 /* Relative, so the plugin builds without an extra -I. */
 #include "../ascend-common/build_step.h"
 #include "../ascend-common/cann_probe.h"
+#include "../ascend-common/cann_options.h"
 #include "../ascend-common/npu_device.h"
 #include "../ascend-common/npu_run.h"
 #include "op_project.h"
@@ -261,7 +262,7 @@ static int build_project(struct build *b, const struct npukb_cann_info *info, co
 		rc = npukb_cann_set(&b->res->message, "cannot write %s: %s", src, strerror(-rc)) ?: rc;
 		goto out;
 	}
-	if ((rc = npukb_cann_hostdev_program_cmd(info, getenv("NPUKB_CXX"), PROGRAM_SRC, stage,
+	if ((rc = npukb_cann_hostdev_program_cmd(info, npukb_cann_host_cxx(), PROGRAM_SRC, stage,
 						 PROGRAM, &prog, err, sizeof err)) < 0) {
 		rc = npukb_cann_set(&b->res->message, "%s", err) ?: rc;
 		goto out;
@@ -507,12 +508,20 @@ static int hostdev_run(const struct npukb_run_request *req, struct npukb_run_res
 	return run_on_npu(&info, req, res);
 }
 
+/* The plugin's options are forgotten when it is unloaded. */
+static void hostdev_forget_options(void)
+{
+	(void)npukb_cann_configure(NULL, NULL, 0);
+}
+
 static const struct npukb_backend_ops hostdev_ops = {
 	.probe = hostdev_probe,
 	.identity = hostdev_identity,
 	.build = hostdev_build,
 	.run = hostdev_run,
 	.cleanup = NULL, /* project and stage live in the core's work directory */
+	.options = npukb_cann_options,
+	.configure = npukb_cann_configure,
 };
 
 NPUKB_PLUGIN_EXPORT const struct npukb_plugin npukb_ascend_hostdev_plugin = {
@@ -522,7 +531,7 @@ NPUKB_PLUGIN_EXPORT const struct npukb_plugin npukb_ascend_hostdev_plugin = {
 	.version = "0.2",
 	.description = "real CANN toolchain: custom operator project, staged, called through aclnn",
 	.init = NULL,
-	.fini = NULL,
+	.fini = hostdev_forget_options,
 	.backend = &hostdev_ops,
 	.stage = NULL,
 };

@@ -280,6 +280,60 @@ static void element_type(const struct typelist *args, char *elem)
 	}
 }
 
+static int is_id_char(char ch)
+{
+	return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       (ch >= '0' && ch <= '9');
+}
+
+/* Is the template parameter name of c that starts at p (a whole word)
+ * one of c's? Returns its length, or 0. */
+static size_t tparam_at(const char *p, const char *start, const struct candidate *c)
+{
+	size_t j, n;
+	if (p > start && is_id_char(p[-1]))
+		return 0;
+	for (j = 0; c && j < c->ntparams; j++) {
+		n = strlen(c->tparam[j]);
+		if (strncmp(p, c->tparam[j], n) == 0 && !is_id_char(p[n]))
+			return n;
+	}
+	return 0;
+}
+
+/* arg spelled as param with each of c's template parameters standing for
+ * any one type: "DataCopyPadExtParams<half>" fits
+ * "DataCopyPadExtParams<T>". */
+static int same_up_to_tparams(const char *arg, const char *param, const struct candidate *c)
+{
+	const char *a = arg, *p = param;
+	while (*p) {
+		size_t n = tparam_at(p, param, c);
+		if (n > 0) {
+			/* one type: up to a ',' or '>' outside brackets */
+			int depth = 0;
+			const char *from = a;
+			for (; *a; a++) {
+				if (*a == '<' || *a == '(')
+					depth++;
+				else if ((*a == '>' || *a == ')') && depth > 0)
+					depth--;
+				else if ((*a == ',' || *a == '>' || *a == ')') && depth == 0)
+					break;
+			}
+			if (a == from)
+				return 0;
+			p += n;
+			continue;
+		}
+		if (*a != *p)
+			return 0;
+		a++;
+		p++;
+	}
+	return *a == '\0';
+}
+
 static int fits(const char *arg, const char *param, const struct candidate *c, const char *elem)
 {
 	enum kind ka = kind_of(arg, NULL), kp = kind_of(param, c);
@@ -290,7 +344,7 @@ static int fits(const char *arg, const char *param, const struct candidate *c, c
 			return !elem[0] || strcmp(arg, elem) == 0;
 		return ka == K_OTHER;
 	case K_OTHER:
-		return ka == K_OTHER && strcmp(arg, param) == 0;
+		return ka == K_OTHER && same_up_to_tparams(arg, param, c);
 	default:
 		return ka == kp;
 	}
@@ -326,6 +380,27 @@ static int swapped_pair(const struct typelist *args, const struct candidate *c, 
 			}
 			order[i] = i;
 			order[j] = j;
+		}
+	}
+	return 0;
+}
+
+/* One argument left out: the call's arguments fit candidate c once its
+ * parameter *m is skipped (pipe.InitBuffer(BUFFER_NUM, len) without the
+ * queue). */
+static int missing_argument(const struct typelist *args, const struct candidate *c,
+			    const char *elem, size_t *m)
+{
+	size_t k, i;
+	if (c->variadic || c->params.n != args->n + 1)
+		return 0;
+	for (k = 0; k < c->params.n; k++) {
+		for (i = 0; i < args->n; i++)
+			if (!fits(args->t[i], c->params.t[i < k ? i : i + 1], c, elem))
+				break;
+		if (i == args->n) {
+			*m = k;
+			return 1;
 		}
 	}
 	return 0;
@@ -471,6 +546,8 @@ char *classify_call_facts(const char *error, char *const *notes, size_t nnotes)
 	size_t ncand = 0, i, a = 0, b = 0;
 	size_t p = 0;
 	int arity_match = 0, fewer = 0, swapped = 0, variadic = 0, contradicted = 0, pointer = 0;
+	int missing = 0, count_fits = 0;
+	size_t m = 0, order[MAX_ARGS];
 	char elem[TYPE_LEN], *out = NULL;
 
 	if (!error || parse_call(error, &args, &targs) != 0)
@@ -491,15 +568,23 @@ char *classify_call_facts(const char *error, char *const *notes, size_t nnotes)
 		}
 	}
 	element_type(&args, elem);
+	for (i = 0; i < args.n; i++)
+		order[i] = i;
 	for (i = 0; i < ncand; i++) {
 		variadic |= cand[i].variadic;
 		if (cand[i].params.n == args.n) {
 			arity_match = 1;
+			/* the arguments as given fit a candidate of their count:
+			 * what failed is not their number (a template argument
+			 * g++ could not deduce, Get() without <T>) */
+			count_fits |= fits_all(&args, order, &cand[i], elem);
 			if (!swapped)
 				swapped = swapped_pair(&args, &cand[i], elem, &a, &b);
 			if (!pointer)
 				pointer = pointer_for_value(&args, &cand[i], &p);
 		}
+		if (!missing)
+			missing = missing_argument(&args, &cand[i], elem, &m);
 		fewer |= may_take_fewer(&args, &cand[i], elem);
 		contradicted |= template_args_contradicted(&args, &targs, &cand[i]);
 	}
@@ -516,10 +601,88 @@ char *classify_call_facts(const char *error, char *const *notes, size_t nnotes)
 		if (asprintf(&out, CALL_FACT_PREFIX "arguments %zu and %zu are in each other's place",
 			     a + 1, b + 1) < 0)
 			out = NULL;
+	} else if (missing && !fewer && !count_fits) {
+		if (asprintf(&out, CALL_FACT_PREFIX "parameter %zu of a candidate has no argument",
+			     m + 1) < 0)
+			out = NULL;
 	} else if (pointer) {
 		if (asprintf(&out, CALL_FACT_PREFIX "argument %zu is a pointer to what its parameter takes",
 			     p + 1) < 0)
 			out = NULL;
 	}
+	return out;
+}
+
+/* "invalid conversion from 'A' to 'B'" (or "cannot convert 'A' to 'B'")
+ * and, under it, "initializing argument N of 'F'". */
+struct conversion {
+	char from[TYPE_LEN], to[TYPE_LEN];
+	size_t arg;
+	const char *fn; /* F, up to its closing quote */
+	size_t fnlen;
+};
+
+static int quoted(const char *s, const char *intro, char *out, const char **rest)
+{
+	const char *b = strstr(s, intro), *e;
+	if (!b)
+		return -1;
+	b += strlen(intro);
+	e = strchr(b, '\'');
+	if (!e)
+		return -1;
+	normalise_type(b, (size_t)(e - b), out);
+	*rest = e + 1;
+	return 0;
+}
+
+static int parse_conversion(const char *error, char *const *notes, size_t nnotes,
+			    struct conversion *cv)
+{
+	const char *rest;
+	size_t i;
+	if (quoted(error, "invalid conversion from '", cv->from, &rest) != 0 &&
+	    quoted(error, "cannot convert '", cv->from, &rest) != 0)
+		return -1;
+	if (quoted(rest, " to '", cv->to, &rest) != 0)
+		return -1;
+	for (i = 0; i < nnotes; i++) {
+		const char *a = notes[i] ? strstr(notes[i], "initializing argument ") : NULL, *q, *e;
+		char *endp;
+		if (!a)
+			continue;
+		cv->arg = strtoul(a + strlen("initializing argument "), &endp, 10);
+		q = strstr(endp, " of '");
+		e = q ? strrchr(q + 5, '\'') : NULL;
+		if (!cv->arg || !e)
+			return -1;
+		cv->fn = q + 5;
+		cv->fnlen = (size_t)(e - cv->fn);
+		return 0;
+	}
+	return -1;
+}
+
+char *classify_conversion_facts(const char *error, char *const *notes, size_t nnotes,
+				const char *next_error, char *const *next_notes, size_t nnext)
+{
+	struct conversion a, b;
+	enum kind af, at, bf, bt;
+	char *out = NULL;
+	if (!error || !next_error || parse_conversion(error, notes, nnotes, &a) != 0 ||
+	    parse_conversion(next_error, next_notes, nnext, &b) != 0)
+		return NULL;
+	if (a.arg == b.arg || a.fnlen != b.fnlen || strncmp(a.fn, b.fn, a.fnlen) != 0)
+		return NULL;
+	af = kind_of(a.from, NULL);
+	at = kind_of(a.to, NULL);
+	bf = kind_of(b.from, NULL);
+	bt = kind_of(b.to, NULL);
+	/* each argument has the kind the other one's parameter takes */
+	if (af == at || af != bt || bf != at || af == K_OTHER || bf == K_OTHER)
+		return NULL;
+	if (asprintf(&out, CALL_FACT_PREFIX "arguments %zu and %zu are in each other's place",
+		     a.arg < b.arg ? a.arg : b.arg, a.arg < b.arg ? b.arg : a.arg) < 0)
+		out = NULL;
 	return out;
 }

@@ -20,4 +20,14 @@
  * lines are not a g++ overload failure or say nothing decisive. */
 char *classify_call_facts(const char *error, char *const *notes, size_t nnotes);
 
+/* Two conversion errors in a row for one function (g++ on a call of a
+ * function that is no template: "invalid conversion from 'A' to 'B'" and
+ * "initializing argument N of 'F'"), each argument of the kind the other
+ * one's parameter takes: the two arguments are in each other's place.
+ * error/notes: the first error and the lines under it; next_error and
+ * next_notes: the error after it and its lines. Returns the fact line
+ * (malloc'd) or NULL. */
+char *classify_conversion_facts(const char *error, char *const *notes, size_t nnotes,
+				const char *next_error, char *const *next_notes, size_t nnext);
+
 #endif

@@ -353,6 +353,33 @@ static const struct rule *match_text(const char *text, enum rule_stage stage, in
 	return NULL;
 }
 
+#define MAX_PAIR_LINES 16
+
+/* The conversion fact (call_facts.h) of error with its notes and the error
+ * at p with the lines under it; malloc'd or NULL. */
+static char *conversion_pair_fact(const char *error, char *const *notes, size_t n, const char *p)
+{
+	char *next[MAX_PAIR_LINES], *fact = NULL;
+	size_t m = 0, k;
+	while (*p && m < MAX_PAIR_LINES) {
+		const char *end_next, *end = line_end(p, &end_next);
+		char *buf = normalised(p, end);
+		if (!buf)
+			break;
+		if (m > 0 && strstr(buf, "error:")) {
+			free(buf);
+			break;
+		}
+		next[m++] = buf;
+		p = end_next;
+	}
+	if (m > 0 && strstr(next[0], "error:"))
+		fact = classify_conversion_facts(error, notes, n, next[0], next + 1, m - 1);
+	for (k = 0; k < m; k++)
+		free(next[k]);
+	return fact;
+}
+
 /* The note rule earliest in the file matching any of the lines from p up
  * to the next error: the compiler's notes under the deciding error say
  * what was wrong with the call (a type that conflicts, an argument too
@@ -379,16 +406,20 @@ static const struct rule *match_notes(const char *error, const char *p, char **l
 		notes[n++] = buf;
 		p = next;
 	}
-	/* What the call's and candidates' types say together (call_facts.h)
-	 * and what the quoted source line says (line_facts.h), as one more
-	 * line each for the rules. */
+	/* What the call's and candidates' types say together (call_facts.h),
+	 * what the quoted source line says (line_facts.h) and what this error
+	 * and the next one say together, as one more line each for the
+	 * rules. */
 	{
 		char *call_fact = classify_call_facts(error, notes, n);
 		char *line_fact = classify_line_facts(error, notes, n);
+		char *pair_fact = conversion_pair_fact(error, notes, n, p);
 		if (call_fact)
 			notes[n++] = call_fact;
 		if (line_fact)
 			notes[n++] = line_fact;
+		if (pair_fact)
+			notes[n++] = pair_fact;
 	}
 	for (i = 0; i < nrules && !r; i++) {
 		if (rules[i].stage != RULE_NOTE)
@@ -412,7 +443,8 @@ static int is_open(const struct npukb_verdict *f)
 {
 	const char *c = f->category;
 	if (f->stage == NPUKB_STAGE_COMPILE)
-		return !c || (strcmp(c, "compile-timeout") != 0 && strcmp(c, "internal-error") != 0);
+		return !c || (strcmp(c, "compile-timeout") != 0 && strcmp(c, "internal-error") != 0 &&
+			      strcmp(c, "no-code") != 0);
 	return !c || !*c || strcmp(c, "crash") == 0;
 }
 

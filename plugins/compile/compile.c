@@ -3,16 +3,23 @@
  * A clean build passes and hands its artifact to the core for the later
  * stages. A failed build gets a provisional category ("compile-timeout" is
  * final; everything else is "other-compile" until the classify stage reads
- * the diagnostics) and the first error line as its message. */
+ * the diagnostics) and the first error line as its message.
+ *
+ * A sample folder holding NO_CODE is a model response without usable code
+ * (`npukb import` writes it, with the reason): it fails as `no-code`
+ * without reaching the backend, so a batch of responses is judged whole
+ * and an empty answer counts against the model like any failed build. */
 #include <npukb/plugin.h>
 #include <npukb/util.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 /* One line of a verdict message; compiler lines with long template types
  * can run to kilobytes. */
@@ -94,6 +101,39 @@ static size_t count_warnings(const char *diag)
 	return n;
 }
 
+#define NO_CODE_FILE "NO_CODE"
+
+/* 1 when the sample is a response without code; its reason (the first
+ * line of NO_CODE, cut at len - 1) goes into why. */
+static int no_code(const struct npukb_sample *s, char *why, size_t len)
+{
+	char *path = NULL;
+	ssize_t n = 0;
+	size_t i;
+	int found = 0, fd;
+	for (i = 0; i < s->nfiles && !found; i++)
+		found = strcmp(s->files[i], NO_CODE_FILE) == 0;
+	if (!found)
+		return 0;
+	snprintf(why, len, "the response holds no code");
+	if (asprintf(&path, "%s/%s", s->dir, NO_CODE_FILE) < 0)
+		return 1;
+	/* the sample is untrusted: no symlink is followed, a short read */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	free(path);
+	if (fd >= 0) {
+		n = read(fd, why, len - 1);
+		close(fd);
+	}
+	if (n > 0) {
+		why[n] = '\0';
+		why[strcspn(why, "\r\n")] = '\0';
+		if (!why[0])
+			snprintf(why, len, "the response holds no code");
+	}
+	return 1;
+}
+
 static int compile_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *out)
 {
 	struct npukb_build_request req;
@@ -106,6 +146,11 @@ static int compile_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *out)
 	if (!ctx->task || !ctx->sample || !ctx->backend || !ctx->workdir) {
 		npukb_verdict_fail(out, "internal-error",
 				   "compile stage called without a task, sample, backend or work directory");
+		return 0;
+	}
+	if (no_code(ctx->sample, line, sizeof(line))) {
+		npukb_verdict_fail(out, "no-code", "no code: %s", line);
+		out->wall_seconds = npukb_monotonic_seconds() - t0;
 		return 0;
 	}
 	memset(&req, 0, sizeof(req));

@@ -3,7 +3,7 @@
  *
  * build() compiles the sample's sources together with cpusim's AscendC
  * emulation headers (include/), a generated launcher that calls the kernel
- * with its arguments, and the harness (runtime/harness.cpp) into one
+ * with its arguments, and the harness (runtime/harness.cpp with gm_buffers.cpp) into one
  * executable. run() executes it on the case's tensor files; the harness
  * reports check failures as `npukb-cpusim: <category>: ...` with exit
  * status 3, and the cost model's cycles in a stats file. Both steps go

@@ -420,6 +420,7 @@ static void build_ctx_free(struct build_ctx *b)
 	free(b->npu_arch_def);
 	free(b->prefix_map);
 	free(b->harness);
+	free(b->gm_buffers);
 	free(b->hostdev);
 }
 
@@ -510,15 +511,20 @@ static size_t harness_args(const struct build_ctx *b, const char **argv)
 	argv[argc++] = b->soc_def;
 	argv[argc++] = b->arch_def;
 	argv[argc++] = b->npu_arch_def;
-	argv[argc++] = "-c";
+	/* its two sources as one relocatable object (-r: a partial link,
+	 * no start files or libraries): one object to cache and to link,
+	 * the run token's .preinit_array entry in it */
+	argv[argc++] = "-r";
 	argv[argc++] = b->harness;
+	argv[argc++] = b->gm_buffers;
 	argv[argc++] = "-o";
 	argv[argc++] = HARNESS_OBJ;
 	argv[argc] = NULL;
 	return argc;
 }
 
-/* Puts runtime/harness.cpp's object at HARNESS_OBJ in the work directory:
+/* Puts the harness's object (runtime/harness.cpp and gm_buffers.cpp) at
+ * HARNESS_OBJ in the work directory:
  * from the cache when the backend has one and holds this harness for this
  * compiler (harness_cache.h), else compiled here, before any of the
  * sample's sources, and then stored in the cache. Every dtype variant
@@ -545,7 +551,8 @@ static int build_harness(struct build_ctx *b, const char **argv, struct npukb_bu
 			free(obj);
 			return -ENOMEM;
 		}
-		if (harness_cache_key(CPUSIM_VERSION, argv, b->harness, inc_dir, key, sizeof key, err,
+		const char *const sources[] = { b->harness, b->gm_buffers, NULL };
+		if (harness_cache_key(CPUSIM_VERSION, argv, sources, inc_dir, key, sizeof key, err,
 				      sizeof err) < 0)
 			key[0] = '\0'; /* no cache for this build; compile it */
 		free(inc_dir);
@@ -726,9 +733,10 @@ int cpusim_build(const struct npukb_build_request *req, struct npukb_build_resul
 	/* Check reports and diagnostics name files relative to the sample. */
 	b.prefix_map = format("-fmacro-prefix-map=%s/=", b.sdir);
 	b.harness = format("%s/runtime/harness.cpp", b.data);
+	b.gm_buffers = format("%s/runtime/gm_buffers.cpp", b.data);
 	b.hostdev = format("%s/runtime/hostdev.cpp", b.data);
 	if (!b.launcher || !b.exe0 || !b.inc || !b.sinc || !b.soc_def || !b.prefix_map || !b.harness ||
-	    !b.hostdev || !b.arch_def || !b.npu_arch_def) {
+	    !b.gm_buffers || !b.hostdev || !b.arch_def || !b.npu_arch_def) {
 		rc = -ENOMEM;
 		goto out;
 	}

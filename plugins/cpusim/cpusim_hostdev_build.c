@@ -130,7 +130,7 @@ int build_host_device(struct build_ctx *b, struct npukb_build_result *res)
 	host = sample_files(s, b->sdir, "op_host/", NULL, &cmake, &nhost);
 	kern = sample_files(s, b->sdir, "op_kernel/", NULL, NULL, &nkern);
 	tiling = sample_files(s, b->sdir, "op_host/", "tiling", NULL, &ntiling);
-	objs = calloc(s->nfiles + 4, sizeof(*objs));
+	objs = calloc(s->nfiles + 5, sizeof(*objs));
 	libs = calloc(cmake.ntargets + 2, sizeof(*libs));
 	quote_dirs = calloc(s->nfiles + 1, sizeof(*quote_dirs));
 	argv = calloc(2 * s->nfiles + 34, sizeof(*argv));
@@ -159,10 +159,12 @@ int build_host_device(struct build_ctx *b, struct npukb_build_result *res)
 		argv[argc++] = host[i];
 	argv[argc++] = LAUNCHER_NAME;
 	argv[argc++] = b->harness;
+	argv[argc++] = b->gm_buffers;
 	argv[argc++] = b->hostdev;
 	argv[argc] = NULL;
-	for (i = nhost; i < nhost + 3; i++) {
-		objs[nobj] = object_name(argv[argc - nhost - 3 + i]);
+	/* our four objects, the last four sources */
+	for (i = nhost; i < nhost + 4; i++) {
+		objs[nobj] = object_name(argv[argc - nhost - 4 + i]);
 		if (!objs[nobj]) {
 			rc = -ENOMEM;
 			goto out;

@@ -107,7 +107,7 @@ char *variant_exe(const char *first, size_t k);
 struct build_ctx {
 	const struct npukb_build_request *req;
 	char *data, *work, *sdir;
-	char *launcher, *exe0, *inc, *sinc, *soc_def, *prefix_map, *harness, *hostdev;
+	char *launcher, *exe0, *inc, *sinc, *soc_def, *prefix_map, *harness, *gm_buffers, *hostdev;
 	char *arch_def, *npu_arch_def; /* __CCE_AICORE__, __NPU_ARCH__ of the SoC */
 	struct variants v;
 };

@@ -1,5 +1,6 @@
 /* cpusim_run.c - run(): one launch of a built variant on a case's tensor
  * files, in the sandbox; check reports and the cost model's cycles back. */
+#include <npukb/util.h>
 #include "cpusim_internal.h"
 
 /* ---- run ------------------------------------------------------------------ */
@@ -21,7 +22,7 @@ static int read_stats(const char *path, const char *token, double *cycles, doubl
 			line[strcspn(line, "\n")] = '\0';
 			genuine = strcmp(line + 6, token) == 0;
 		} else if (strncmp(line, "cycles=", 7) == 0) {
-			*cycles = strtod(line + 7, &end);
+			*cycles = npukb_strtod(line + 7, &end);
 			if (end != line + 7)
 				have |= 1;
 		} else if (strncmp(line, "block_dim=", 10) == 0) {
@@ -29,7 +30,7 @@ static int read_stats(const char *path, const char *token, double *cycles, doubl
 			if (end != line + 10 && b > 0 && b <= 65535)
 				*block_dim = (int)b;
 		} else if (strncmp(line, "time_us=", 8) == 0) {
-			*time_us = strtod(line + 8, &end);
+			*time_us = npukb_strtod(line + 8, &end);
 			if (end != line + 8)
 				have |= 2;
 		}

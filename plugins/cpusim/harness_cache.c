@@ -3,7 +3,7 @@
  *
  * The key is a 128-bit digest (two independent 64-bit FNV-1a variants) of
  * everything the object depends on: cpusim's version, the harness command
- * line, the harness source, every file under the emulation's include
+ * line, the harness sources, every file under the emulation's include
  * folder (names and contents, in sorted order), and the compiler's
  * identity: the resolved path of the executable the command names, its
  * size, modification time and inode (a package upgrade changes them).
@@ -150,7 +150,7 @@ static int resolve_program(const char *argv0, char *out, size_t len)
 	return -ENOENT;
 }
 
-int harness_cache_key(const char *version, const char *const *argv, const char *source,
+int harness_cache_key(const char *version, const char *const *argv, const char *const *sources,
 		      const char *include_dir, char *key, size_t keylen, char *err, size_t errlen)
 {
 	struct digest d;
@@ -171,7 +171,10 @@ int harness_cache_key(const char *version, const char *const *argv, const char *
 	digest_add(&d, &st.st_size, sizeof st.st_size);
 	digest_add(&d, &st.st_mtim, sizeof st.st_mtim);
 	digest_add(&d, &st.st_ino, sizeof st.st_ino);
-	rc = digest_file(&d, source);
+	rc = 0;
+	/* contents, in order; not paths (an installed copy shares the key) */
+	for (size_t i = 0; sources[i] && rc == 0; i++)
+		rc = digest_file(&d, sources[i]);
 	if (rc == 0)
 		rc = digest_tree(&d, include_dir, 0);
 	if (rc < 0) {

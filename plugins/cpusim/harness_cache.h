@@ -1,4 +1,5 @@
-/* harness_cache.h - cpusim's harness object (runtime/harness.cpp, host code
+/* harness_cache.h - cpusim's harness object (runtime/harness.cpp and
+ * gm_buffers.cpp, host code
  * that never sees a sample) compiled once per toolchain and emulation
  * version and reused by every build, in the cache folder npukb gives its
  * backends (npukb_options.cache_dir). */
@@ -8,10 +9,10 @@
 #include <stddef.h>
 
 /* The entry's name for this cpusim version, harness command line (argv,
- * NULL-terminated, argv[0] the compiler as PATH finds it), harness source
- * and emulation include folder: 32 hex digits into key. 0, or a negative
- * errno with a message in err. */
-int harness_cache_key(const char *version, const char *const *argv, const char *source,
+ * NULL-terminated, argv[0] the compiler as PATH finds it), harness sources
+ * (NULL-terminated; names and contents) and emulation include folder: 32
+ * hex digits into key. 0, or a negative errno with a message in err. */
+int harness_cache_key(const char *version, const char *const *argv, const char *const *sources,
 		      const char *include_dir, char *key, size_t keylen, char *err, size_t errlen);
 
 /* Copies the cached object to dest: 0, or a negative errno (-ENOENT: not

@@ -90,7 +90,9 @@ static int performance_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 		npukb_verdict_fail(out, "internal-error", "cannot create %s: %s", dir, strerror(-rc));
 		return 0;
 	}
-	rc = npukb_case_data_prepare(ctx->task, ctx->kcase, seed, dir, &data, err, sizeof(err));
+	/* Timing never compares: no reference outputs, no input hashes. */
+	rc = npukb_case_data_prepare_args(ctx->task, ctx->kcase, seed, dir, &data, err,
+					  sizeof(err));
 	if (rc) {
 		npukb_verdict_fail(out, "internal-error", "cannot prepare case %s: %s",
 				   ctx->kcase->id, err);

@@ -44,6 +44,10 @@ verdicts() { # journal: "task sample case stage outcome" per verdict, in order
 	sed -n 's/^{"type":"verdict",.*"task":\("[^"]*"\),"sample":\("[^"]*"\),"case":\(null\|"[^"]*"\),"stage":\("[^"]*"\),"outcome":\("[^"]*"\),.*/\1 \2 \3 \4 \5/p' "$1"
 }
 
+unitrecs() { # journal: its unit records without the run id, in order
+	sed -n 's/^{"type":"unit","run":"[^"]*",\(.*\)/\1/p' "$1"
+}
+
 units() { # journal: its units "task sample", once each, in order
 	verdicts "$1" | cut -d' ' -f1,2 | uniq
 }

@@ -85,6 +85,28 @@ for N in 3 16; do
 	fi
 	grep_out "merged journal ends" '"type":"end"' "$tmp/m$N/journal.jsonl"
 	grep_out "merge renders metrics.json" '"overall"' "$tmp/m$N/metrics.json"
+	# the unit records (task, sample, place in the plan, answer, cases)
+	# are the single run's, and the reports come from the merged journal
+	unitrecs "$tmp/single/journal.jsonl" >"$tmp/u.single"
+	unitrecs "$tmp/m$N/journal.jsonl" >"$tmp/u.m$N"
+	if [ "$(wc -l <"$tmp/u.single")" -eq 15 ] && cmp -s "$tmp/u.single" "$tmp/u.m$N"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: N=$N: the merged unit records are not the single run's:"
+		diff "$tmp/u.single" "$tmp/u.m$N" | sed 's/^/  /' | head
+	fi
+	for f in junit.xml results.xml summary.txt report/index.html; do
+		test -s "$tmp/m$N/$f" && pass=$((pass + 1)) ||
+			{ fail=$((fail + 1)); echo "FAIL: N=$N: merge rendered no $f"; }
+	done
+	if [ "$(grep -o '<testcase ' "$tmp/m$N/junit.xml" | wc -l)" -gt 0 ] &&
+	   [ "$(grep -o '<testcase ' "$tmp/m$N/junit.xml" | wc -l)" = \
+	     "$(grep -o '<testcase ' "$tmp/single/junit.xml" | wc -l)" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1)); echo "FAIL: N=$N: merged junit.xml has other test cases than the single run's"
+	fi
 	no_grep "merged header is of a whole run" '"shard":' "$tmp/m$N/journal.jsonl"
 done
 # shellcheck disable=SC2086
@@ -122,6 +144,13 @@ rm -rf "$tmp/x2" && mkdir "$tmp/x2"
 sed '1s/"shard":"0\/3"/"shard":"2\/3"/' "$s0/journal.jsonl" >"$tmp/x2/journal.jsonl"
 check "merge refuses a unit judged twice" 3 "$npukb" merge "$s0" "$s1" "$tmp/x2" -o "$tmp/out3"
 grep_out "merge names the unit and both folders" "was judged by both $s0 and $tmp/x2" "$tmp/err"
+# every shard once and no unit twice, but shard 1's units under shard 2's
+# header and the other way round: their places in the plan give them away
+rm -rf "$tmp/x1" "$tmp/x2" && mkdir "$tmp/x1" "$tmp/x2"
+sed '1s/"shard":"1\/3"/"shard":"2\/3"/' "$s1/journal.jsonl" >"$tmp/x2/journal.jsonl"
+sed '1s/"shard":"2\/3"/"shard":"1\/3"/' "$s2/journal.jsonl" >"$tmp/x1/journal.jsonl"
+check "merge refuses units of another shard" 3 "$npukb" merge "$s0" "$tmp/x1" "$tmp/x2" -o "$tmp/out3"
+grep_out "merge names the unit of another shard" "is not shard [12]/3's" "$tmp/err"
 rm -rf "$tmp/x2" && mkdir "$tmp/x2"
 sed '$d' "$s2/journal.jsonl" >"$tmp/x2/journal.jsonl"
 check "merge refuses a shard that did not finish" 3 "$npukb" merge "$s0" "$s1" "$tmp/x2" -o "$tmp/out3"

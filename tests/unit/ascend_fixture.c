@@ -126,7 +126,7 @@ void fx_fake_cann(int bisheng, struct npukb_cann_info *info)
 	const char *fake = fx_src("tests/data/fake_cann");
 	const char *libdir = bisheng ? "cann/lib64" : "cann/runtime/lib64";
 	char reason[1024], abs_fake[PATH_MAX];
-	struct npukb_cann_env env = { NULL, NULL, fx_tmp };
+	struct npukb_cann_env env = { NULL, NULL, fx_tmp, NULL };
 	int rc;
 
 	cr_assert_not_null(realpath(fake, abs_fake), "%s", fake);

@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 
 #include "cann_probe.h"
+#include "cann_options.h"
 #include "manifest.h"
 
 #include "../../plugins/ascend-device/ascend_device.c"
@@ -101,7 +102,7 @@ static const char *fake_get(void *ctx, const char *name)
 static int probe_with(struct fake_env *vars, struct npukb_cann_info *info, char *reason,
 		      size_t len)
 {
-	struct npukb_cann_env env = { fake_get, vars, tmp };
+	struct npukb_cann_env env = { fake_get, vars, tmp, NULL };
 
 	return npukb_cann_probe_env(&env, info, reason, len);
 }
@@ -240,6 +241,92 @@ Test(cann, search_order)
 	vars.values[0] = opt;
 	probe_with(&vars, &info, reason, sizeof reason);
 	cr_assert_str_eq(info.root, at("opt/tk"));
+}
+
+/* The ascend-home option names the one root looked at: it beats the
+ * variables, and a root it names that is incomplete is reported, not
+ * replaced by another toolkit. */
+Test(cann, ascend_home_option_is_the_only_root)
+{
+	struct fake_env vars = { { "ASCEND_HOME_PATH" }, { NULL } };
+	struct npukb_cann_env env = { fake_get, &vars, tmp, NULL };
+	struct npukb_cann_info info;
+	char reason[1024], home[PATH_MAX], mine[PATH_MAX];
+
+	snprintf(home, sizeof home, "%s", at("opt/home"));
+	snprintf(mine, sizeof mine, "%s", at("opt/mine"));
+	fake_bisheng_tree("opt/home");
+	fake_ccec_tree("opt/mine");
+	vars.values[0] = home;
+	env.home = mine;
+	cr_assert_eq(npukb_cann_probe_env(&env, &info, reason, sizeof reason), NPUKB_CANN_NO_DEVICE);
+	cr_assert_str_eq(info.root, mine);
+	cr_assert_str_eq(info.found_by, "the ascend-home option");
+	env.home = at("opt");
+	cr_assert_eq(npukb_cann_probe_env(&env, &info, reason, sizeof reason), NPUKB_CANN_NOT_FOUND);
+	cr_assert(strstr(reason, "ascend-home="), "%s", reason);
+	cr_assert_not(info.found, "another root replaced the one named");
+}
+
+static void require_no_real_cann(void);
+
+/* Both backends take the same options; configure() checks and keeps them,
+ * and the plugin's probe, host compiler and device follow them over the
+ * environment. */
+Test(cann, backend_options)
+{
+	const struct npukb_backend_ops *const all[] = { npukb_ascend_device_plugin.backend,
+							npukb_ascend_hostdev_plugin.backend };
+	const char *const good[] = { "device=3", "cxx=/opt/cxx", NULL };
+	const char *const empty_home[] = { "ascend-home=", NULL };
+	const char *const bad_device[] = { "device=-1", NULL };
+	const char *const big_device[] = { "device=1024", NULL };
+	struct npukb_options o;
+	char err[256], reason[1024], home[PATH_MAX];
+
+	require_no_real_cann();
+	for (int i = 0; i < 2; i++) {
+		cr_assert_eq(all[i]->options, npukb_cann_options);
+		cr_assert_eq(all[i]->configure, npukb_cann_configure);
+	}
+	memset(&o, 0, sizeof o);
+	o.backend_opts = empty_home;
+	cr_assert_neq(npukb_cann_configure(&o, err, sizeof err), 0);
+	cr_assert_str_eq(err, "ascend-home is empty");
+	o.backend_opts = bad_device;
+	cr_assert_neq(npukb_cann_configure(&o, err, sizeof err), 0);
+	cr_assert(strstr(err, "0-1023"), "%s", err);
+	o.backend_opts = big_device;
+	cr_assert_neq(npukb_cann_configure(&o, err, sizeof err), 0);
+
+	setenv("NPUKB_CXX", "/env/cxx", 1);
+	setenv("NPUKB_ASCEND_DEVICE", "7", 1);
+	cr_assert_eq(npukb_cann_configure(NULL, NULL, 0), 0);
+	cr_assert_str_eq(npukb_cann_host_cxx(), "/env/cxx");
+	cr_assert_eq(npukb_npu_device_id(), 7);
+	fake_ccec_tree("opt/mine");
+	snprintf(home, sizeof home, "%s", at("opt/mine"));
+	o.backend_opts = good;
+	cr_assert_eq(npukb_cann_configure(&o, err, sizeof err), 0, "%s", err);
+	cr_assert_str_eq(npukb_cann_host_cxx(), "/opt/cxx");
+	cr_assert_eq(npukb_npu_device_id(), 3);
+	/* the probe of the real machine, with the option's root */
+	{
+		char opt_home[PATH_MAX + 16];
+		const char *with_home[] = { opt_home, NULL };
+		snprintf(opt_home, sizeof opt_home, "ascend-home=%s", home);
+		o.backend_opts = with_home;
+		cr_assert_eq(npukb_cann_configure(&o, err, sizeof err), 0, "%s", err);
+		cr_assert_neq(all[0]->probe(reason, sizeof reason), 0);
+		cr_assert(strstr(reason, home), "%s", reason);
+		cr_assert(strstr(reason, "no NPU device"), "%s", reason);
+	}
+	/* forgotten with the plugin */
+	npukb_ascend_device_plugin.fini();
+	cr_assert_str_eq(npukb_cann_host_cxx(), "/env/cxx");
+	cr_assert_eq(npukb_npu_device_id(), 7);
+	unsetenv("NPUKB_CXX");
+	unsetenv("NPUKB_ASCEND_DEVICE");
 }
 
 Test(cann, version_is_best_effort)

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 
 #include <npukb/case_data.h>
+#include <npukb/util.h>
 #include "fsutil.h"
 
 #include <errno.h>
@@ -279,4 +280,144 @@ Test(case_data, an_empty_uniform_range_is_an_error)
 	tensors[0].dist.b = 0;
 	cr_assert_eq(npukb_case_data_prepare(&task, &kcase, 3, workdir, &d, err, sizeof(err)), -EINVAL);
 	cr_assert(strstr(err, "empty range") != NULL, "%s", err);
+}
+
+/* npukb_content_hash, the mutation check's hash: any one changed byte, at
+ * any position of buffers of every length up to 100 bytes (every lane and
+ * the word and byte tails), and any one changed 8-byte word of a 1 MiB
+ * buffer changes it; so do the length and appended zeros; and it is a
+ * function of the content only (an unaligned copy hashes the same). */
+Test(case_data, content_hash_sees_every_single_change)
+{
+	unsigned char buf[101], *big = malloc((1 << 20) + 8);
+	uint64_t x = 0x9E3779B97F4A7C15ull;
+
+	cr_assert_not_null(big);
+	for (size_t i = 0; i < sizeof buf; i++)
+		buf[i] = (unsigned char)(i * 37 + 11);
+	for (size_t len = 0; len <= 100; len++) {
+		uint64_t h = npukb_content_hash(buf, len);
+		cr_assert_neq(h, npukb_content_hash(buf, len + 1), "length %zu vs %zu", len, len + 1);
+		for (size_t i = 0; i < len; i++) {
+			for (unsigned bit = 0; bit < 8; bit++) {
+				buf[i] ^= (unsigned char)(1u << bit);
+				cr_assert_neq(npukb_content_hash(buf, len), h, "len %zu byte %zu bit %u", len,
+					      i, bit);
+				buf[i] ^= (unsigned char)(1u << bit);
+			}
+		}
+		cr_assert_eq(npukb_content_hash(buf, len), h);
+	}
+	for (size_t i = 0; i < (1 << 20); i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		big[i] = (unsigned char)x;
+	}
+	{
+		uint64_t h = npukb_content_hash(big, 1 << 20), w, v;
+		for (size_t i = 0; i < (1 << 20); i += 8 * 97) {
+			memcpy(&w, big + i, 8);
+			v = w ^ (x | 1);
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			memcpy(big + i, &v, 8);
+			cr_assert_neq(npukb_content_hash(big, 1 << 20), h, "word at %zu", i);
+			memcpy(big + i, &w, 8);
+		}
+		memmove(big + 1, big, 1 << 20);
+		cr_assert_eq(npukb_content_hash(big + 1, 1 << 20), h, "unaligned copy");
+		memset(big, 0, 64);
+		cr_assert_neq(npukb_content_hash(big, 32), npukb_content_hash(big, 64), "zeros appended");
+	}
+	free(big);
+}
+
+/* The performance stage's preparation: the kernel gets the same argument
+ * files (inputs, poisoned output, tiling) as under
+ * npukb_case_data_prepare, but no expected buffer is made, and an unknown
+ * reference is no error since none is called. */
+Test(case_data, prepare_args_gives_the_same_files_without_the_reference)
+{
+	struct npukb_case_data full, args;
+	char err[256] = "", dir2[4096];
+	void *files[3];
+	size_t i;
+
+	cr_assert_eq(npukb_case_data_prepare(&task, &kcase, 5, workdir, &full, err, sizeof(err)), 0,
+		     "%s", err);
+	for (i = 0; i < 3; i++) {
+		files[i] = malloc(full.tensors[i].bytes);
+		memcpy(files[i], full.tensors[i].data, full.tensors[i].bytes);
+	}
+	snprintf(dir2, sizeof dir2, "%s/args", workdir);
+	cr_assert_eq(npukb_mkdir_p(dir2, 0700), 0);
+	cr_assert_eq(npukb_case_data_prepare_args(&task, &kcase, 5, dir2, &args, err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert_eq(args.ntensors, full.ntensors);
+	for (i = 0; i < 3; i++) {
+		cr_assert_eq(args.tensors[i].bytes, full.tensors[i].bytes);
+		cr_assert_eq(memcmp(args.tensors[i].data, files[i], args.tensors[i].bytes), 0,
+			     "tensor %zu differs", i);
+		cr_assert_null(args.tensors[i].expected);
+		free(files[i]);
+	}
+	cr_assert_eq(args.nargs, full.nargs);
+	cr_assert_eq(args.tiling_bytes, full.tiling_bytes);
+	npukb_case_data_free(&args);
+	npukb_case_data_free(&full);
+
+	task.reference = rule; /* "default": no such reference function */
+	cr_assert_eq(npukb_case_data_prepare_args(&task, &kcase, 5, dir2, &args, err, sizeof(err)), 0,
+		     "%s", err);
+	npukb_case_data_free(&args);
+}
+
+/* npukb_poison_find walks the poisoned elements exactly as a loop of
+ * npukb_is_poison does, for every dtype: over poisoned buffers with
+ * elements overwritten by other values, by near-misses (part of an
+ * element's pattern: one float of a complex, three of four 0xA5 bytes)
+ * and by whole blocks of written values, from odd starts. */
+Test(case_data, poison_find_matches_the_element_test)
+{
+	enum { N = 3001 };
+	unsigned char *buf = malloc(8 * N);
+	uint64_t x = 0x2545F4914F6CDD1Dull;
+
+	cr_assert_not_null(buf);
+	for (int dt = NPUKB_DT_INVALID + 1; dt < NPUKB_DT_COUNT_; dt++) {
+		size_t size = npukb_dtype_size((enum npukb_dtype)dt);
+		for (int density = 0; density < 3; density++) {
+			npukb_poison_fill((enum npukb_dtype)dt, buf, N);
+			for (size_t i = 0; i < N; i++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				/* density 0: a few written; 1: about half; 2: all
+				 * but a few poisoned elements */
+				if ((density == 0 && x % 50 == 0) || (density == 1 && (x & 1)) ||
+				    (density == 2 && x % 700 != 0)) {
+					if (x & 2)
+						memset(buf + i * size, (int)(x >> 8), size);
+					else
+						buf[i * size + (x >> 16) % size] ^= 0x10; /* near miss */
+				}
+			}
+			for (size_t begin = 0; begin < 3; begin++) {
+				size_t i = begin, want;
+				for (;;) {
+					for (want = i; want < N; want++)
+						if (npukb_is_poison((enum npukb_dtype)dt, buf, want))
+							break;
+					size_t got = npukb_poison_find((enum npukb_dtype)dt, buf, i, N);
+					cr_assert_eq(got, want, "%s density %d: from %zu found %zu, want %zu",
+						     npukb_dtype_name((enum npukb_dtype)dt), density, i, got,
+						     want);
+					if (got == N)
+						break;
+					i = got + 1;
+				}
+			}
+		}
+	}
+	free(buf);
 }

@@ -131,6 +131,11 @@ ParameterizedTestParameters(classify, shipped_rules)
 		{ "add.cpp:18:5: error: no member named 'VecAdd' in namespace 'AscendC'", "scope" },
 		{ "add.cpp:18:5: error: 'class KernelAdd' has no member named 'tileNum'", "scope" },
 		{ "add.cpp:18:5: error: invalid use of non-static data member 'KernelAdd::blockLength'", "scope" },
+		/* a name defined twice is seen, not missing */
+		{ "add.cpp:8:20: error: redefinition of 'constexpr const int32_t BUFFER_NUM'", "other-compile" },
+		{ "add.cpp:8:20: error: conflicting declaration 'constexpr const uint32_t BUFFER_NUM'", "other-compile" },
+		/* one colon where ';' or '::' goes */
+		{ "add.cpp:27:42: error: found ':' in nested-name-specifier, expected '::'", "syntax" },
 		/* memory-object */
 		{ "add.cpp:60:12: error: no matching function for call to 'AscendC::TQue<AscendC::TPosition::VECIN, 2>::AllocTensor()'", "memory-object" },
 		{ "add.cpp:60:12: error: no matching member function for call to 'AllocTensor'", "memory-object" },
@@ -354,6 +359,61 @@ Test(classify, call_shape_from_argument_and_parameter_types)
 		{ enum_template_arg, "template", "note-template-arg-convert" },
 		{ pointer_with_aka, "type", "note-pointer-type" },
 		{ gm_to_vector, "memory-object", "note-tensor-kind" },
+	};
+	expect_compile_rows(rows, sizeof(rows) / sizeof(rows[0]));
+}
+
+/* The call's shape from what a careful reader compares: an argument left
+ * out, two arguments of a templated struct type exchanged, the scalar form
+ * of an API given a tensor, and two conversion errors of one function
+ * whose arguments each fit the other's parameter. */
+Test(classify, call_facts_missing_wrapped_and_crossed_arguments)
+{
+	static const char queue_left_out[] =
+		"k.cpp:20:24: error: no matching function for call to 'AscendC::TPipe::InitBuffer(const int32_t&, long unsigned int)'\n"
+		"ko.h:775:14: note: candidate: 'template<AscendC::TPosition s, AscendC::TPosition d, int depth> bool AscendC::TPipe::InitBuffer(AscendC::TQueBind<s, d, depth>&, uint8_t, uint32_t)'\n"
+		"ko.h:775:14: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:20:24: note:   mismatched types 'AscendC::TQueBind<s, d, depth>' and 'const int32_t' {aka 'const int'}\n"
+		"ko.h:790:14: note: candidate: 'template<AscendC::TPosition p> bool AscendC::TPipe::InitBuffer(AscendC::TBuf<p>&, uint32_t)'\n"
+		"ko.h:790:14: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:20:24: note:   mismatched types 'AscendC::TBuf<p>' and 'const int32_t' {aka 'const int'}\n";
+	static const char params_before_source[] =
+		"k.cpp:41:20: error: no matching function for call to 'DataCopyPad(AscendC::LocalTensor<half>&, AscendC::DataCopyExtParams&, AscendC::GlobalTensor<half>, AscendC::DataCopyPadExtParams<half>&)'\n"
+		"cp.h:107:13: note: candidate: 'template<class T> void AscendC::DataCopyPad(const LocalTensor<T>&, const GlobalTensor<T>&, const DataCopyExtParams&, const DataCopyPadExtParams<T>&)'\n"
+		"cp.h:107:13: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:41:20: note:   'AscendC::DataCopyExtParams' is not derived from 'const AscendC::GlobalTensor<T>'\n";
+	static const char tensor_for_scalar[] =
+		"k.cpp:50:13: error: no matching function for call to 'Adds(AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>&, uint32_t&)'\n"
+		"vec.h:521:14: note: candidate: 'template<class T> void AscendC::Adds(const LocalTensor<T>&, const LocalTensor<T>&, const T&, const int32_t&)'\n"
+		"vec.h:521:14: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:50:13: note:   deduced conflicting types for parameter 'const T' ('half' and 'AscendC::LocalTensor<half>')\n";
+	static const char crossed_conversions[] =
+		"k.cpp:18:35: error: invalid conversion from 'uint32_t' {aka 'unsigned int'} to 'half*' [-fpermissive]\n"
+		"ko.h:343:33: note:   initializing argument 1 of 'void AscendC::GlobalTensor<T>::SetGlobalBuffer(T*, uint64_t) [with T = half; uint64_t = long unsigned int]'\n"
+		"k.cpp:18:65: error: invalid conversion from 'half*' to 'uint64_t' {aka 'long unsigned int'} [-fpermissive]\n"
+		"ko.h:343:50: note:   initializing argument 2 of 'void AscendC::GlobalTensor<T>::SetGlobalBuffer(T*, uint64_t) [with T = half; uint64_t = long unsigned int]'\n";
+	/* one conversion error alone is a value of the wrong type */
+	static const char one_conversion[] =
+		"k.cpp:18:35: error: invalid conversion from 'uint32_t' {aka 'unsigned int'} to 'half*' [-fpermissive]\n"
+		"ko.h:343:33: note:   initializing argument 1 of 'void AscendC::GlobalTensor<T>::SetGlobalBuffer(T*, uint64_t) [with T = half; uint64_t = long unsigned int]'\n"
+		"k.cpp:30:5: error: 'x' was not declared in this scope\n";
+	/* no argument missing: a candidate of the call's count fits it, and
+	 * the template argument is what g++ could not deduce */
+	static const char get_without_type[] =
+		"k.cpp:51:43: error: no matching function for call to 'AscendC::TBuf<AscendC::TPosition::VECCALC>::Get()'\n"
+		"ko.h:721:24: note: candidate: 'template<class T> AscendC::LocalTensor<U> AscendC::TBuf<pos>::Get() const [with AscendC::TPosition pos = AscendC::TPosition::VECCALC]'\n"
+		"ko.h:721:24: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:51:43: note:   couldn't deduce template parameter 'T'\n"
+		"ko.h:729:24: note: candidate: 'template<class T> AscendC::LocalTensor<U> AscendC::TBuf<pos>::Get(uint32_t) const [with AscendC::TPosition pos = AscendC::TPosition::VECCALC]'\n"
+		"ko.h:729:24: note:   template argument deduction/substitution failed:\n"
+		"k.cpp:51:43: note:   candidate expects 1 arguments, 0 provided\n";
+	static const struct compile_row rows[] = {
+		{ queue_left_out, "api-signature", "note-call-missing" },
+		{ get_without_type, "template", "note-cannot-deduce" },
+		{ params_before_source, "api-signature", "note-call-swapped" },
+		{ tensor_for_scalar, "api-signature", "note-tensor-for-scalar" },
+		{ crossed_conversions, "api-signature", "note-call-swapped" },
+		{ one_conversion, "type", "type-invalid-conversion" },
 	};
 	expect_compile_rows(rows, sizeof(rows) / sizeof(rows[0]));
 }

@@ -16,9 +16,15 @@
  *            the evening of 2026-11-26, its misses tuned the rules
  *            (line_facts.c, call_facts.c): a tuning half now, held to the
  *            same bar as heldout;
- *   fresh2   the next blind set, written the same way by people who did
- *            not read the rules: the held-out figure. It may be empty
- *            until it lands; its floor is then set to what it measures.
+ *   fresh2   the next blind set, written the same way: measured 109 of 120
+ *            (90.8%) while held out; on 2026-11-27 six of its compile
+ *            misses tuned the rules (call_facts.c: an argument left out,
+ *            template parameters inside a struct type, two crossed
+ *            conversions; rules.conf: a tensor for a scalar, one colon, a
+ *            redefinition): a tuning half now, held to the same bar;
+ *   fresh3   the next blind set, written on 2026-11-27 the same way by
+ *            people who did not read the rules, added after the rules it
+ *            measures were final: the held-out figure.
  * Prints the confusion table (label x predicted) of each half. */
 #include <criterion/criterion.h>
 
@@ -35,15 +41,16 @@
 #define MIN_SAMPLES 250
 #define MIN_HALF 60
 #define MIN_TUNE_ACCURACY 0.95
-/* The held-out figure of fresh2: 120 samples written blind on 2026-11-26
- * and added after the rules were final measured 109/120 (90.8%); the
- * target is 95%. A change that looks at a fresh2 miss makes it a tuning
- * half, held to MIN_TUNE_ACCURACY, and a new blind set is then written. */
-#define MIN_FRESH2_ACCURACY (109.0 / 120.0)
+/* The held-out figure of fresh3: 120 samples written blind on 2026-11-27
+ * and added after the rules were final measured 114/120 (95.0%, the
+ * target); all six misses are compile samples. A change that looks at a
+ * fresh3 miss makes it a tuning half, held to MIN_TUNE_ACCURACY, and a new
+ * blind set is then written. */
+#define MIN_FRESH3_ACCURACY (114.0 / 120.0)
 #define MAX_CATS 40
 
-enum half { TUNE, HELDOUT, FRESH, FRESH2, NHALVES };
-static const char *const half_names[NHALVES] = { "tune", "heldout", "fresh", "fresh2" };
+enum half { TUNE, HELDOUT, FRESH, FRESH2, FRESH3, NHALVES };
+static const char *const half_names[NHALVES] = { "tune", "heldout", "fresh", "fresh2", "fresh3" };
 
 struct labelled {
 	char *dir;
@@ -208,7 +215,7 @@ Test(classify_corpus, accuracy_floor, .timeout = 1800)
 	struct labelled *list;
 	const char **sample_dirs, **pred;
 	size_t n, i, count[NHALVES];
-	double tune, heldout, fresh, fresh2;
+	double tune, heldout, fresh, fresh2, fresh3;
 
 	src = src ? src : ".";
 	snprintf(levels, sizeof(levels), "%s/levels", src);
@@ -274,12 +281,14 @@ Test(classify_corpus, accuracy_floor, .timeout = 1800)
 	heldout = print_half(list, pred, n, HELDOUT, &count[HELDOUT]);
 	fresh = print_half(list, pred, n, FRESH, &count[FRESH]);
 	fresh2 = print_half(list, pred, n, FRESH2, &count[FRESH2]);
+	fresh3 = print_half(list, pred, n, FRESH3, &count[FRESH3]);
 	fprintf(stderr,
-		"tuning halves %.1f%%, %.1f%% and %.1f%% (floor %.0f%%), held-out (fresh2) ",
-		100.0 * tune, 100.0 * heldout, 100.0 * fresh, 100.0 * MIN_TUNE_ACCURACY);
-	if (count[FRESH2])
-		fprintf(stderr, "%.1f%% (floor %.1f%%, target 95%%)\n", 100.0 * fresh2,
-			100.0 * MIN_FRESH2_ACCURACY);
+		"tuning halves %.1f%%, %.1f%%, %.1f%% and %.1f%% (floor %.0f%%), held-out (fresh3) ",
+		100.0 * tune, 100.0 * heldout, 100.0 * fresh, 100.0 * fresh2,
+		100.0 * MIN_TUNE_ACCURACY);
+	if (count[FRESH3])
+		fprintf(stderr, "%.1f%% (floor %.1f%%, target 95%%)\n", 100.0 * fresh3,
+			100.0 * MIN_FRESH3_ACCURACY);
 	else
 		fprintf(stderr, "no samples yet\n");
 
@@ -296,7 +305,7 @@ Test(classify_corpus, accuracy_floor, .timeout = 1800)
 	free(pred);
 	/* the halves the rules were tuned on: each large enough to mean
 	 * something, each at the tuning bar */
-	for (i = TUNE; i <= FRESH; i++)
+	for (i = TUNE; i <= FRESH2; i++)
 		cr_assert_geq(count[i], MIN_HALF, "the %s half has %zu samples, at least %d wanted",
 			      half_names[i], count[i], MIN_HALF);
 	cr_assert_geq(tune, MIN_TUNE_ACCURACY, "tuning accuracy %.3f below %.2f", tune,
@@ -305,10 +314,12 @@ Test(classify_corpus, accuracy_floor, .timeout = 1800)
 		      heldout, MIN_TUNE_ACCURACY);
 	cr_assert_geq(fresh, MIN_TUNE_ACCURACY, "fresh half (now tuned) %.3f below %.2f", fresh,
 		      MIN_TUNE_ACCURACY);
-	/* fresh2 is held out; until it lands it has no samples and nothing to
-	 * hold. Once measured, the floor is that fraction: a hair below it,
-	 * not a rounding accident. */
-	if (count[FRESH2])
-		cr_assert_geq(fresh2, MIN_FRESH2_ACCURACY - 1e-9,
-			      "fresh2 held-out accuracy %.3f below %.3f", fresh2, MIN_FRESH2_ACCURACY);
+	cr_assert_geq(fresh2, MIN_TUNE_ACCURACY, "fresh2 half (now tuned) %.3f below %.2f", fresh2,
+		      MIN_TUNE_ACCURACY);
+	/* fresh3 is held out. Its floor is the fraction it measured: a hair
+	 * below it, not a rounding accident. */
+	cr_assert_geq(count[FRESH3], MIN_HALF, "the fresh3 half has %zu samples, at least %d wanted",
+		      count[FRESH3], MIN_HALF);
+	cr_assert_geq(fresh3, MIN_FRESH3_ACCURACY - 1e-9, "fresh3 held-out accuracy %.3f below %.3f",
+		      fresh3, MIN_FRESH3_ACCURACY);
 }

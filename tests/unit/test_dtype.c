@@ -629,15 +629,184 @@ Test(dtype, float_block_load_matches_element_load)
 		cr_assert_eq(npukb_load_as_float_n(dt, all, 0, 65536, got), 0);
 		for (uint32_t h = 0; h < 65536; h++) {
 			float want = (float)npukb_load_as_double(dt, all, h);
+			float one = dt == NPUKB_DT_FLOAT16 ? npukb_f16_to_f32((uint16_t)h)
+							   : npukb_bf16_to_f32((uint16_t)h);
 			if (isnan(want))
 				cr_assert(isnan(got[h]), "%s 0x%04x", npukb_dtype_name(dt), h);
 			else
 				cr_assert_eq(memcmp(&want, &got[h], 4), 0, "%s 0x%04x",
 					     npukb_dtype_name(dt), h);
+			/* and the one-value widening's bits, NaN payloads too */
+			cr_assert_eq(memcmp(&one, &got[h], 4), 0, "%s 0x%04x: 0x%08x, one-value 0x%08x",
+				     npukb_dtype_name(dt), h, fbits(got[h]), fbits(one));
 		}
 	}
 	/* an offset start, float32 */
 	cr_assert_eq(npukb_load_as_float_n(NPUKB_DT_FLOAT32, f32, 1, 2, got), 0);
 	cr_assert(got[0] == 0.0f && signbit(got[0]) && isinf(got[1]));
 	cr_assert_eq(npukb_load_as_float_n(NPUKB_DT_INT32, i32, 0, 1, got), -1);
+}
+
+/* ---- block stores against the one-value forms ---------------------------- */
+
+/* Round to the nearest half, ties to even, written independently of
+ * dtype.c: |d| scaled by the quantum of its binade (a power of two, so
+ * exact) and rounded by nearbyint in the default rounding mode. Finite
+ * doubles only. */
+static uint16_t exact_half(double d)
+{
+	uint16_t sign = signbit(d) ? 0x8000 : 0;
+	double a = fabs(d), r;
+	int e;
+
+	if (a >= 65520.0) /* the tie above 65504 rounds to the even 2^16 */
+		return sign | 0x7c00;
+	if (a == 0)
+		return sign;
+	(void)frexp(a, &e); /* a in [2^(e-1), 2^e) */
+	e = e - 1 < -14 ? -14 : e - 1;
+	r = nearbyint(a / ldexp(1.0, e - 10));
+	if (e == -14 && r < 1024)
+		return sign | (uint16_t)r;
+	return sign | (uint16_t)(((e + 15) << 10) + ((int)r - 1024));
+}
+
+/* A double likely to expose a fast path's mistakes: ties and near-ties of
+ * halves (normal and subnormal) and of floats, both sides of the overflow
+ * threshold, double and half subnormals, zeros, infinities, NaNs. */
+static double awkward_double(uint64_t *s)
+{
+	uint64_t r = next_rand(s), bits;
+	double d;
+	switch (r % 10) {
+	case 0: /* a half tie (13 dropped float bits 0x1000) nudged or not */
+	case 1: {
+		uint64_t exp = 1023 - 25 + (r >> 40) % 42; /* 2^-25 .. 2^16 */
+		bits = (next_rand(s) & 0x800fffffffffffffu) | (exp << 52);
+		/* the double's bits below the half's quantum: exactly a tie,
+		 * or a tie plus or minus one unit of a low bit */
+		bits = (bits & ~((UINT64_C(1) << 42) - 1)) | (UINT64_C(1) << 41);
+		memcpy(&d, &bits, 8);
+		if (r & 0x100)
+			d = nextafter(d, (r & 0x200) ? INFINITY : -INFINITY);
+		else if (r & 0x400)
+			d += ldexp(d, -40 - (int)((r >> 12) % 12));
+		return d;
+	}
+	case 2: /* subnormal halves: ties of the 2^-24 grid */
+		d = ldexp((double)(next_rand(s) % 2048) + 0.5, -24);
+		if (r & 0x100)
+			d = nextafter(d, (r & 0x200) ? INFINITY : -INFINITY);
+		return (r & 0x800) ? -d : d;
+	case 3: /* around the overflow threshold 65520 */
+		d = 65504.0 + (double)(next_rand(s) % 64) * 0.5;
+		if (r & 0x100)
+			d = nextafter(d, (r & 0x200) ? INFINITY : -INFINITY);
+		return (r & 0x800) ? -d : d;
+	case 4: { /* specials and double subnormals, huge values */
+		static const double sp[] = { 0.0, -0.0, INFINITY, -INFINITY, NAN, -NAN,
+					     0x1p-1074, -0x1p-1060, 0x1.8p-149, 0x1p-150, 3e38, 1e300,
+					     -1e300, 0x1p-24, 0x1p-25, 0x1.fffp-15, 65504.0, 65519.99 };
+		d = sp[(r >> 8) % (sizeof sp / sizeof sp[0])];
+		if ((r >> 8) % (sizeof sp / sizeof sp[0]) == 4 && (r & 0x800)) {
+			bits = 0x7ff0000000000000u | (next_rand(s) & 0x800fffffffffffffu) | 1;
+			memcpy(&d, &bits, 8); /* a NaN with a random payload */
+		}
+		return d;
+	}
+	default: /* anything around the half range, random low bits */
+		bits = (r & 0x800fffffffffffffu) | ((1023 - 30 + (r >> 58) % 48) << 52);
+		memcpy(&d, &bits, 8);
+		return d;
+	}
+}
+
+Test(dtype, f64_to_f16_block_matches_exact, .timeout = 120)
+{
+	enum { N = 1 << 20 };
+	double *src = malloc(N * sizeof(double));
+	uint16_t *got = malloc((N + 1) * sizeof(uint16_t));
+	uint64_t s = UINT64_C(0x2545f4914f6cdd1d);
+
+	cr_assert(src && got);
+	for (int round = 0; round < 4; round++) { /* 4 Mi doubles */
+		for (size_t i = 0; i < N; i++)
+			src[i] = awkward_double(&s);
+		/* odd offsets and lengths: the vector loop's tail and a
+		 * destination that is not 16-byte aligned */
+		npukb_f64_to_f16_n(src + round, got + 1, N - 2 * (size_t)round);
+		for (size_t i = 0; i < N - 2 * (size_t)round; i++) {
+			double d = src[i + round];
+			uint16_t one = npukb_f64_to_f16(d);
+			cr_assert_eq(got[i + 1], one, "double %a: block 0x%04x, one-value 0x%04x", d,
+				     got[i + 1], one);
+			if (d == d)
+				cr_assert_eq(one, exact_half(d), "double %a: 0x%04x, exact 0x%04x", d,
+					     one, exact_half(d));
+			else
+				cr_assert_eq(one & 0x7e00, 0x7e00, "NaN %a -> 0x%04x not a quiet NaN", d,
+					     one);
+		}
+	}
+	free(src);
+	free(got);
+}
+
+/* npukb_store_from_double_n leaves the bytes of n one-value stores, for
+ * every dtype, at an odd start index. */
+Test(dtype, block_store_matches_one_value_stores, .timeout = 60)
+{
+	enum { N = 4099 };
+	double *v = malloc(N * sizeof(double));
+	unsigned char *a = malloc(8 * (N + 3)), *b = malloc(8 * (N + 3));
+	uint64_t s = UINT64_C(0x5851f42d4c957f2d);
+
+	cr_assert(v && a && b);
+	for (size_t i = 0; i < N; i++) {
+		v[i] = awkward_double(&s);
+		if (i % 5 == 0) /* integer-ish values for the integer dtypes */
+			v[i] = (double)(int64_t)(next_rand(&s) % 100000) - 50000.0 + (i % 3) * 0.5;
+	}
+	for (int dt = NPUKB_DT_INVALID + 1; dt < NPUKB_DT_COUNT_; dt++) {
+		size_t size = npukb_dtype_size((enum npukb_dtype)dt);
+		memset(a, 0x5a, 8 * (N + 3));
+		memset(b, 0x5a, 8 * (N + 3));
+		npukb_store_from_double_n((enum npukb_dtype)dt, a, 3, v, N);
+		for (size_t i = 0; i < N; i++)
+			npukb_store_from_double((enum npukb_dtype)dt, b, 3 + i, v[i]);
+		for (size_t i = 0; i < (N + 3) * size; i++)
+			cr_assert_eq(a[i], b[i], "%s: byte %zu differs (element %zu, value %a)",
+				     npukb_dtype_name((enum npukb_dtype)dt), i, i / size - 3,
+				     v[i / size >= 3 ? i / size - 3 : 0]);
+	}
+	free(v);
+	free(a);
+	free(b);
+}
+
+/* The block widening from odd starts and with every tail length (the
+ * vector loop's remainder), half and bfloat16. */
+Test(dtype, float_block_load_offsets_and_tails)
+{
+	uint16_t src[64];
+	float got[64];
+	uint64_t s = UINT64_C(0x853c49e6748fea9b);
+
+	for (int k = 0; k < 2; k++) {
+		enum npukb_dtype dt = k ? NPUKB_DT_BFLOAT16 : NPUKB_DT_FLOAT16;
+		for (int rep = 0; rep < 200; rep++) {
+			for (size_t i = 0; i < 64; i++)
+				src[i] = (uint16_t)next_rand(&s);
+			for (size_t off = 0; off < 9; off++) {
+				size_t n = (size_t)(next_rand(&s) % (64 - off));
+				cr_assert_eq(npukb_load_as_float_n(dt, src, off, n, got), 0);
+				for (size_t i = 0; i < n; i++) {
+					float one = k ? npukb_bf16_to_f32(src[off + i])
+						      : npukb_f16_to_f32(src[off + i]);
+					cr_assert_eq(fbits(got[i]), fbits(one), "%s 0x%04x at %zu+%zu",
+						     npukb_dtype_name(dt), src[off + i], off, i);
+				}
+			}
+		}
+	}
 }

@@ -35,6 +35,7 @@ static void setup(void)
 	snprintf(path, sizeof path, "%s/include/sub", root);
 	cr_assert_eq(mkdir(path, 0755), 0);
 	write_file("harness.cpp", "int main() { return 0; }\n");
+	write_file("gm_buffers.cpp", "int g() { return 0; }\n");
 	write_file("include/runtime.h", "struct State { int a; };\n");
 	write_file("include/sub/vec.h", "inline int v() { return 1; }\n");
 }
@@ -48,10 +49,13 @@ static void teardown(void)
 
 static void key_of(const char *version, const char *const *argv, char *key)
 {
-	char src[256], inc[256], err[256] = "";
+	char src[256], src2[256], inc[256], err[256] = "";
+	const char *const sources[] = { src, src2, NULL };
 	snprintf(src, sizeof src, "%s/harness.cpp", root);
+	snprintf(src2, sizeof src2, "%s/gm_buffers.cpp", root);
 	snprintf(inc, sizeof inc, "%s/include", root);
-	cr_assert_eq(harness_cache_key(version, argv, src, inc, key, 40, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(harness_cache_key(version, argv, sources, inc, key, 40, err, sizeof err), 0, "%s",
+		     err);
 	cr_assert_eq(strlen(key), 32);
 }
 
@@ -86,15 +90,22 @@ Test(harness_cache, key_changes_with_everything_the_object_depends_on)
 	write_file("harness.cpp", "int main() { return 1; }\n");
 	key_of("0.1", argv, k);
 	cr_expect_str_neq(k, base, "the harness source changed");
+	write_file("harness.cpp", "int main() { return 0; }\n");
+	key_of("0.1", argv, k);
+	cr_expect_str_eq(k, base, "the harness source is back as it was");
+	write_file("gm_buffers.cpp", "int g() { return 1; }\n");
+	key_of("0.1", argv, k);
+	cr_expect_str_neq(k, base, "the harness's second source changed");
 }
 
 Test(harness_cache, a_missing_compiler_is_an_error)
 {
 	static const char *const argv[] = { "npukb-no-such-compiler", "-c", NULL };
 	char key[40], src[256], inc[256], err[256] = "";
+	const char *const sources[] = { src, NULL };
 	snprintf(src, sizeof src, "%s/harness.cpp", root);
 	snprintf(inc, sizeof inc, "%s/include", root);
-	cr_expect_lt(harness_cache_key("0.1", argv, src, inc, key, sizeof key, err, sizeof err), 0);
+	cr_expect_lt(harness_cache_key("0.1", argv, sources, inc, key, sizeof key, err, sizeof err), 0);
 	cr_expect_not_null(strstr(err, "npukb-no-such-compiler"), "%s", err);
 }
 

@@ -8,12 +8,16 @@
 
 #include "journal.h"
 #include "journal_read.h"
+#include "fsutil.h"
+#include "render_run.h"
+#include "journal_resume.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -171,11 +175,11 @@ Test(journal, a_shard_header_comes_back)
 	cr_assert_eq(set.nruns, 1);
 	r = &set.runs[0];
 	cr_assert_str_eq(r->shard, "2/5");
-	cr_assert(r->has_units);
-	cr_assert_eq(r->units, 4);
-	cr_assert_eq(r->units_total, 21);
+	cr_assert(r->has_shard_units);
+	cr_assert_eq(r->shard_units, 4);
+	cr_assert_eq(r->shard_units_total, 21);
 	cr_assert(r->has_seeds);
-	cr_assert_eq(r->seeds, 3);
+	cr_assert_eq(r->nseeds, 3);
 	cr_assert_eq(r->base_seed, 9);
 	cr_assert_str_eq(r->npukb, "9.8.7");
 	cr_assert_str_eq(r->sandbox, "none");
@@ -192,7 +196,7 @@ Test(journal, a_whole_run_has_no_shard)
 	npukb_journal_close(&j);
 	read_back(&set);
 	cr_assert_null(set.runs[0].shard);
-	cr_assert(!set.runs[0].has_units);
+	cr_assert(!set.runs[0].has_shard_units);
 	cr_assert(set.runs[0].has_seeds);
 	cr_assert_eq(set.runs[0].base_seed, 7);
 	cr_assert_str_eq(set.runs[0].npukb, PACKAGE_VERSION);
@@ -322,4 +326,188 @@ Test(journal, concurrent_writers_never_interleave)
 	cr_assert_eq(total, WRITERS * RECORDS);
 	npukb_jset_free(&set);
 	free(text);
+}
+
+/* A unit's records: rendered into a batch, then appended together with
+ * the unit record that names its cases, in one write and one sync. */
+static void judge_unit(struct npukb_journal *j, const char *task, const char *sample,
+		       size_t index, int compile_ok)
+{
+	static const char *const cases[] = { "0", "4" };
+	struct npukb_journal_batch b;
+	struct npukb_journal_unit u;
+	struct npukb_verdict v;
+	size_t i;
+
+	memset(&b, 0, sizeof b);
+	npukb_verdict_init(&v, NPUKB_STAGE_COMPILE);
+	if (compile_ok)
+		npukb_verdict_pass(&v);
+	else
+		npukb_verdict_fail(&v, "syntax", "expected ';'");
+	cr_assert_eq(npukb_journal_batch_add(&b, j, task, sample, NULL, &v), 0);
+	npukb_verdict_clear(&v);
+	for (i = 0; compile_ok && i < 2; i++) {
+		npukb_verdict_init(&v, NPUKB_STAGE_CORRECTNESS);
+		if (i == 0)
+			npukb_verdict_pass(&v);
+		else
+			npukb_verdict_fail(&v, "mismatch", "case %s wrong", cases[i]);
+		cr_assert_eq(npukb_journal_batch_add(&b, j, task, sample, cases[i], &v), 0);
+		npukb_verdict_clear(&v);
+	}
+	memset(&u, 0, sizeof u);
+	u.task = task;
+	u.sample = sample;
+	u.is_answer = strcmp(sample, "answer") == 0;
+	u.index = index;
+	u.case_ids = cases;
+	u.ncases = 2;
+	cr_assert_eq(npukb_journal_batch_commit(j, &b, &u), 0);
+	cr_assert_eq(b.len, 0, "a committed batch is empty");
+	npukb_journal_batch_free(&b);
+}
+
+Test(journal, a_unit_is_appended_whole_with_its_unit_record)
+{
+	struct npukb_journal j;
+	struct npukb_jset set;
+	const struct npukb_jrun *r;
+
+	open_begin(&j, "run-units");
+	judge_unit(&j, "level1/A/B", "answer", 0, 1);
+	cr_assert_eq(syncs, 2, "header, then one sync for the whole unit: %d", syncs);
+	judge_unit(&j, "level1/A/B", "broken", 1, 0);
+	cr_assert_eq(npukb_journal_end(&j), 0);
+	npukb_journal_close(&j);
+
+	read_back(&set);
+	r = &set.runs[0];
+	cr_assert_eq(r->n, 4);
+	cr_assert_eq(r->nunits, 2);
+	cr_assert_str_eq(r->units[0].task, "level1/A/B");
+	cr_assert_str_eq(r->units[0].sample, "answer");
+	cr_assert(r->units[0].is_answer);
+	cr_assert_str_eq(r->units[0].cases, "0 4");
+	cr_assert_eq(r->units[0].first, 0);
+	cr_assert_eq(r->units[0].nverdicts, 3);
+	cr_assert_str_eq(r->units[1].sample, "broken");
+	cr_assert_not(r->units[1].is_answer);
+	cr_assert_eq(r->units[1].index, 1);
+	cr_assert_eq(r->units[1].first, 3);
+	cr_assert_eq(r->units[1].nverdicts, 1);
+	cr_assert_eq(r->level, 0);
+	cr_assert(r->has_seeds);
+	cr_assert_eq(r->nseeds, 3);
+	cr_assert_str_eq(r->host, "host-a");
+	npukb_jset_free(&set);
+}
+
+Test(journal, a_unit_record_must_follow_its_own_verdicts)
+{
+	struct npukb_jset set;
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("{\"type\":\"run\",\"run\":\"r\",\"backend\":\"cpusim\"}\n"
+	      "{\"type\":\"verdict\",\"task\":\"t\",\"sample\":\"other\",\"case\":null,"
+	      "\"stage\":\"compile\",\"outcome\":\"pass\"}\n"
+	      "{\"type\":\"unit\",\"run\":\"r\",\"task\":\"t\",\"sample\":\"s\",\"index\":0,"
+	      "\"answer\":false,\"verdicts\":1,\"cases\":\"0\"}\n", f);
+	fclose(f);
+	memset(&set, 0, sizeof set);
+	cr_assert_eq(npukb_journal_read(&set, path, err, sizeof err), -EINVAL);
+	cr_assert(strstr(err, ":3: the unit record of t s follows a verdict of t other"), "%s", err);
+	npukb_jset_free(&set);
+}
+
+/* The reports are the journal's: rendered from it alone, units in the
+ * order of the run's plan whatever order they were appended in, a unit
+ * whose compile failed listing every case its unit record names. */
+Test(journal, reports_are_rendered_from_the_journal)
+{
+	struct npukb_journal j;
+	struct npukb_results res;
+	char file[512], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	open_begin(&j, "run-render");
+	judge_unit(&j, "level1/A/B", "broken", 1, 0);
+	judge_unit(&j, "level1/A/B", "answer", 0, 1);
+	cr_assert_eq(npukb_journal_end(&j), 0);
+	npukb_journal_close(&j);
+
+	cr_assert_eq(npukb_render_run_reports(dir, NULL, &res, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(res.n, 2);
+	cr_assert_str_eq(res.run_id, "run-render");
+	cr_assert_str_eq(res.hostname, "host-a");
+	cr_assert_str_eq(res.items[0].sample_id, "answer");
+	cr_assert(res.items[0].is_answer);
+	cr_assert_eq(res.items[0].cases[1].correctness.outcome, NPUKB_FAIL);
+	cr_assert_str_eq(res.items[0].cases[1].correctness.message, "case 4 wrong");
+	cr_assert_str_eq(res.items[1].sample_id, "broken");
+	cr_assert_eq(res.items[1].ncases, 2);
+	cr_assert_str_eq(res.items[1].cases[0].case_id, "0");
+	cr_assert_str_eq(res.items[1].cases[1].case_id, "4");
+	cr_assert_eq(res.items[1].compile.outcome, NPUKB_FAIL);
+	npukb_results_free(&res);
+
+	snprintf(file, sizeof file, "%s/summary.txt", dir);
+	f = fopen(file, "r");
+	cr_assert_not_null(f, "summary.txt written");
+	cr_assert_gt(getdelim(&text, &len, '\0', f), 0);
+	fclose(f);
+	cr_assert(strstr(text, "level1/A/B\tanswer\tcase 0\tpass\nlevel1/A/B\tanswer\tcase 4\tfail"
+			       "\tmismatch\tcase 4 wrong\nlevel1/A/B\tbroken\tcase 0\tfail\tsyntax"),
+		  "%s", text);
+	cr_assert(strstr(text, "1 passed, 3 failed, 0 skipped"), "%s", text);
+	free(text);
+	snprintf(file, sizeof file, "%s/junit.xml", dir);
+	cr_assert_eq(access(file, F_OK), 0, "junit.xml written");
+	snprintf(file, sizeof file, "%s/results.xml", dir);
+	cr_assert_eq(access(file, F_OK), 0, "results.xml written");
+	npukb_rm_rf(dir);
+}
+
+/* --resume keeps the whole units of the journal's last run and cuts what
+ * a kill left after them: the verdicts of a unit whose unit record never
+ * came, and a torn last line. */
+Test(journal, resume_keeps_whole_units_only)
+{
+	struct npukb_journal j;
+	struct npukb_journal_resume res;
+	struct npukb_verdict v;
+	struct stat sb;
+	FILE *f;
+
+	open_begin(&j, "run-killed");
+	judge_unit(&j, "level1/A/B", "answer", 0, 1);
+	npukb_journal_close(&j);
+	cr_assert_eq(stat(path, &sb), 0);
+	/* a unit cut short: a verdict without its unit record, then a torn line */
+	cr_assert_eq(npukb_journal_open(&j, path, "run-killed", err, sizeof err), 0, "%s", err);
+	npukb_verdict_init(&v, NPUKB_STAGE_COMPILE);
+	npukb_verdict_pass(&v);
+	cr_assert_eq(npukb_journal_append(&j, "level1/A/B", "cut", NULL, &v), 0);
+	npukb_journal_close(&j);
+	npukb_verdict_clear(&v);
+	f = fopen(path, "a");
+	cr_assert_not_null(f);
+	fputs("{\"type\":\"verdict\",\"run\":\"run-kil", f);
+	fclose(f);
+
+	cr_assert_eq(npukb_journal_resume_scan(path, &res, err, sizeof err), 0, "%s", err);
+	cr_assert(res.has_run);
+	cr_assert(res.has_units);
+	cr_assert_str_eq(res.run_id, "run-killed");
+	cr_assert_str_eq(res.backend, "cpusim");
+	cr_assert_eq(res.nseeds, 3);
+	cr_assert_eq(res.base_seed, 7);
+	cr_assert_eq(res.keep, sb.st_size, "kept %lld of %lld whole bytes", (long long)res.keep,
+		     (long long)sb.st_size);
+	cr_assert_eq(res.nverdicts, 3);
+	cr_assert_eq(res.ndone, 1);
+	cr_assert(npukb_journal_resume_done(&res, "level1/A/B", "answer"));
+	cr_assert_not(npukb_journal_resume_done(&res, "level1/A/B", "cut"));
+	npukb_journal_resume_free(&res);
 }

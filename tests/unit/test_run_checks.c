@@ -1,5 +1,5 @@
 /* test_run_checks.c - the run's checks beyond one verdict per case: the
- * re-check on a fresh seed after the performance stage, the
+ * re-check on a fresh seed inside the correctness phase, the
  * suspect-constant-output flag, and --dump-tensors (.npy files of a
  * failing case), on AddCustom's case 4 under cpusim. */
 #include <criterion/criterion.h>
@@ -46,6 +46,17 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	const char *p = hay;
+	while ((p = strstr(p, needle)) != NULL) {
+		n++;
+		p += strlen(needle);
+	}
+	return n;
+}
+
 static void run_once(void)
 {
 	static const char *ids[] = { TASK, NULL };
@@ -85,6 +96,11 @@ static void answer_passes_the_recheck_unflagged(const char *journal)
 		     s->cases[0].correctness.message);
 	cr_assert_null(s->cases[0].correctness.flags);
 	cr_assert_not_null(strstr(journal, "re-check on fresh seed 2"), "no re-check journaled");
+	/* folded into case 0's record: the regular seeds' message, then the re-check's */
+	cr_assert_not_null(strstr(s->cases[0].correctness.message, "; re-check on fresh seed 2"),
+			   "%s", s->cases[0].correctness.message);
+	cr_assert_eq(count(journal, "\"sample\":\"answer\",\"case\":\"4\",\"stage\":\"correctness\""),
+		     1, "one correctness record for (answer, case 4)");
 }
 
 static void recheck_catches_a_seed_dependent_kernel(const char *journal)
@@ -97,9 +113,13 @@ static void recheck_catches_a_seed_dependent_kernel(const char *journal)
 			   v->message);
 	npukb_case_outcome(s, 0, &cat, &rule);
 	cr_assert_str_eq(cat, "unwritten-output");
-	/* it passed the regular seeds, so it was timed */
-	cr_assert_eq(s->cases[0].performance.outcome, NPUKB_PASS);
+	/* the re-check runs before performance, which a sample incorrect on a
+	 * case (the re-check included) never reaches */
+	cr_assert_eq(s->cases[0].performance.outcome, 0, "a sample the re-check failed was timed");
+	cr_assert_null(strstr(journal, "\"sample\":\"seed_dependent\",\"case\":\"4\",\"stage\":\"performance\""));
 	cr_assert_not_null(strstr(journal, "failed on re-check with a fresh seed"));
+	cr_assert_eq(count(journal, "\"sample\":\"seed_dependent\",\"case\":\"4\",\"stage\":\"correctness\""),
+		     1, "one correctness record for (seed_dependent, case 4)");
 }
 
 static void constant_output_is_flagged(const char *journal, const char *junit)

@@ -75,6 +75,14 @@ uint64_t npukb_case_seed(const struct npukb_task *t, const struct npukb_case *c,
 int npukb_case_data_prepare(const struct npukb_task *t, const struct npukb_case *c,
 			    uint64_t seed, const char *workdir,
 			    struct npukb_case_data *out, char *err, size_t errlen);
+/* The kernel's arguments only, for a stage that runs the kernel but never
+ * compares (performance): the same input files, poisoned outputs and
+ * tiling as npukb_case_data_prepare, without the reference's work: no
+ * expected buffers (NULL), no reference call, no input hashes (so
+ * npukb_case_data_mutated_input tells nothing). */
+int npukb_case_data_prepare_args(const struct npukb_task *t, const struct npukb_case *c,
+				 uint64_t seed, const char *workdir,
+				 struct npukb_case_data *out, char *err, size_t errlen);
 /* Map the output files again after a run (backends may replace files). */
 int npukb_case_data_load_outputs(struct npukb_case_data *d, char *err, size_t errlen);
 /* Name of the first input whose content changed, or NULL. */
@@ -85,10 +93,17 @@ void npukb_case_data_free(struct npukb_case_data *d);
  * recognisable payload for floats, a marker for integers. */
 void npukb_poison_fill(enum npukb_dtype dt, void *buf, size_t numel);
 int npukb_is_poison(enum npukb_dtype dt, const void *buf, size_t i);
+/* The first i in [begin, end) with npukb_is_poison(dt, buf, i), or end:
+ * a block at a time, for scans of whole outputs. */
+size_t npukb_poison_find(enum npukb_dtype dt, const void *buf, size_t begin, size_t end);
 
-/* A fast content hash (8 bytes a step) for change detection, not security:
- * the inputs' before and after a run. */
+/* A content hash (8 bytes a step) whose values are recorded (the golden
+ * hashes of the input tests): it never changes. */
 uint64_t npukb_hash_bytes(const void *buf, size_t len);
+/* A faster content hash for change detection within one run (the inputs
+ * before and after a kernel, the outputs of two seeds), not security. Its
+ * values are never stored: they may change between npukb versions. */
+uint64_t npukb_content_hash(const void *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -49,6 +49,8 @@ float npukb_bf16_to_f32(uint16_t b);
  * the half form uses the CPU's F16C conversion where it has one. */
 void npukb_f32_to_f16_n(const float *src, uint16_t *dst, size_t n);
 void npukb_f32_to_bf16_n(const float *src, uint16_t *dst, size_t n);
+/* The bits of npukb_f64_to_f16 for n values (F16C where the CPU has it). */
+void npukb_f64_to_f16_n(const double *src, uint16_t *dst, size_t n);
 
 /* Elements [i, i+n) of a float16, bfloat16 or float32 buffer as floats
  * (exact, the values npukb_load_as_double gives); -1 for other dtypes. */
@@ -59,6 +61,10 @@ double npukb_load_as_double(enum npukb_dtype dt, const void *buf, size_t i);
  * wrapping (two's complement, as the framework being mirrored does) for
  * integer types; bool stores v != 0. */
 void npukb_store_from_double(enum npukb_dtype dt, void *buf, size_t i, double v);
+/* v[0..n) into elements [i, i+n): the bytes of n npukb_store_from_double
+ * calls, one call (the dtype dispatched once, half stores vectorised). */
+void npukb_store_from_double_n(enum npukb_dtype dt, void *buf, size_t i, const double *v,
+			       size_t n);
 
 #ifdef __cplusplus
 }

@@ -197,7 +197,7 @@ struct npukb_stage_ctx {
 	char *artifact_out;
 	/* correctness: 0 for the regular seeds. Non-zero asks for one check on
 	 * seed number seed_offset (a seed index never used by the regular
-	 * pass: the core's re-check after the performance stage). */
+	 * pass: the core's re-check, right after case 0's regular seeds). */
 	unsigned seed_offset;
 };
 

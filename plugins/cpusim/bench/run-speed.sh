@@ -44,7 +44,8 @@ build() { # op nargs
 		echo '); }'
 	} >"$work/launch_$1.cpp"
 	"$cxx" -std=c++17 -O2 -I"$cpusim/include" -DNPUKB_CPUSIM_SOCDIR="\"$cpusim/soc\"" \
-		"$here/bench_$1.cpp" "$work/launch_$1.cpp" "$cpusim/runtime/harness.cpp" -o "$work/$1.exe"
+		"$here/bench_$1.cpp" "$work/launch_$1.cpp" "$cpusim/runtime/harness.cpp" \
+		"$cpusim/runtime/gm_buffers.cpp" -o "$work/$1.exe"
 }
 build add 4
 build exp 3
@@ -81,6 +82,9 @@ for n in $sizes; do
 			t1=$(now)
 			rm -f "$work/out.bin"
 			truncate -s "$outb" "$work/out.bin"
+			# The harness creates its stats file exclusively (a stats
+			# file already there is a kernel forging one).
+			rm -f "$work/stats.txt"
 			t2=$(now)
 			# shellcheck disable=SC2086
 			(cd "$work" && "./$op.exe" --blocks 48 --soc ascend910b2 --stats stats.txt $sim_args)
