@@ -99,6 +99,9 @@ static const char run_usage[] =
 	"                     then `npukb merge`. A shard left without units (N above\n"
 	"                     the unit count) writes a journal with no verdicts and\n"
 	"                     exits 0; an empty selection as a whole is still exit 3\n"
+	"  -j, --jobs N       judge N units (task, sample) side by side in worker\n"
+	"                     processes (default: the cores hwloc reports); the\n"
+	"                     verdicts, cycles and reports are the same for any N\n"
 	"Backend:\n"
 	"  --backend NAME     default: cpusim\n"
 	"  --soc SOC          target SoC, default: ascend910b2\n"
@@ -236,6 +239,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		{ "samples", required_argument, NULL, 'S' },
 		{ "no-answer", no_argument, NULL, 'N' },
 		{ "shard", required_argument, NULL, 'H' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "backend", required_argument, NULL, 'b' },
 		{ "soc", required_argument, NULL, 'c' },
 		{ "backend-opt", required_argument, NULL, 'O' },
@@ -301,7 +305,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 	cfg.options.run_limits.file_bytes = 64ull << 20;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:j:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			if (parse_ulong(optarg, 1, 3, &ul))
@@ -325,6 +329,11 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 				rc = EXIT_USAGE;
 				goto out_noplugins;
 			}
+			break;
+		case 'j':
+			if (parse_ulong(optarg, 1, 256, &ul))
+				{ rc = bad_value("-j", optarg, "a number of workers from 1 to 256"); goto out_noplugins; }
+			cfg.jobs = (unsigned)ul;
 			break;
 		case 'b': cfg.backend = optarg; break;
 		case 'c': cfg.options.soc = optarg; break;

@@ -76,6 +76,17 @@ static int fclose_rec(struct rec *r)
 	return rc;
 }
 
+int npukb_journal_reopen(struct npukb_journal *j)
+{
+	int fd = open(j->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (j->fd >= 0)
+		close(j->fd);
+	j->fd = fd;
+	return 0;
+}
+
 /* Writes len bytes with one write() under an exclusive flock (workers of
  * one run share the file), then syncs. */
 static int write_locked(struct npukb_journal *j, const char *buf, size_t len)

@@ -53,6 +53,10 @@ struct npukb_journal_unit {
 
 int npukb_journal_open(struct npukb_journal *j, const char *path, const char *run_id,
 		       char *err, size_t errlen);
+/* Opens j's file again, on a file description of its own: a worker
+ * process must not share its parent's, or their flocks would not exclude
+ * each other. 0 or a negative errno value (j unchanged). */
+int npukb_journal_reopen(struct npukb_journal *j);
 /* What the run's header record says. */
 struct npukb_journal_header {
 	const char *backend;

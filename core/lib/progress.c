@@ -7,6 +7,7 @@
 
 #include <npukb/util.h>
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,17 +32,36 @@ struct cat_count {
 	size_t n;
 };
 
+/* A task whose units are being counted: closed (its log line printed)
+ * once its expected units are in, or at the end. */
+struct task_acc {
+	char *id;
+	size_t expected; /* 0: unknown, closed when another task starts */
+	double t0;
+	struct npukb_progress_counts counts;
+	size_t samples;
+	struct cat_count cats[MAX_CATS];
+	size_t ncats, other_fails;
+};
+
+struct worker_now {
+	char *task, *sample; /* NULL: idle */
+};
+
 struct npukb_progress {
 	FILE *out;
 	enum npukb_progress_mode mode;
 	int colour;
-	double t0, task_t0, last_draw;
-	struct npukb_progress_counts all, task;
-	char *task_id;
-	char *current; /* "task sample" */
-	size_t task_samples;
-	struct cat_count cats[MAX_CATS];
-	size_t ncats, other_fails;
+	int relay_fd;      /* NPUKB_PROGRESS_RELAY: where events go */
+	unsigned relay_worker;
+	double t0, last_draw;
+	struct npukb_progress_counts all;
+	struct task_acc *tasks; /* open tasks, in the order they opened */
+	size_t ntasks, tasks_cap;
+	/* expected units per task id, set before the start */
+	char **expect_ids;
+	size_t *expect_n, nexpect;
+	struct worker_now now[NPUKB_PROGRESS_MAX_WORKERS];
 	int drawn;
 };
 
@@ -183,7 +203,7 @@ struct npukb_progress *npukb_progress_new(FILE *out, enum npukb_progress_mode mo
 					  int colour)
 {
 	struct npukb_progress *p;
-	if (!out || mode == NPUKB_PROGRESS_OFF)
+	if (!out || mode == NPUKB_PROGRESS_OFF || mode == NPUKB_PROGRESS_RELAY)
 		return NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
@@ -191,16 +211,44 @@ struct npukb_progress *npukb_progress_new(FILE *out, enum npukb_progress_mode mo
 	p->out = out;
 	p->mode = mode;
 	p->colour = colour && mode == NPUKB_PROGRESS_TTY;
-	p->t0 = p->task_t0 = npukb_monotonic_seconds();
+	p->relay_fd = -1;
+	p->t0 = npukb_monotonic_seconds();
 	return p;
+}
+
+struct npukb_progress *npukb_progress_relay(int fd, unsigned worker)
+{
+	struct npukb_progress *p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->mode = NPUKB_PROGRESS_RELAY;
+	p->relay_fd = fd;
+	p->relay_worker = worker;
+	return p;
+}
+
+static void acc_free(struct task_acc *a)
+{
+	free(a->id);
+	memset(a, 0, sizeof(*a));
 }
 
 void npukb_progress_free(struct npukb_progress *p)
 {
+	size_t i;
 	if (!p)
 		return;
-	free(p->task_id);
-	free(p->current);
+	for (i = 0; i < p->ntasks; i++)
+		acc_free(&p->tasks[i]);
+	free(p->tasks);
+	for (i = 0; i < p->nexpect; i++)
+		free(p->expect_ids[i]);
+	free(p->expect_ids);
+	free(p->expect_n);
+	for (i = 0; i < NPUKB_PROGRESS_MAX_WORKERS; i++) {
+		free(p->now[i].task);
+		free(p->now[i].sample);
+	}
 	free(p);
 }
 
@@ -212,152 +260,371 @@ static int term_width(FILE *out)
 	return 80;
 }
 
+/* What the workers are doing: "task sample" for one, the tasks' last
+ * path parts with their samples for several. */
+static void current_work(const struct npukb_progress *p, char *buf, size_t len)
+{
+	size_t i, busy = 0, off = 0;
+	buf[0] = '\0';
+	for (i = 0; i < NPUKB_PROGRESS_MAX_WORKERS; i++)
+		busy += p->now[i].task != NULL;
+	for (i = 0; i < NPUKB_PROGRESS_MAX_WORKERS; i++) {
+		const char *t = p->now[i].task, *slash;
+		if (!t)
+			continue;
+		if (busy > 1 && (slash = strrchr(t, '/')) != NULL)
+			t = slash + 1;
+		put(buf, len, &off, "%s%s %s", off ? ", " : "", t, p->now[i].sample);
+	}
+}
+
 static void draw(struct npukb_progress *p, int force)
 {
-	char line[1024];
+	char line[1024], cur[768];
 	double t = npukb_monotonic_seconds();
 	if (p->mode != NPUKB_PROGRESS_TTY || (!force && t - p->last_draw < REDRAW_INTERVAL))
 		return;
-	npukb_progress_format_status(line, sizeof(line), &p->all, p->current, t - p->t0,
-				     term_width(p->out), p->colour);
+	current_work(p, cur, sizeof(cur));
+	npukb_progress_format_status(line, sizeof(line), &p->all, cur[0] ? cur : NULL,
+				     t - p->t0, term_width(p->out), p->colour);
 	fprintf(p->out, "\r%s" ERASE_EOL, line);
 	fflush(p->out);
 	p->last_draw = t;
 	p->drawn = 1;
 }
 
-static void fail_summary(const struct npukb_progress *p, char *buf, size_t len)
+static void fail_summary(const struct task_acc *a, char *buf, size_t len)
 {
 	size_t i, off = 0;
 	buf[0] = '\0';
-	for (i = 0; i < p->ncats; i++)
-		put(buf, len, &off, "%s%s %zu", i ? ", " : "", p->cats[i].name, p->cats[i].n);
-	if (p->other_fails)
-		put(buf, len, &off, "%sother %zu", off ? ", " : "", p->other_fails);
+	for (i = 0; i < a->ncats; i++)
+		put(buf, len, &off, "%s%s %zu", i ? ", " : "", a->cats[i].name, a->cats[i].n);
+	if (a->other_fails)
+		put(buf, len, &off, "%sother %zu", off ? ", " : "", a->other_fails);
 }
 
-static void close_task(struct npukb_progress *p)
+/* Prints task k's log line and forgets it. */
+static void close_task(struct npukb_progress *p, size_t k)
 {
 	char line[1024], summary[512];
-	if (!p->task_id)
-		return;
+	struct task_acc *a = &p->tasks[k];
 	if (p->mode == NPUKB_PROGRESS_LINES) {
-		fail_summary(p, summary, sizeof(summary));
-		npukb_progress_format_task(line, sizeof(line), &p->all, p->task_id,
-					   p->task_samples, &p->task, summary,
-					   npukb_monotonic_seconds() - p->task_t0);
+		fail_summary(a, summary, sizeof(summary));
+		npukb_progress_format_task(line, sizeof(line), &p->all, a->id, a->samples,
+					   &a->counts, summary, npukb_monotonic_seconds() - a->t0);
 		fprintf(p->out, "%s\n", line);
 		fflush(p->out);
 	}
-	free(p->task_id);
-	p->task_id = NULL;
-	memset(&p->task, 0, sizeof(p->task));
-	p->task_samples = 0;
-	p->ncats = 0;
-	p->other_fails = 0;
+	acc_free(a);
+	memmove(a, a + 1, (p->ntasks - k - 1) * sizeof(*a));
+	p->ntasks--;
+}
+
+static size_t expected_units(const struct npukb_progress *p, const char *task)
+{
+	size_t i;
+	for (i = 0; i < p->nexpect; i++)
+		if (strcmp(p->expect_ids[i], task) == 0)
+			return p->expect_n[i];
+	return 0;
+}
+
+static struct task_acc *find_task(struct npukb_progress *p, const char *task)
+{
+	size_t i;
+	for (i = 0; i < p->ntasks; i++)
+		if (strcmp(p->tasks[i].id, task) == 0)
+			return &p->tasks[i];
+	return NULL;
+}
+
+/* A control character in an id would break the relay's lines. */
+static void relay(struct npukb_progress *p, char kind, const char *a, const char *b)
+{
+	char line[1024];
+	size_t off = 0, i;
+	ssize_t n;
+	put(line, sizeof(line) - 1, &off, "%c %u\t%s\t%s", kind, p->relay_worker, a ? a : "",
+	    b ? b : "");
+	if (off > sizeof(line) - 2)
+		off = sizeof(line) - 2;
+	for (i = 2; i < off; i++)
+		if ((unsigned char)line[i] < 0x20 && line[i] != '\t')
+			line[i] = '?';
+	line[off++] = '\n';
+	/* one write below PIPE_BUF: lines of several workers never mix */
+	do
+		n = write(p->relay_fd, line, off);
+	while (n < 0 && errno == EINTR);
+}
+
+void npukb_progress_expect(struct npukb_progress *p, const char *task, size_t units)
+{
+	char **ids;
+	size_t *ns;
+	if (!p || p->mode == NPUKB_PROGRESS_RELAY)
+		return;
+	ids = realloc(p->expect_ids, (p->nexpect + 1) * sizeof(*ids));
+	if (!ids)
+		return;
+	p->expect_ids = ids;
+	ns = realloc(p->expect_n, (p->nexpect + 1) * sizeof(*ns));
+	if (!ns)
+		return;
+	p->expect_n = ns;
+	if (!(ids[p->nexpect] = strdup(task)))
+		return;
+	ns[p->nexpect++] = units;
 }
 
 void npukb_progress_start(struct npukb_progress *p, size_t total_units)
 {
-	if (!p)
+	if (!p || p->mode == NPUKB_PROGRESS_RELAY)
 		return;
 	p->all.total = total_units;
 	p->t0 = npukb_monotonic_seconds();
 	draw(p, 1);
 }
 
-void npukb_progress_sample(struct npukb_progress *p, const char *task, const char *sample)
+static int set_str(char **slot, const char *v)
 {
-	char *cur;
+	char *c = v ? strdup(v) : NULL;
+	if (v && !c)
+		return -1;
+	free(*slot);
+	*slot = c;
+	return 0;
+}
+
+void npukb_progress_sample_w(struct npukb_progress *p, unsigned worker, const char *task,
+			     const char *sample)
+{
+	struct task_acc *a;
+	size_t k;
 	if (!p)
 		return;
-	if (p->task_id && strcmp(p->task_id, task) != 0)
-		close_task(p);
-	if (!p->task_id) {
-		p->task_id = strdup(task);
-		p->task_t0 = npukb_monotonic_seconds();
+	if (p->mode == NPUKB_PROGRESS_RELAY) {
+		relay(p, 'S', task, sample);
+		return;
 	}
-	p->task_samples++;
-	if (asprintf(&cur, "%s %s", task, sample) >= 0) {
-		free(p->current);
-		p->current = cur;
+	worker %= NPUKB_PROGRESS_MAX_WORKERS;
+	/* a task nobody said the size of ends when the next one starts */
+	for (k = 0; k < p->ntasks;)
+		if (!p->tasks[k].expected && strcmp(p->tasks[k].id, task) != 0)
+			close_task(p, k);
+		else
+			k++;
+	if (!(a = find_task(p, task))) {
+		struct task_acc *grown = p->tasks;
+		if (p->ntasks == p->tasks_cap) {
+			size_t cap = p->tasks_cap ? 2 * p->tasks_cap : 8;
+			if (!(grown = realloc(p->tasks, cap * sizeof(*grown))))
+				return;
+			p->tasks = grown;
+			p->tasks_cap = cap;
+		}
+		a = &p->tasks[p->ntasks];
+		memset(a, 0, sizeof(*a));
+		if (!(a->id = strdup(task)))
+			return;
+		a->expected = expected_units(p, task);
+		a->t0 = npukb_monotonic_seconds();
+		p->ntasks++;
+	}
+	a->samples++;
+	if (set_str(&p->now[worker].task, task) || set_str(&p->now[worker].sample, sample)) {
+		free(p->now[worker].task);
+		p->now[worker].task = NULL;
 	}
 	draw(p, 1);
 }
 
-static void count_category(struct npukb_progress *p, const char *category)
+void npukb_progress_sample(struct npukb_progress *p, const char *task, const char *sample)
+{
+	npukb_progress_sample_w(p, 0, task, sample);
+}
+
+static void count_category(struct task_acc *a, const char *category)
 {
 	size_t i;
 	if (!category)
 		category = "failed";
-	for (i = 0; i < p->ncats; i++)
-		if (strcmp(p->cats[i].name, category) == 0) {
-			p->cats[i].n++;
+	for (i = 0; i < a->ncats; i++)
+		if (strcmp(a->cats[i].name, category) == 0) {
+			a->cats[i].n++;
 			return;
 		}
-	if (p->ncats == MAX_CATS) {
-		p->other_fails++;
+	if (a->ncats == MAX_CATS) {
+		a->other_fails++;
 		return;
 	}
-	snprintf(p->cats[p->ncats].name, sizeof(p->cats[p->ncats].name), "%s", category);
-	p->cats[p->ncats++].n = 1;
+	snprintf(a->cats[a->ncats].name, sizeof(a->cats[a->ncats].name), "%s", category);
+	a->cats[a->ncats++].n = 1;
+}
+
+/* The task worker w is on, or NULL. */
+static struct task_acc *worker_task(struct npukb_progress *p, unsigned worker)
+{
+	const char *t = p->now[worker % NPUKB_PROGRESS_MAX_WORKERS].task;
+	return t ? find_task(p, t) : NULL;
+}
+
+void npukb_progress_unit_w(struct npukb_progress *p, unsigned worker, enum npukb_outcome outcome,
+			   const char *category)
+{
+	struct task_acc *a;
+	struct npukb_progress_counts scratch;
+	struct npukb_progress_counts *tc;
+	if (!p)
+		return;
+	if (p->mode == NPUKB_PROGRESS_RELAY) {
+		relay(p, outcome == NPUKB_PASS ? 'P' : outcome == NPUKB_SKIPPED ? 'K' : 'F',
+		      category, NULL);
+		return;
+	}
+	a = worker_task(p, worker);
+	memset(&scratch, 0, sizeof(scratch));
+	tc = a ? &a->counts : &scratch;
+	p->all.done++;
+	tc->done++;
+	if (p->all.total < p->all.done)
+		p->all.total = p->all.done;
+	if (outcome == NPUKB_PASS) {
+		p->all.passed++;
+		tc->passed++;
+	} else if (outcome == NPUKB_SKIPPED) {
+		p->all.skipped++;
+		tc->skipped++;
+	} else {
+		p->all.failed++;
+		tc->failed++;
+		if (a)
+			count_category(a, category);
+	}
+	if (a && a->expected && a->counts.done >= a->expected)
+		close_task(p, (size_t)(a - p->tasks));
+	draw(p, p->all.done == p->all.total);
 }
 
 void npukb_progress_unit(struct npukb_progress *p, enum npukb_outcome outcome,
 			 const char *category)
 {
+	npukb_progress_unit_w(p, 0, outcome, category);
+}
+
+void npukb_progress_flagged_w(struct npukb_progress *p, unsigned worker)
+{
+	struct task_acc *a;
 	if (!p)
 		return;
-	p->all.done++;
-	p->task.done++;
-	if (p->all.total < p->all.done)
-		p->all.total = p->all.done;
-	if (outcome == NPUKB_PASS) {
-		p->all.passed++;
-		p->task.passed++;
-	} else if (outcome == NPUKB_SKIPPED) {
-		p->all.skipped++;
-		p->task.skipped++;
-	} else {
-		p->all.failed++;
-		p->task.failed++;
-		count_category(p, category);
+	if (p->mode == NPUKB_PROGRESS_RELAY) {
+		relay(p, 'G', NULL, NULL);
+		return;
 	}
-	draw(p, p->all.done == p->all.total);
+	p->all.flagged++;
+	/* the flag follows its unit, which may have closed its task */
+	if ((a = worker_task(p, worker)) != NULL)
+		a->counts.flagged++;
 }
 
 void npukb_progress_flagged(struct npukb_progress *p)
 {
-	if (!p)
-		return;
-	p->all.flagged++;
-	p->task.flagged++;
+	npukb_progress_flagged_w(p, 0);
 }
 
-void npukb_progress_note(struct npukb_progress *p, const char *fmt, ...)
+static void note_text(struct npukb_progress *p, const char *text)
 {
-	va_list ap;
-	if (!p)
-		return;
 	if (p->mode == NPUKB_PROGRESS_TTY && p->drawn)
 		fputs("\r" ERASE_EOL, p->out);
-	va_start(ap, fmt);
-	vfprintf(p->out, fmt, ap);
-	va_end(ap);
+	fputs(text, p->out);
 	fputc('\n', p->out);
 	fflush(p->out);
 	draw(p, 1);
 }
 
-void npukb_progress_finish(struct npukb_progress *p)
+void npukb_progress_note(struct npukb_progress *p, const char *fmt, ...)
 {
+	char *text = NULL;
+	va_list ap;
+	int n;
 	if (!p)
 		return;
-	close_task(p);
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (p->mode == NPUKB_PROGRESS_RELAY)
+		relay(p, 'N', text, NULL);
+	else
+		note_text(p, text);
+	free(text);
+}
+
+void npukb_progress_idle(struct npukb_progress *p, unsigned worker)
+{
+	if (!p || p->mode == NPUKB_PROGRESS_RELAY)
+		return;
+	worker %= NPUKB_PROGRESS_MAX_WORKERS;
+	free(p->now[worker].task);
+	free(p->now[worker].sample);
+	p->now[worker].task = p->now[worker].sample = NULL;
+	draw(p, 1);
+}
+
+int npukb_progress_feed(struct npukb_progress *p, const char *line)
+{
+	char kind, *copy, *a, *b, *end;
+	unsigned long w;
+	if (!p || p->mode == NPUKB_PROGRESS_RELAY)
+		return 0;
+	if (!line[0] || line[1] != ' ')
+		return -1;
+	kind = line[0];
+	w = strtoul(line + 2, &end, 10);
+	if (end == line + 2 || *end != '\t' || w >= NPUKB_PROGRESS_MAX_WORKERS)
+		return -1;
+	if (!(copy = strdup(end + 1)))
+		return -1;
+	a = copy;
+	b = strchr(a, '\t');
+	if (b)
+		*b++ = '\0';
+	else
+		b = a + strlen(a);
+	switch (kind) {
+	case 'S': npukb_progress_sample_w(p, (unsigned)w, a, b); break;
+	case 'P': npukb_progress_unit_w(p, (unsigned)w, NPUKB_PASS, NULL); break;
+	case 'K': npukb_progress_unit_w(p, (unsigned)w, NPUKB_SKIPPED, NULL); break;
+	case 'F': npukb_progress_unit_w(p, (unsigned)w, NPUKB_FAIL, *a ? a : NULL); break;
+	case 'G': npukb_progress_flagged_w(p, (unsigned)w); break;
+	case 'N': note_text(p, a); break;
+	default: free(copy); return -1;
+	}
+	free(copy);
+	return 0;
+}
+
+void npukb_progress_tick(struct npukb_progress *p)
+{
+	if (p && p->mode == NPUKB_PROGRESS_TTY)
+		draw(p, 0);
+}
+
+void npukb_progress_finish(struct npukb_progress *p)
+{
+	size_t i;
+	if (!p || p->mode == NPUKB_PROGRESS_RELAY)
+		return;
+	while (p->ntasks)
+		close_task(p, 0);
 	if (p->mode == NPUKB_PROGRESS_TTY && p->drawn) {
 		/* leave the final count on screen as a line of its own */
-		free(p->current);
-		p->current = NULL;
+		for (i = 0; i < NPUKB_PROGRESS_MAX_WORKERS; i++) {
+			free(p->now[i].task);
+			free(p->now[i].sample);
+			p->now[i].task = p->now[i].sample = NULL;
+		}
 		draw(p, 1);
 		fputc('\n', p->out);
 		fflush(p->out);

@@ -14,8 +14,12 @@
 enum npukb_progress_mode {
 	NPUKB_PROGRESS_OFF = 0,
 	NPUKB_PROGRESS_LINES, /* a line per finished task */
-	NPUKB_PROGRESS_TTY    /* one status line rewritten with \r */
+	NPUKB_PROGRESS_TTY,   /* one status line rewritten with \r */
+	NPUKB_PROGRESS_RELAY  /* a worker's events, as lines on a pipe (npukb_progress_relay) */
 };
+
+/* Workers a display tells apart; worker numbers wrap around beyond it. */
+#define NPUKB_PROGRESS_MAX_WORKERS 64
 
 struct npukb_progress_counts {
 	size_t done, total; /* units */
@@ -59,6 +63,18 @@ struct npukb_progress *npukb_progress_new(FILE *out, enum npukb_progress_mode mo
 					  int colour);
 void npukb_progress_free(struct npukb_progress *p);
 
+/* A worker process's display: every call below becomes one line on fd
+ * (one write, shorter than PIPE_BUF, so workers sharing a pipe never mix
+ * their lines), which the run's display reads back with
+ * npukb_progress_feed. NULL on out of memory. */
+struct npukb_progress *npukb_progress_relay(int fd, unsigned worker);
+/* Applies one relayed line (without its newline): -1 when it is not one. */
+int npukb_progress_feed(struct npukb_progress *p, const char *line);
+
+/* The task will have this many units: its log line is printed once they
+ * are in, whatever order workers finish them in. A task without one is
+ * closed when another task starts (one worker, tasks in order). */
+void npukb_progress_expect(struct npukb_progress *p, const char *task, size_t units);
 /* The run knows how many units it will judge before it starts. */
 void npukb_progress_start(struct npukb_progress *p, size_t total_units);
 /* Work on (task, sample) begins; a new task id closes the previous task. */
@@ -71,6 +87,17 @@ void npukb_progress_flagged(struct npukb_progress *p);
 /* A message that must not be torn by the status line (warnings). */
 void npukb_progress_note(struct npukb_progress *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same for worker w of several (the calls above are worker 0's). */
+void npukb_progress_sample_w(struct npukb_progress *p, unsigned worker, const char *task,
+			     const char *sample);
+void npukb_progress_unit_w(struct npukb_progress *p, unsigned worker,
+			   enum npukb_outcome outcome, const char *category);
+void npukb_progress_flagged_w(struct npukb_progress *p, unsigned worker);
+/* Worker w has nothing to do any more. */
+void npukb_progress_idle(struct npukb_progress *p, unsigned worker);
+/* Time passes: redraws the terminal's elapsed time (call at least once a
+ * second while waiting). */
+void npukb_progress_tick(struct npukb_progress *p);
 /* Close the last task and leave the terminal line clean. */
 void npukb_progress_finish(struct npukb_progress *p);
 

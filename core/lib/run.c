@@ -4,9 +4,12 @@
  * is the plugin's business. The journal is the only thing a run writes
  * while it judges: a unit's (task, sample) records are appended together
  * when it is judged whole; the reports are rendered from the journal
- * afterwards (render_run.h). */
+ * afterwards (render_run.h). Units are judged by worker processes
+ * (run_workers.h), each with its own copy of this state. */
 #include "config.h"
 #include "run.h"
+#include "run_workers.h"
+#include "data_threads.h"
 #include "case_select.h"
 
 #include "catalog.h"
@@ -15,6 +18,7 @@
 #include "journal_resume.h"
 #include "outlock.h"
 #include "render_run.h"
+#include "run_samples.h"
 #include "samples.h"
 
 #include <npukb/util.h>
@@ -34,6 +38,8 @@ struct run_state {
 	struct npukb_options options; /* cfg->options with the run's defaults filled in */
 	char *dump_dir;
 	struct npukb_journal journal;
+	/* cfg->progress in the run; a worker's relay to it in a worker */
+	struct npukb_progress *progress;
 	/* the records of the unit being judged, appended whole at its end */
 	struct npukb_journal_batch batch;
 	struct npukb_backend backend;
@@ -200,9 +206,9 @@ static void report_unit(const struct run_state *st, const struct npukb_sample_re
 {
 	const char *cat, *rule;
 	const struct npukb_verdict *v = npukb_case_outcome(r, i, &cat, &rule);
-	npukb_progress_unit(st->cfg->progress, v->outcome, cat);
+	npukb_progress_unit(st->progress, v->outcome, cat);
 	if (r->cases[i].correctness.flags)
-		npukb_progress_flagged(st->cfg->progress);
+		npukb_progress_flagged(st->progress);
 }
 
 /* The unit is judged whole: its records go to the journal in one write,
@@ -257,7 +263,7 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 		goto out;
 	}
 	r->is_answer = s->is_answer;
-	npukb_progress_sample(cfg->progress, t->id, s->id);
+	npukb_progress_sample(st->progress, t->id, s->id);
 	tame(tid);
 	tame(sid);
 	if (asprintf(&sdir, "%s/%s/%s", st->workroot, tid, sid) < 0) {
@@ -363,149 +369,6 @@ out:
 	return rc;
 }
 
-struct sample_list {
-	struct npukb_sample_entry *items;
-	size_t n, cap;
-};
-
-static int push_sample(struct sample_list *l, const char *dir, const char *id, int answer,
-		       char *err, size_t errlen)
-{
-	int rc;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 8;
-		struct npukb_sample_entry *g = realloc(l->items, cap * sizeof(*g));
-		if (!g) {
-			snprintf(err, errlen, "out of memory");
-			return -ENOMEM;
-		}
-		l->items = g;
-		l->cap = cap;
-	}
-	rc = npukb_sample_load(dir, id, &l->items[l->n], err, errlen);
-	if (rc == 0)
-		l->items[l->n++].is_answer = answer;
-	return rc;
-}
-
-static void free_samples(struct sample_list *l)
-{
-	while (l->n)
-		npukb_sample_free(&l->items[--l->n]);
-	free(l->items);
-	memset(l, 0, sizeof(*l));
-}
-
-/* The last n path components of dir (n >= 1), or NULL when dir has fewer. */
-static const char *path_suffix(const char *dir, unsigned n)
-{
-	const char *p = dir + strlen(dir);
-	while (p > dir) {
-		p--;
-		if (*p == '/' && --n == 0)
-			return p + 1;
-	}
-	return NULL;
-}
-
-static unsigned components(const char *id)
-{
-	unsigned n = 1;
-	for (; *id; id++)
-		n += *id == '/';
-	return n;
-}
-
-/* Two folders with the same base name (a/k, b/k), or a sample folder named
- * like the expert answer, must not merge into one sample: each such id
- * grows by its folder's parent components until the ids differ. The same
- * folder given twice is refused. */
-static int unique_ids(struct sample_list *l, char *err, size_t errlen)
-{
-	size_t i, j;
-	int again = 1;
-	while (again) {
-		again = 0;
-		for (i = 0; i < l->n && !again; i++)
-			for (j = i + 1; j < l->n && !again; j++) {
-				struct npukb_sample_entry *a = &l->items[i], *b = &l->items[j];
-				size_t k;
-				if (strcmp(a->id, b->id) != 0)
-					continue;
-				if (strcmp(a->dir, b->dir) == 0) {
-					snprintf(err, errlen, "%s: the same sample folder is given twice",
-						 a->dir);
-					return NPUKB_RUN_EBADINPUT;
-				}
-				for (k = 0; k < 2; k++) {
-					struct npukb_sample_entry *e = k ? b : a;
-					const char *longer;
-					char *id;
-					if (e->is_answer)
-						continue;
-					longer = path_suffix(e->dir, components(e->id) + 1);
-					if (!longer || !(id = strdup(longer)))
-						continue;
-					free(e->id);
-					e->id = id;
-					e->pub.id = id;
-					again = 1;
-				}
-				if (!again) {
-					snprintf(err, errlen, "%s and %s: cannot tell the samples apart",
-						 a->dir, b->dir);
-					return NPUKB_RUN_EBADINPUT;
-				}
-			}
-	}
-	return 0;
-}
-
-/* The samples to judge for task t, in order: the expert answer, the
- * explicit sample folders, then each folder of <samples_root>/<task id>/. */
-static int collect_samples(const struct npukb_run_config *cfg, const struct npukb_task *t,
-			   struct sample_list *l, char *err, size_t errlen)
-{
-	char *path = NULL;
-	size_t i;
-	int rc = 0;
-
-	memset(l, 0, sizeof(*l));
-	if (cfg->include_answer) {
-		if (asprintf(&path, "%s/answer", t->dir) < 0)
-			return -ENOMEM;
-		if (npukb_is_dir(path))
-			rc = push_sample(l, path, "answer", 1, err, errlen);
-		free(path);
-	}
-	for (i = 0; rc == 0 && cfg->sample_dirs && cfg->sample_dirs[i]; i++)
-		rc = push_sample(l, cfg->sample_dirs[i], NULL, 0, err, errlen);
-	if (rc == 0 && cfg->samples_root) {
-		char **subs = NULL;
-		size_t ns = 0;
-		if (asprintf(&path, "%s/%s", cfg->samples_root, t->id) < 0)
-			path = NULL, rc = -ENOMEM;
-		else if (npukb_is_dir(path))
-			rc = npukb_list_subdirs(path, &subs, &ns);
-		for (i = 0; rc == 0 && i < ns; i++) {
-			char *sp;
-			if (asprintf(&sp, "%s/%s", path, subs[i]) < 0) {
-				rc = -ENOMEM;
-				break;
-			}
-			rc = push_sample(l, sp, subs[i], 0, err, errlen);
-			free(sp);
-		}
-		npukb_free_names(subs, ns);
-		free(path);
-	}
-	if (rc == 0)
-		rc = unique_ids(l, err, errlen);
-	if (rc)
-		free_samples(l);
-	return rc;
-}
-
 /* Case i of t is judged: named by --case (or no case named), and in the
  * configured subset. */
 static int case_selected(const struct npukb_run_config *cfg, const struct npukb_task *t, size_t i)
@@ -562,7 +425,7 @@ static size_t select_cases(const struct npukb_run_config *cfg, struct npukb_task
  * but are not judged. Returns the cases left to judge, for the progress
  * display; *kept and *total count units. */
 static size_t count_shard(const struct npukb_run_config *cfg, struct npukb_task *const *tasks,
-			  const struct sample_list *lists, size_t ntasks, size_t *kept,
+			  const struct npukb_sample_list *lists, size_t ntasks, size_t *kept,
 			  size_t *total)
 {
 	size_t i, j, k = 0, cases = 0;
@@ -750,16 +613,110 @@ static int open_journal(struct run_state *st, const char *path, const char *new_
 	return rc;
 }
 
+/* One unit the run judges: task i's sample j, its place in the plan. */
+struct plan_item {
+	size_t task, sample, index;
+};
+
+/* What the workers judge (run_workers.h), in their copies of it. */
+struct run_work {
+	struct run_state *st;
+	struct npukb_task *const *tasks;
+	const struct npukb_sample_list *lists;
+	const struct plan_item *plan;
+	unsigned jobs;
+};
+
+static int work_start(void *ctx, unsigned worker, struct npukb_progress *relay, char *err,
+		      size_t errlen)
+{
+	struct run_work *w = ctx;
+	unsigned cpus = npukb_data_threads();
+	int rc;
+	(void)worker;
+	w->st->progress = relay;
+	/* the workers share the cores: the data path's threads too */
+	npukb_set_data_threads(cpus > w->jobs ? cpus / w->jobs : 1);
+	/* an flock holds between open file descriptions, not between
+	 * processes sharing one: each worker opens the journal anew */
+	rc = npukb_journal_reopen(&w->st->journal);
+	if (rc)
+		snprintf(err, errlen, "%s: cannot open the journal: %s", w->st->journal.path,
+			 strerror(-rc));
+	w->st->journal.nverdicts = 0;
+	return rc;
+}
+
+static int work_unit(void *ctx, size_t k, char *err, size_t errlen)
+{
+	struct run_work *w = ctx;
+	const struct plan_item *u = &w->plan[k];
+	const struct npukb_task *t = w->tasks[u->task];
+	int rc = judge_sample(w->st, t, &w->lists[u->task].items[u->sample], u->index);
+	if (w->st->io_rc) {
+		snprintf(err, errlen, "%s", w->st->io_err);
+		return w->st->io_rc;
+	}
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	else if (rc)
+		snprintf(err, errlen, "%s: %s", t->id, strerror(-rc));
+	return rc;
+}
+
+static size_t work_verdicts(void *ctx)
+{
+	return ((struct run_work *)ctx)->st->journal.nverdicts;
+}
+
+static const struct npukb_worker_ops work_ops = {
+	.start = work_start,
+	.unit = work_unit,
+	.verdicts = work_verdicts,
+};
+
+/* The units left to judge, in plan order: the shard's, not already whole
+ * in a resumed journal. Tells the display how many units each task has.
+ * *nplan 0 is a run with nothing (more) to judge. */
+static int make_plan(const struct run_state *st, struct npukb_task *const *tasks,
+		     const struct npukb_sample_list *lists, size_t ntasks,
+		     const struct npukb_journal_resume *resumed, struct plan_item **plan,
+		     size_t *nplan)
+{
+	size_t i, j, index = 0, n = 0, cap = 0;
+	*plan = NULL;
+	*nplan = 0;
+	for (i = 0; i < ntasks; i++)
+		cap += lists[i].n;
+	if (!(*plan = calloc(cap + 1, sizeof(**plan))))
+		return -ENOMEM;
+	for (i = 0; i < ntasks; i++) {
+		size_t mine = 0;
+		for (j = 0; j < lists[i].n; j++, index++)
+			if (npukb_shard_owns(&st->cfg->shard, index) &&
+			    !npukb_journal_resume_done(resumed, tasks[i]->id, lists[i].items[j].id)) {
+				(*plan)[n++] = (struct plan_item){ i, j, index };
+				mine++;
+			}
+		if (mine)
+			npukb_progress_expect(st->progress, tasks[i]->id,
+					      mine * count_selected(st->cfg, tasks[i]));
+	}
+	*nplan = n;
+	return 0;
+}
+
 int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *results,
 		      char *err, size_t errlen)
 {
 	struct run_state st;
 	struct npukb_catalog cat;
-	struct sample_list *lists = NULL;
+	struct npukb_sample_list *lists = NULL;
 	struct npukb_journal_resume resumed;
 	struct npukb_journal_header head;
 	char *path = NULL, *run_id = NULL, host[256] = "localhost", ident[256] = "";
-	size_t i, j, units = 0, index = 0;
+	size_t i, units = 0, nplan = 0, *all_cases = NULL;
+	struct plan_item *plan = NULL;
 	double t0 = npukb_monotonic_seconds();
 	int rc, lock = -1;
 
@@ -767,6 +724,7 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	memset(&resumed, 0, sizeof(resumed));
 	memset(results, 0, sizeof(*results));
 	st.cfg = cfg;
+	st.progress = cfg->progress;
 	st.options = cfg->options;
 	rc = find_plugins(&st, err, errlen);
 	if (rc)
@@ -804,7 +762,7 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 		goto out;
 	}
 	for (i = 0; i < cat.ntasks && rc == 0; i++) {
-		rc = collect_samples(cfg, cat.tasks[i], &lists[i], err, errlen);
+		rc = npukb_run_collect_samples(cfg, cat.tasks[i], &lists[i], err, errlen);
 		if (rc == -ENOMEM)
 			snprintf(err, errlen, "out of memory");
 		else if (rc)
@@ -873,29 +831,30 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	if (rc)
 		goto out;
 
+	/* the cases each task judges, chosen before the workers copy the
+	 * tasks; every case goes back to its task at the end */
+	if (!(all_cases = calloc(cat.ntasks + 1, sizeof(*all_cases)))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < cat.ntasks; i++)
+		all_cases[i] = select_cases(cfg, cat.tasks[i]);
 	/* --resume: the units the journal holds whole are neither judged
 	 * again nor counted by the progress display */
-	for (i = 0, index = 0; i < cat.ntasks; i++)
-		for (j = 0; j < lists[i].n; j++, index++)
-			if (npukb_shard_owns(&cfg->shard, index) &&
-			    npukb_journal_resume_done(&resumed, cat.tasks[i]->id, lists[i].items[j].id))
-				units -= count_selected(cfg, cat.tasks[i]);
-	index = 0;
+	if ((rc = make_plan(&st, cat.tasks, lists, cat.ntasks, &resumed, &plan, &nplan)) != 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	for (i = 0, units = 0; i < nplan; i++)
+		units += count_selected(cfg, cat.tasks[plan[i].task]);
 	npukb_progress_start(cfg->progress, units);
-	for (i = 0; i < cat.ntasks && rc == 0; i++) {
-		size_t all_cases = select_cases(cfg, cat.tasks[i]);
-		for (j = 0; j < lists[i].n && rc == 0; j++, index++)
-			if (npukb_shard_owns(&cfg->shard, index) &&
-			    !npukb_journal_resume_done(&resumed, cat.tasks[i]->id,
-						       lists[i].items[j].id))
-				rc = judge_sample(&st, cat.tasks[i], &lists[i].items[j], index);
-		cat.tasks[i]->ncases = all_cases; /* the catalog frees them all */
-		if (st.io_rc)
-			snprintf(err, errlen, "%s", st.io_err);
-		else if (rc == -ENOMEM)
-			snprintf(err, errlen, "out of memory");
-		else if (rc)
-			snprintf(err, errlen, "%s: %s", cat.tasks[i]->id, strerror(-rc));
+	{
+		struct run_work work = { &st, cat.tasks, lists, plan,
+					 cfg->jobs ? cfg->jobs : npukb_default_jobs() };
+		size_t appended = 0;
+		rc = npukb_workers_run(work.jobs, nplan, &work_ops, &work, cfg->progress, &appended,
+				       err, errlen);
+		st.journal.nverdicts += appended;
 	}
 	npukb_progress_finish(cfg->progress);
 	st.journal.seconds = npukb_monotonic_seconds() - t0;
@@ -915,8 +874,12 @@ out:
 	npukb_journal_batch_free(&st.batch);
 	npukb_journal_resume_free(&resumed);
 	npukb_outlock_release(lock);
+	for (i = 0; all_cases && i < cat.ntasks; i++)
+		cat.tasks[i]->ncases = all_cases[i]; /* the catalog frees them all */
+	free(all_cases);
+	free(plan);
 	for (i = 0; lists && i < cat.ntasks; i++)
-		free_samples(&lists[i]);
+		npukb_sample_list_free(&lists[i]);
 	free(lists);
 	npukb_catalog_free(&cat);
 	free(st.workroot);

@@ -36,6 +36,9 @@ struct npukb_run_config {
 	 * all). A selection that is empty as a whole is still an error; an
 	 * empty shard of a non-empty one is a run with no verdicts. */
 	struct npukb_shard shard;
+	/* Worker processes judging units side by side (run_workers.h); 0:
+	 * the cores hwloc reports. Verdicts do not depend on it. */
+	unsigned jobs;
 };
 
 /* Judges into <output_dir>/journal.jsonl, then renders every report from

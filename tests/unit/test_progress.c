@@ -212,6 +212,59 @@ Test(module, log_mode_prints_a_line_per_task)
 	free(buf);
 }
 
+/* Workers' events come back through a pipe as lines; two workers
+ * interleave their tasks, and each task's line is printed once its
+ * expected units are in, with its own counts. */
+Test(module, relayed_workers_close_each_task_when_its_units_are_in)
+{
+	char *buf = NULL, line[2048];
+	size_t len = 0, n = 0;
+	int fds[2];
+	FILE *f = open_memstream(&buf, &len), *in;
+	struct npukb_progress *p = npukb_progress_new(f, NPUKB_PROGRESS_LINES, 0);
+	struct npukb_progress *w0, *w1;
+	cr_assert_eq(pipe(fds), 0);
+	w0 = npukb_progress_relay(fds[1], 0);
+	w1 = npukb_progress_relay(fds[1], 1);
+	cr_assert(w0 && w1 && p);
+	npukb_progress_expect(p, "level1/A/X", 3);
+	npukb_progress_expect(p, "level1/A/Y", 2);
+	npukb_progress_start(p, 5);
+	npukb_progress_sample(w0, "level1/A/X", "answer");
+	npukb_progress_sample(w1, "level1/A/Y", "an\tswer\n"); /* tamed, not split */
+	npukb_progress_unit(w0, NPUKB_PASS, NULL);
+	npukb_progress_unit(w1, NPUKB_FAIL, "crash");
+	npukb_progress_flagged(w1);
+	npukb_progress_unit(w0, NPUKB_FAIL, "mismatch");
+	npukb_progress_unit(w1, NPUKB_SKIPPED, NULL);
+	npukb_progress_note(w0, "warning %d", 7);
+	npukb_progress_unit(w0, NPUKB_PASS, NULL);
+	npukb_progress_free(w0);
+	npukb_progress_free(w1);
+	close(fds[1]);
+	in = fdopen(fds[0], "r");
+	while (fgets(line, sizeof(line), in)) {
+		line[strcspn(line, "\n")] = '\0';
+		cr_assert_eq(npukb_progress_feed(p, line), 0, "refused '%s'", line);
+		n++;
+	}
+	fclose(in);
+	cr_assert_eq(n, 9);
+	cr_assert_eq(npukb_progress_feed(p, "S 99\ta\tb"), -1, "worker out of range taken");
+	cr_assert_eq(npukb_progress_feed(p, "Q 0\ta\tb"), -1, "unknown event taken");
+	cr_assert_eq(npukb_progress_feed(p, "S0\ta"), -1, "malformed line taken");
+	npukb_progress_finish(p);
+	npukb_progress_free(p);
+	fclose(f);
+	cr_assert_str_eq(buf,
+			 "[4/5] level1/A/Y: 1 sample, 2 cases: 0 pass, 1 fail (crash 1), "
+			 "1 skipped, 1 flagged (see the journal), 0:00\n"
+			 "warning 7\n"
+			 "[5/5] level1/A/X: 1 sample, 3 cases: 2 pass, 1 fail (mismatch 1), "
+			 "0 skipped, 0:00\n");
+	free(buf);
+}
+
 /* Everything the master side of a pty has to read within ms milliseconds. */
 static size_t drain(int fd, char *buf, size_t cap, int ms)
 {
@@ -364,4 +417,59 @@ Test(command, log_lines_and_quiet_in_a_pipe, .timeout = 240)
 	cr_assert_str_eq(all, "", "--quiet printed '%s'", all);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", outdir);
 	cr_assert_eq(system(cmd), 0);
+}
+
+/* A unit that takes seconds (a kernel that hangs until its timeout) must
+ * not freeze the terminal: the run redraws the elapsed time at least once
+ * a second while no unit finishes. */
+Test(command, status_line_ticks_while_a_unit_runs, .timeout = 240)
+{
+	const char *npukb = npukb_path();
+	const char *src = getenv("NPUKB_SRCDIR") ? getenv("NPUKB_SRCDIR") : ".";
+	struct winsize ws = { .ws_row = 24, .ws_col = 160 };
+	static char out[1 << 16];
+	char sample[4096];
+	size_t n = 0;
+	int m, status, s;
+	unsigned ticks = 0;
+	pid_t pid;
+	if (!npukb)
+		cr_skip_test("NPUKB_BUILDDIR is not set: run through make check");
+	cr_assert_not_null(mkdtemp(outdir));
+	snprintf(sample, sizeof(sample), "%s/tests/samples/AddCustom/hang", src);
+	pid = forkpty(&m, NULL, NULL, &ws);
+	cr_assert_neq(pid, -1);
+	if (pid == 0) {
+		setenv("TERM", "xterm", 1);
+		setenv("NO_COLOR", "1", 1);
+		execl(npukb, "npukb", "run", "--task", "level1/Math/AddCustom", "--no-answer",
+		      "--sample", sample, "--cases", "smallest-one", "--seeds", "1",
+		      "--run-timeout", "4", "-j", "1", "-o", outdir, (char *)NULL);
+		_exit(127);
+	}
+	for (;;) {
+		ssize_t r = read(m, out + n, sizeof(out) - 1 - n);
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+		if (n + 1 >= sizeof(out))
+			break;
+	}
+	out[n] = '\0';
+	close(m);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1, "npukb status %d: %s", status, out);
+	cr_assert(strstr(out, "timeout") != NULL || strstr(out, "1 failed") != NULL, "%s", out);
+	/* while the hanging unit runs ([0/1]), the elapsed time goes on */
+	for (s = 1; s <= 4; s++) {
+		char want[64];
+		snprintf(want, sizeof(want), "0:%02d elapsed, ? left", s);
+		ticks += strstr(out, want) != NULL;
+	}
+	cr_assert_geq(ticks, 3, "the status line froze: '%s'", out);
+	{
+		char cmd[8192];
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", outdir);
+		cr_assert_eq(system(cmd), 0);
+	}
 }
