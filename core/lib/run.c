@@ -852,6 +852,8 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 		struct run_work work = { &st, cat.tasks, lists, plan,
 					 cfg->jobs ? cfg->jobs : npukb_default_jobs() };
 		size_t appended = 0;
+		if (work.jobs > nplan) /* the workers that will really start */
+			work.jobs = nplan ? (unsigned)nplan : 1;
 		rc = npukb_workers_run(work.jobs, nplan, &work_ops, &work, cfg->progress, &appended,
 				       err, errlen);
 		st.journal.nverdicts += appended;
