@@ -16,6 +16,7 @@
 #include "outlock.h"
 #include "render_run.h"
 #include "samples.h"
+#include "unit_cache.h"
 
 #include <npukb/util.h>
 
@@ -39,6 +40,7 @@ struct run_state {
 	struct npukb_backend backend;
 	const struct npukb_plugin *stage[NPUKB_STAGE_CLASSIFY + 1];
 	char *workroot;
+	struct npukb_unit_cache ucache; /* off with --no-cache (unit_cache.h) */
 	/* The first I/O error of npukb itself (a full disk, a journal that
 	 * cannot be written): the run stops, and no sample is blamed. */
 	int io_rc;
@@ -245,6 +247,7 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 	struct npukb_stage_ctx ctx;
 	struct npukb_verdict *history;
 	char *sdir = NULL, *tid = strdup(t->id), *sid = strdup(s->id);
+	char ukey[NPUKB_UNIT_KEY_LEN + 1];
 	size_t i, nhist = 0, passed = 0;
 	int rc = 0;
 
@@ -258,6 +261,13 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 	}
 	r->is_answer = s->is_answer;
 	npukb_progress_sample(cfg->progress, t->id, s->id);
+	/* judged before with everything the same: its records again */
+	if (npukb_unit_cache_replay(&st->ucache, t, s, &st->journal, &st->batch, cfg->progress,
+				    ukey)) {
+		commit_unit(st, t, s, index);
+		rc = st->io_rc;
+		goto out;
+	}
 	tame(tid);
 	tame(sid);
 	if (asprintf(&sdir, "%s/%s/%s", st->workroot, tid, sid) < 0) {
@@ -340,8 +350,10 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 	if (rc == 0 && !st->io_rc && r->compile.outcome == NPUKB_PASS && t->ncases &&
 	    passed == t->ncases)
 		rc = measure(st, t, r, &ctx, sdir, history, nhist);
-	if (rc == 0 && !st->io_rc)
+	if (rc == 0 && !st->io_rc) {
+		npukb_unit_cache_store(&st->ucache, ukey, r, &st->journal, &st->batch);
 		commit_unit(st, t, s, index);
+	}
 	if (rc == 0)
 		rc = st->io_rc;
 
@@ -725,7 +737,7 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	char *path = NULL, *run_id = NULL, host[256] = "localhost", ident[256] = "";
 	size_t i, j, units = 0, index = 0;
 	double t0 = npukb_monotonic_seconds();
-	int rc, lock = -1;
+	int rc, lock = -1, reproducible = 0;
 
 	memset(&st, 0, sizeof(st));
 	memset(&resumed, 0, sizeof(resumed));
@@ -796,7 +808,8 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 
 	gethostname(host, sizeof(host) - 1);
 	if (st.backend.desc->backend->identity)
-		st.backend.desc->backend->identity(ident, sizeof(ident));
+		reproducible = st.backend.desc->backend->identity(ident, sizeof(ident)) ==
+			       NPUKB_IDENTITY_REPRODUCIBLE && st.backend.usable;
 	if (!(run_id = make_run_id())) {
 		rc = -ENOMEM;
 		goto out;
@@ -826,6 +839,8 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	}
 	rc = open_journal(&st, path, run_id, st.backend.usable ? ident : st.backend.reason, host,
 			  &resumed, err, errlen);
+	if (rc == 0)
+		rc = npukb_unit_cache_open(&st.ucache, cfg, &st.options, ident, reproducible, stderr);
 	if (rc)
 		goto out;
 
@@ -864,6 +879,7 @@ out:
 	 * keeping when asked for */
 	if (!cfg->options.keep_workdirs && st.workroot)
 		npukb_rm_rf(st.workroot);
+	npukb_unit_cache_close(&st.ucache);
 	npukb_journal_close(&st.journal);
 	npukb_journal_batch_free(&st.batch);
 	npukb_journal_resume_free(&resumed);
