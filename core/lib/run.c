@@ -10,6 +10,7 @@
 #include "case_select.h"
 
 #include "catalog.h"
+#include "data_cache.h"
 #include "fsutil.h"
 #include "journal.h"
 #include "journal_resume.h"
@@ -841,6 +842,9 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 			  &resumed, err, errlen);
 	if (rc == 0)
 		rc = npukb_unit_cache_open(&st.ucache, cfg, &st.options, ident, reproducible, stderr);
+	/* not sharing case data costs time, not verdicts */
+	if (rc == 0)
+		(void)npukb_data_cache_begin(st.options.cache_dir, cfg->output_dir);
 	if (rc)
 		goto out;
 
@@ -880,6 +884,7 @@ out:
 	if (!cfg->options.keep_workdirs && st.workroot)
 		npukb_rm_rf(st.workroot);
 	npukb_unit_cache_close(&st.ucache);
+	npukb_data_cache_end();
 	npukb_journal_close(&st.journal);
 	npukb_journal_batch_free(&st.batch);
 	npukb_journal_resume_free(&resumed);
