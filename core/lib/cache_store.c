@@ -43,22 +43,6 @@ static int entry_path(const char *cache_dir, const char *kind, const char *key, 
 	return rc;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* The header: format, version, kind, key, then "<len> <checksum>" per
  * part, ended by an empty line. */
 static int render_header(const char *kind, const char *key, const struct npukb_cache_part *parts,
@@ -103,9 +87,9 @@ int npukb_cache_put(const char *cache_dir, const char *kind, const char *key,
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return -errno;
-	rc = write_all(fd, head, strlen(head));
+	rc = npukb_write_full(fd, head, strlen(head));
 	for (size_t i = 0; rc == 0 && i < nparts; i++)
-		rc = write_all(fd, parts[i].data, parts[i].len);
+		rc = npukb_write_full(fd, parts[i].data, parts[i].len);
 	/* read-only before it is visible under its name */
 	if (rc == 0 && fchmod(fd, 0444) != 0)
 		rc = -errno;
@@ -265,11 +249,13 @@ struct seen {
 	char *path;
 	uint64_t bytes;
 	struct timespec used;
+	int bulky; /* case data: cheap to compute again per byte, so it goes first */
 };
 
 static struct seen *walk_files;
 static size_t walk_n, walk_cap;
 static uint64_t walk_total;
+static size_t walk_root;
 
 static int collect(const char *path, const struct stat *st, int type, struct FTW *f)
 {
@@ -287,6 +273,7 @@ static int collect(const char *path, const struct stat *st, int type, struct FTW
 	if (!(walk_files[walk_n].path = strdup(path)))
 		return 1;
 	walk_files[walk_n].bytes = (uint64_t)st->st_size;
+	walk_files[walk_n].bulky = strncmp(path + walk_root, "/data/", 6) == 0;
 	walk_files[walk_n].used = st->st_mtim;
 	walk_total += (uint64_t)st->st_size;
 	walk_n++;
@@ -296,6 +283,8 @@ static int collect(const char *path, const struct stat *st, int type, struct FTW
 static int older_first(const void *x, const void *y)
 {
 	const struct seen *a = x, *b = y;
+	if (a->bulky != b->bulky)
+		return a->bulky ? -1 : 1;
 	if (a->used.tv_sec != b->used.tv_sec)
 		return a->used.tv_sec < b->used.tv_sec ? -1 : 1;
 	if (a->used.tv_nsec != b->used.tv_nsec)
@@ -311,6 +300,7 @@ long npukb_cache_evict(const char *cache_dir, uint64_t max)
 	walk_files = NULL;
 	walk_n = walk_cap = 0;
 	walk_total = 0;
+	walk_root = strlen(cache_dir);
 	rc = nftw(cache_dir, collect, 16, FTW_PHYS);
 	if (rc != 0 && errno != ENOENT)
 		removed = rc > 0 ? -ENOMEM : -errno;

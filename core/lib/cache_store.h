@@ -50,8 +50,9 @@ void npukb_cache_blob_free(struct npukb_cache_blob *b);
 uint64_t npukb_cache_max_bytes(void);
 
 /* When the files below cache_dir add up to more than max bytes, removes
- * the least recently used until they fit in 90% of it. Returns the number
- * of files removed, or a negative errno. */
+ * the least recently used until they fit in 90% of it: case data first (a
+ * megabyte of it saves less time than a kilobyte of verdicts), then the
+ * rest. Returns the number of files removed, or a negative errno. */
 long npukb_cache_evict(const char *cache_dir, uint64_t max);
 
 /* 0 when cache_dir may hold judged results and reference data for a run

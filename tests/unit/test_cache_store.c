@@ -172,6 +172,11 @@ Test(cache_store, the_least_recently_used_go_first)
 		t[0].tv_nsec = t[1].tv_nsec = 0;
 		cr_assert_eq(utimensat(AT_FDCWD, path, t, 0), 0);
 	}
+	/* verdicts older than all of them, but worth more per byte */
+	put_two(key);
+	entry(path, sizeof path, key);
+	t[0].tv_sec = t[1].tv_sec = 1000;
+	cr_assert_eq(utimensat(AT_FDCWD, path, t, 0), 0);
 	/* entry 0 is used now: the last to go */
 	snprintf(k, sizeof k, "%02d%062d", 0, 0);
 	cr_assert_eq(npukb_cache_get(root, "data", k, &b), 0);
@@ -182,6 +187,8 @@ Test(cache_store, the_least_recently_used_go_first)
 		snprintf(path, sizeof path, "%s/data/%.2s/%s", root, k, k);
 		cr_assert_eq(access(path, F_OK) == 0, i == 0 || i == 3, "entry %d", i);
 	}
+	entry(path, sizeof path, key);
+	cr_assert_eq(access(path, F_OK), 0, "a unit's verdicts went before case data");
 	cr_assert_eq(npukb_cache_evict(root, 1 << 20), 0, "under the cap: nothing goes");
 	free(buf);
 }
