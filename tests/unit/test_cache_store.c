@@ -95,18 +95,19 @@ static void untrusted(const char *why)
 	cr_assert_eq(access(path, F_OK), -1, "%s: not removed", why);
 }
 
-Test(cache_store, another_version_is_not_trusted)
+Test(cache_store, an_edited_entry_is_not_trusted)
 {
-	put_two(key);
-	edit("2s/^version .*/version 0.0.0-other/");
-	untrusted("another version");
-}
-
-Test(cache_store, a_changed_byte_is_not_trusted)
-{
-	put_two(key);
-	edit("$s/world/wOrld/");
-	untrusted("a changed byte");
+	static const char *const edits[][2] = {
+		{ "2s/^version .*/version 0.0.0-other/", "another version" },
+		{ "$s/world/wOrld/", "a changed byte" },
+		{ "4s/^key 00/key 01/", "another key" },
+		{ "5s/^parts 2/parts 1/", "another part count" },
+	};
+	for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
+		put_two(key);
+		edit(edits[i][0]);
+		untrusted(edits[i][1]);
+	}
 }
 
 Test(cache_store, a_cut_entry_is_not_trusted)
@@ -118,13 +119,6 @@ Test(cache_store, a_cut_entry_is_not_trusted)
 	cr_assert_eq(truncate(path, 40), 0);
 	cr_assert_eq(chmod(path, 0444), 0);
 	untrusted("a cut entry");
-}
-
-Test(cache_store, another_key_inside_is_not_trusted)
-{
-	put_two(key);
-	edit("4s/^key 00/key 01/");
-	untrusted("another key");
 }
 
 Test(cache_store, a_writable_entry_is_not_trusted)
