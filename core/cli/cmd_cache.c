@@ -1,6 +1,9 @@
 /* cmd_cache.c - `npukb cache [clean]`. */
 #include "cmd_cache.h"
 #include "cache_dir.h"
+#include "cache_store.h"
+
+#include <dirent.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,13 +11,39 @@
 
 static const char cache_usage[] =
 	"Usage: npukb cache [clean]\n"
-	"Show the build cache's folder, files and size, or empty it (clean).\n"
-	"The cache holds build products keyed by everything they depend on\n"
-	"(for cpusim: its harness object per compiler and emulation version);\n"
-	"an entry of another npukb version is never used. `npukb run --no-cache`\n"
-	"neither reads nor writes it.\n"
+	"Show the cache's folder, files and size per kind, or empty it (clean).\n"
+	"Each entry is keyed by everything it depends on:\n"
+	"  units           a (task, sample)'s verdict records, for backends whose\n"
+	"                  results are reproducible (cpusim): a run with nothing\n"
+	"                  changed replays them instead of judging\n"
+	"  data            a case's inputs and expected outputs for one seed\n"
+	"  cpusim-harness  cpusim's harness object per compiler and emulation\n"
+	"An entry of another npukb version or build is never used, nor one that\n"
+	"fails its checks (it is removed). `npukb run --no-cache` neither reads\n"
+	"nor writes it. Past $NPUKB_CACHE_MAX bytes (K, M, G suffixes; default\n"
+	"4G) the least recently used entries are removed after a run.\n"
 	"Folder: $NPUKB_CACHE_DIR (\"off\": none), else $XDG_CACHE_HOME/npukb,\n"
 	"else $HOME/.cache/npukb.\n";
+
+/* A line per kind (the cache folder's sub-folders), in name order. */
+static void show_kinds(const char *dir)
+{
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, NULL, alphasort);
+
+	for (int i = 0; i < n; i++) {
+		char *sub = NULL;
+		uint64_t bytes = 0, files = 0;
+		if (names[i]->d_name[0] != '.' &&
+		    asprintf(&sub, "%s/%s", dir, names[i]->d_name) >= 0 &&
+		    npukb_cache_usage(sub, &bytes, &files) == 0 && files > 0)
+			printf("  %-16s %llu files, %llu bytes\n", names[i]->d_name,
+			       (unsigned long long)files, (unsigned long long)bytes);
+		free(sub);
+		free(names[i]);
+	}
+	free(names);
+}
 
 int npukb_cmd_cache(int argc, char **argv)
 {
@@ -49,7 +78,9 @@ int npukb_cmd_cache(int argc, char **argv)
 		free(dir);
 		return 4;
 	}
-	printf("%s: %llu files, %llu bytes\n", dir, (unsigned long long)files, (unsigned long long)bytes);
+	printf("%s: %llu files, %llu bytes (cap %llu bytes)\n", dir, (unsigned long long)files,
+	       (unsigned long long)bytes, (unsigned long long)npukb_cache_max_bytes());
+	show_kinds(dir);
 	free(dir);
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* cmd_cache.h - `npukb cache`: where the build cache is, how big, and
+/* cmd_cache.h - `npukb cache`: where the cache is, how big per kind, and
  * emptying it. */
 #ifndef NPUKB_CMD_CACHE_H
 #define NPUKB_CMD_CACHE_H

@@ -7,6 +7,7 @@
 #include <npukb/case_data.h>
 
 #include "fsutil.h"
+#include "data_cache.h"
 #include "derive.h"
 #include "inputs.h"
 #include "reference.h"
@@ -594,12 +595,33 @@ uint64_t npukb_case_seed(const struct npukb_task *t, const struct npukb_case *c,
 
 /* with_reference 0: the kernel's arguments only (inputs, poisoned
  * outputs, tiling), no expected buffers, no reference, no input hashes. */
+/* The (case, seed)'s inputs and expected outputs from a shared entry
+ * (data_cache.h), into d's own files and buffers. */
+static void copy_shared(struct npukb_case_data *d, const struct npukb_cache_blob *b,
+			int with_reference)
+{
+	const struct npukb_case_tensor *ct;
+	int expected;
+
+	for (size_t i = 0; (ct = npukb_data_cache_part(d, i, &expected)) != NULL; i++) {
+		struct npukb_case_tensor *w = &d->tensors[ct - d->tensors];
+		if (!expected && w->bytes) {
+			memcpy(w->data, b->part[i], w->bytes);
+			if (with_reference)
+				w->hash = npukb_content_hash(w->data, w->bytes);
+		} else if (expected && with_reference && w->bytes) {
+			memcpy(w->expected, b->part[i], w->bytes);
+		}
+	}
+}
+
 static int prepare(const struct npukb_task *t, const struct npukb_case *c, uint64_t seed,
 		   const char *workdir, int with_reference, struct npukb_case_data *d, char *err,
 		   size_t errlen)
 {
+	struct npukb_cache_blob shared;
 	size_t i;
-	int rc = 0;
+	int rc = 0, have = 0;
 
 	memset(d, 0, sizeof(*d));
 	if (errlen)
@@ -663,19 +685,35 @@ static int prepare(const struct npukb_task *t, const struct npukb_case *c, uint6
 			if (with_reference)
 				npukb_poison_fill(ct->dtype, ct->expected, ct->numel);
 			npukb_poison_fill(ct->dtype, ct->data, ct->numel);
-		} else {
-			rc = fill_input(t, c, td, d, ct, seed, err, errlen);
-			if (with_reference) {
-				ct->hash = npukb_content_hash(ct->data, ct->bytes);
-				/* The reference updates its copy of an in-place
-				 * tensor. */
-				if (rc == 0 && td->is_inout)
-					memcpy(ct->expected, ct->data, ct->bytes);
-			}
 		}
 	}
-	if (rc == 0 && with_reference)
+	/* computed for an earlier sample or run: a copy of its own */
+	if (rc == 0 && npukb_data_cache_find(t, c, seed, d, &shared) == 0) {
+		copy_shared(d, &shared, with_reference);
+		npukb_cache_blob_free(&shared);
+		have = 1;
+	}
+	/* the inputs in declaration order: a derived one reads those before */
+	for (i = 0; rc == 0 && !have && i < t->ntensors; i++) {
+		const struct npukb_tensor_decl *td = &t->tensors[i];
+		struct npukb_case_tensor *ct = &d->tensors[i];
+		if (ct->is_absent || (td->is_output && !td->is_inout))
+			continue;
+		rc = fill_input(t, c, td, d, ct, seed, err, errlen);
+		if (with_reference) {
+			ct->hash = npukb_content_hash(ct->data, ct->bytes);
+			/* The reference updates its copy of an in-place
+			 * tensor. */
+			if (rc == 0 && td->is_inout)
+				memcpy(ct->expected, ct->data, ct->bytes);
+		}
+	}
+	if (rc == 0 && with_reference && !have) {
 		rc = compute_reference(t, c, d, err, errlen);
+		/* before any kernel has seen these files */
+		if (rc == 0)
+			npukb_data_cache_keep(t, c, seed, d);
+	}
 	if (rc == 0)
 		rc = pack_tiling(t, c, workdir, d, err, errlen);
 	if (rc == 0)

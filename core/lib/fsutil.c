@@ -59,25 +59,32 @@ int npukb_read_text(const char *path, size_t max, char **out)
 	return 0;
 }
 
-int npukb_write_file(const char *path, const void *data, size_t len)
+int npukb_write_full(int fd, const void *data, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	const char *p = data;
-	if (fd < 0)
-		return -errno;
 	while (len > 0) {
 		ssize_t w = write(fd, p, len);
 		if (w < 0) {
-			int e = errno;
-			if (e == EINTR)
+			if (errno == EINTR)
 				continue;
-			close(fd);
-			return -e;
+			return -errno;
 		}
 		p += w;
 		len -= (size_t)w;
 	}
-	return close(fd) == 0 ? 0 : -errno;
+	return 0;
+}
+
+int npukb_write_file(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int rc;
+	if (fd < 0)
+		return -errno;
+	rc = npukb_write_full(fd, data, len);
+	if (close(fd) != 0 && rc == 0)
+		rc = -errno;
+	return rc;
 }
 
 char *npukb_abspath(const char *path)

@@ -10,6 +10,9 @@ int npukb_rm_rf(const char *path);
  * when the file is longer, the text ends with a "[... truncated]" marker. */
 int npukb_read_text(const char *path, size_t max, char **out);
 int npukb_write_file(const char *path, const void *data, size_t len);
+/* All len bytes to fd, again after a signal or a short write: 0 or a
+ * negative errno. */
+int npukb_write_full(int fd, const void *data, size_t len);
 /* Absolute, malloc'd version of path (realpath when it exists). */
 char *npukb_abspath(const char *path);
 int npukb_is_dir(const char *path);

@@ -367,6 +367,79 @@ int npukb_journal_batch_commit(struct npukb_journal *j, struct npukb_journal_bat
 	return rc;
 }
 
+/* What starts every verdict record of j's run (verdict_fields). */
+static int record_prefix(const struct npukb_journal *j, struct rec *r)
+{
+	if (rec_open(r) != 0)
+		return -ENOMEM;
+	fputs("{\"type\":\"verdict\",\"run\":", r->f);
+	npukb_json_string(r->f, j->run_id);
+	return fclose_rec(r);
+}
+
+int npukb_journal_batch_detach(const struct npukb_journal *j, const struct npukb_journal_batch *b,
+			       char **out, size_t *outlen)
+{
+	struct rec pre;
+	const char *p = b->buf, *end = b->buf + b->len;
+	char *text = malloc(b->len + 1), *w = text;
+	size_t n = 0;
+	int rc = record_prefix(j, &pre);
+
+	while (rc == 0 && text && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl || (size_t)(nl - p) < pre.len || memcmp(p, pre.buf, pre.len) != 0) {
+			rc = -EINVAL;
+			break;
+		}
+		memcpy(w, p + pre.len, (size_t)(nl + 1 - p) - pre.len);
+		w += (size_t)(nl + 1 - p) - pre.len;
+		p = nl + 1;
+		n++;
+	}
+	rec_drop(&pre);
+	if (!text || rc || n != b->nverdicts) {
+		free(text);
+		return !text ? -ENOMEM : rc ? rc : -EINVAL;
+	}
+	*out = text;
+	*outlen = (size_t)(w - text);
+	return 0;
+}
+
+int npukb_journal_batch_attach(struct npukb_journal_batch *b, const struct npukb_journal *j,
+			       const char *text, size_t len, size_t nverdicts)
+{
+	struct rec pre;
+	const char *p = text, *end = text + len;
+	size_t n = 0, start = b->len, nstart = b->nverdicts;
+	int rc = record_prefix(j, &pre);
+
+	while (rc == 0 && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		/* each detached record is the rest of one line: ,"task":...} */
+		if (!nl || nl - p < 10 || strncmp(p, ",\"task\":", 8) != 0 || nl[-1] != '}' ||
+		    memchr(p, '\0', (size_t)(nl - p))) {
+			rc = -EINVAL;
+			break;
+		}
+		rc = batch_put(b, pre.buf, pre.len);
+		if (rc == 0)
+			rc = batch_put(b, p, (size_t)(nl + 1 - p));
+		p = nl + 1;
+		n++;
+	}
+	rec_drop(&pre);
+	if (rc == 0 && n != nverdicts)
+		rc = -EINVAL;
+	if (rc) {
+		b->len = start; /* nothing of a bad text stays */
+		return rc;
+	}
+	b->nverdicts = nstart + n;
+	return 0;
+}
+
 void npukb_journal_batch_free(struct npukb_journal_batch *b)
 {
 	free(b->buf);

@@ -96,6 +96,15 @@ int npukb_journal_batch_add(struct npukb_journal_batch *b, const struct npukb_jo
  * -E2BIG (the unit record alone exceeds the cap), or a write error. */
 int npukb_journal_batch_commit(struct npukb_journal *j, struct npukb_journal_batch *b,
 			       const struct npukb_journal_unit *u);
+/* The verdict records of b without what ties them to j's run (the record
+ * type and run id that start each line), for the unit cache: malloc'd
+ * text in *out. -EINVAL when a record does not start so. */
+int npukb_journal_batch_detach(const struct npukb_journal *j, const struct npukb_journal_batch *b,
+			       char **out, size_t *outlen);
+/* Adds detached records (of any run) to b as nverdicts records of j's
+ * run. -EINVAL, and b unchanged, when text is not nverdicts such records. */
+int npukb_journal_batch_attach(struct npukb_journal_batch *b, const struct npukb_journal *j,
+			       const char *text, size_t len, size_t nverdicts);
 void npukb_journal_batch_free(struct npukb_journal_batch *b);
 /* The end-of-run record: every selected (sample, case) was judged, and
  * nverdicts verdict records precede it. */

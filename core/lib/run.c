@@ -13,6 +13,7 @@
 #include "case_select.h"
 
 #include "catalog.h"
+#include "data_cache.h"
 #include "fsutil.h"
 #include "journal.h"
 #include "journal_resume.h"
@@ -20,6 +21,7 @@
 #include "render_run.h"
 #include "run_samples.h"
 #include "samples.h"
+#include "unit_cache.h"
 
 #include <npukb/util.h>
 
@@ -45,6 +47,7 @@ struct run_state {
 	struct npukb_backend backend;
 	const struct npukb_plugin *stage[NPUKB_STAGE_CLASSIFY + 1];
 	char *workroot;
+	struct npukb_unit_cache ucache; /* off with --no-cache (unit_cache.h) */
 	/* The first I/O error of npukb itself (a full disk, a journal that
 	 * cannot be written): the run stops, and no sample is blamed. */
 	int io_rc;
@@ -251,6 +254,7 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 	struct npukb_stage_ctx ctx;
 	struct npukb_verdict *history;
 	char *sdir = NULL, *tid = strdup(t->id), *sid = strdup(s->id);
+	char ukey[NPUKB_UNIT_KEY_LEN + 1];
 	size_t i, nhist = 0, passed = 0;
 	int rc = 0;
 
@@ -264,6 +268,13 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 	}
 	r->is_answer = s->is_answer;
 	npukb_progress_sample(st->progress, t->id, s->id);
+	/* judged before with everything the same: its records again */
+	if (npukb_unit_cache_replay(&st->ucache, t, s, &st->journal, &st->batch, st->progress,
+				    ukey)) {
+		commit_unit(st, t, s, index);
+		rc = st->io_rc;
+		goto out;
+	}
 	tame(tid);
 	tame(sid);
 	if (asprintf(&sdir, "%s/%s/%s", st->workroot, tid, sid) < 0) {
@@ -346,8 +357,10 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 	if (rc == 0 && !st->io_rc && r->compile.outcome == NPUKB_PASS && t->ncases &&
 	    passed == t->ncases)
 		rc = measure(st, t, r, &ctx, sdir, history, nhist);
-	if (rc == 0 && !st->io_rc)
+	if (rc == 0 && !st->io_rc) {
+		npukb_unit_cache_store(&st->ucache, ukey, r, &st->journal, &st->batch);
 		commit_unit(st, t, s, index);
+	}
 	if (rc == 0)
 		rc = st->io_rc;
 
@@ -718,7 +731,7 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	size_t i, units = 0, nplan = 0, *all_cases = NULL;
 	struct plan_item *plan = NULL;
 	double t0 = npukb_monotonic_seconds();
-	int rc, lock = -1;
+	int rc, lock = -1, reproducible = 0;
 
 	memset(&st, 0, sizeof(st));
 	memset(&resumed, 0, sizeof(resumed));
@@ -797,7 +810,8 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 
 	gethostname(host, sizeof(host) - 1);
 	if (st.backend.desc->backend->identity)
-		st.backend.desc->backend->identity(ident, sizeof(ident));
+		reproducible = st.backend.desc->backend->identity(ident, sizeof(ident)) ==
+			       NPUKB_IDENTITY_REPRODUCIBLE && st.backend.usable;
 	if (!(run_id = make_run_id())) {
 		rc = -ENOMEM;
 		goto out;
@@ -828,6 +842,11 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	head.identity = st.backend.usable ? ident : st.backend.reason;
 	head.hostname = host;
 	rc = open_journal(&st, path, run_id, &head, &resumed, err, errlen);
+	if (rc == 0)
+		rc = npukb_unit_cache_open(&st.ucache, cfg, &st.options, ident, reproducible, stderr);
+	/* not sharing case data costs time, not verdicts */
+	if (rc == 0)
+		(void)npukb_data_cache_begin(st.options.cache_dir, cfg->output_dir);
 	if (rc)
 		goto out;
 
@@ -872,6 +891,8 @@ out:
 	 * keeping when asked for */
 	if (!cfg->options.keep_workdirs && st.workroot)
 		npukb_rm_rf(st.workroot);
+	npukb_unit_cache_close(&st.ucache);
+	npukb_data_cache_end();
 	npukb_journal_close(&st.journal);
 	npukb_journal_batch_free(&st.batch);
 	npukb_journal_resume_free(&resumed);

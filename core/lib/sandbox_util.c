@@ -3,6 +3,7 @@
  * multi-threaded caller, so no malloc, no stdio, no locks. */
 
 #include "sandbox_private.h"
+#include "fsutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,20 +31,11 @@ void sbx_sleep_ms(long ms)
 
 int sbx_write_full(int fd, const void *buf, size_t len)
 {
-	const char *p = buf;
+	int rc = npukb_write_full(fd, buf, len);
 
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	if (rc < 0)
+		errno = -rc;
+	return rc < 0 ? -1 : 0;
 }
 
 /* Read exactly len bytes; 1 when done, 0 on EOF first, -1 on error. */

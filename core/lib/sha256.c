@@ -42,28 +42,62 @@ static void block(uint32_t h[8], const unsigned char *p)
 	h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
 }
 
-void npukb_sha256_hex(const void *data, size_t len, char hex[NPUKB_SHA256_HEX_LEN + 1])
+void npukb_sha256_init(struct npukb_sha256 *c)
 {
-	uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-			  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+	static const uint32_t h0[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+					0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+	memcpy(c->h, h0, sizeof h0);
+	c->bytes = 0;
+	c->nbuf = 0;
+}
+
+void npukb_sha256_update(struct npukb_sha256 *c, const void *data, size_t len)
+{
 	const unsigned char *p = data;
+
+	c->bytes += len;
+	if (c->nbuf) {
+		size_t take = 64 - c->nbuf < len ? 64 - c->nbuf : len;
+		memcpy(c->buf + c->nbuf, p, take);
+		c->nbuf += take;
+		p += take;
+		len -= take;
+		if (c->nbuf < 64)
+			return;
+		block(c->h, c->buf);
+		c->nbuf = 0;
+	}
+	for (; len >= 64; len -= 64, p += 64)
+		block(c->h, p);
+	memcpy(c->buf, p, len);
+	c->nbuf = len;
+}
+
+void npukb_sha256_final_hex(struct npukb_sha256 *c, char hex[NPUKB_SHA256_HEX_LEN + 1])
+{
+	uint64_t bits = c->bytes * 8;
 	unsigned char tail[128];
-	uint64_t bits = (uint64_t)len * 8;
 	size_t i, tlen;
 
-	for (; len >= 64; len -= 64, p += 64)
-		block(h, p);
 	/* the padding: 0x80, zeros, the message length in bits, big-endian */
 	memset(tail, 0, sizeof tail);
-	if (len)
-		memcpy(tail, p, len);
-	tail[len] = 0x80;
-	tlen = len + 1 + 8 <= 64 ? 64 : 128;
+	memcpy(tail, c->buf, c->nbuf);
+	tail[c->nbuf] = 0x80;
+	tlen = c->nbuf + 1 + 8 <= 64 ? 64 : 128;
 	for (i = 0; i < 8; i++)
 		tail[tlen - 1 - i] = (unsigned char)(bits >> (8 * i));
-	block(h, tail);
+	block(c->h, tail);
 	if (tlen == 128)
-		block(h, tail + 64);
+		block(c->h, tail + 64);
 	for (i = 0; i < 8; i++)
-		snprintf(hex + 8 * i, 9, "%08x", (unsigned)h[i]);
+		snprintf(hex + 8 * i, 9, "%08x", (unsigned)c->h[i]);
+}
+
+void npukb_sha256_hex(const void *data, size_t len, char hex[NPUKB_SHA256_HEX_LEN + 1])
+{
+	struct npukb_sha256 c;
+
+	npukb_sha256_init(&c);
+	npukb_sha256_update(&c, data, len);
+	npukb_sha256_final_hex(&c, hex);
 }

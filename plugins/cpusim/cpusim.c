@@ -77,20 +77,36 @@ static unsigned long long soc_params_hash(void)
 	return h;
 }
 
+/* The line names cpusim's version, a digest of its emulation headers,
+ * runtime and SoC tables (what a kernel is compiled, run and timed
+ * against), the cost model's parameters and the compiler: the results of
+ * a sample are a function of these, the task and the options (the cycles
+ * are the model's, not a clock's), so they are reproducible. */
 static int cpusim_identity(char *buf, size_t len)
 {
 	const char *argv[] = { compiler(), "--version", NULL };
-	char cc[256];
+	char cc[256], err[256], emu[40] = "unknown", *dir = data_dir(err, sizeof err);
+	char *inc = dir ? format("%s/include", dir) : NULL, *rt = dir ? format("%s/runtime", dir) : NULL;
+	char *soc = dir ? format("%s/soc", dir) : NULL;
+	const char *trees[] = { inc, rt, soc, NULL };
 	unsigned long long h;
+	int known;
 
+	known = inc && rt && soc && cpusim_tree_digest(trees, emu, sizeof emu) == 0;
+	free(inc);
+	free(rt);
+	free(soc);
+	free(dir);
 	if (run_capture(argv, cc, sizeof(cc)) != 0 || !cc[0]) {
 		set_err(buf, len, "%s (version unknown)", compiler());
 		return -ENOENT;
 	}
 	h = soc_params_hash();
-	snprintf(buf, len, "cpusim %s, cost-model parameters %08llx; %s", CPUSIM_VERSION,
-		 h & 0xffffffffull, cc);
-	return 0;
+	snprintf(buf, len, "cpusim %s, emulation %s, cost-model parameters %08llx; %s", CPUSIM_VERSION,
+		 known ? emu : "unknown", h & 0xffffffffull, cc);
+	/* without the emulation's digest the line does not name all the
+	 * results depend on: nothing may be reused */
+	return known ? NPUKB_IDENTITY_REPRODUCIBLE : 0;
 }
 
 static int cpusim_check_soc(const char *soc, char *known, size_t len)

@@ -189,6 +189,22 @@ int harness_cache_key(const char *version, const char *const *argv, const char *
 	return 0;
 }
 
+int cpusim_tree_digest(const char *const *dirs, char *hex, size_t len)
+{
+	struct digest d;
+	int rc = 0;
+
+	digest_init(&d);
+	for (size_t i = 0; dirs[i] && rc == 0; i++) {
+		digest_str(&d, dirs[i]);
+		rc = digest_tree(&d, dirs[i], 0);
+	}
+	if (rc == 0 && (size_t)snprintf(hex, len, "%016llx%016llx", (unsigned long long)d.a,
+					(unsigned long long)d.b) >= len)
+		rc = -ENAMETOOLONG;
+	return rc;
+}
+
 /* Copies src to dst through dst.tmp.<pid> and a rename, so that a reader
  * never sees half a file and two writers never mix theirs. */
 static int copy_file(const char *src, const char *dst, mode_t mode)

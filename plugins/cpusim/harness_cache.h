@@ -23,4 +23,8 @@ int harness_cache_get(const char *cache_dir, const char *key, const char *dest);
  * sees half of it). */
 int harness_cache_put(const char *cache_dir, const char *key, const char *src);
 
+/* A digest of every name and byte below each of dirs (NULL-terminated),
+ * as 32 hex digits in hex: 0 or a negative errno. */
+int cpusim_tree_digest(const char *const *dirs, char *hex, size_t len);
+
 #endif

@@ -147,11 +147,19 @@ struct npukb_backend_option {
 	const char *help; /* one line for `npukb plugins`, with the default */
 };
 
+/* identity() says its backend's results are reproducible (see there). */
+#define NPUKB_IDENTITY_REPRODUCIBLE 1
+
 struct npukb_backend_ops {
 	/* 0 when usable here; otherwise non-zero with a one-line reason
 	 * ("CANN toolkit not found: set ASCEND_HOME_PATH"). Required. */
 	int (*probe)(char *reason, size_t len);
-	/* One line naming the toolchain (compiler and version), for provenance. */
+	/* One line naming the toolchain (compiler and version), for provenance.
+	 * Returns 0, or NPUKB_IDENTITY_REPRODUCIBLE when the line names
+	 * everything besides the sample, the task and the options that the
+	 * backend's results depend on, and those results are the same every
+	 * time (a simulator, not a device's clock): the core may then reuse a
+	 * unit's verdicts across runs (npukb cache). */
 	int (*identity)(char *buf, size_t len);
 	/* Return 0 with result filled (including a failed compile), or a
 	 * negative errno value when the backend itself broke. Required. */
