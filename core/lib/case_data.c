@@ -9,7 +9,10 @@
 #include "fsutil.h"
 #include "derive.h"
 #include "inputs.h"
+#include "ref_plugin.h"
 #include "reference.h"
+
+#include <npukb/npy.h>
 
 #include <errno.h>
 #include <stdbool.h>
@@ -275,16 +278,14 @@ static void poison_list_gaps(struct npukb_case_tensor *ct)
 static int compute_reference(const struct npukb_task *t, const struct npukb_case *c,
 			     struct npukb_case_data *d, char *err, size_t errlen)
 {
-	const struct npukb_reference *ref = npukb_reference_find(t->reference);
+	const struct npukb_reference *ref = NULL;
 	struct npukb_ref_tensor *in, *out;
 	struct npukb_ref_call call;
 	size_t i, nin = 0, nout = 0;
-	int rc;
-	if (!ref) {
-		snprintf(err, errlen, "%s: unknown reference function '%s'", t->manifest_path,
-			 t->reference);
-		return -ENOENT;
-	}
+	int rc = npukb_task_reference(t, &ref, err, errlen);
+
+	if (rc)
+		return rc;
 	in = calloc(d->ntensors + 1, sizeof(*in));
 	out = calloc(d->ntensors + 1, sizeof(*out));
 	if (!in || !out) {
@@ -311,22 +312,16 @@ static int compute_reference(const struct npukb_task *t, const struct npukb_case
 			rt->member_offsets = ct->member_offsets;
 		}
 	}
-	if (nin != ref->nin || nout != ref->nout) {
-		snprintf(err, errlen, "%s: reference '%s' takes %zu inputs and %zu outputs, the task has %zu and %zu",
-			 t->manifest_path, ref->name, ref->nin, ref->nout, nin, nout);
-		rc = -EINVAL;
-	} else {
-		call.task = t;
-		call.kcase = c;
-		call.in = in;
-		call.nin = nin;
-		call.out = out;
-		call.nout = nout;
-		rc = ref->fn(&call, err, errlen);
-		for (i = 0; rc == 0 && i < d->ntensors; i++)
-			if (d->tensors[i].is_output && !d->tensors[i].is_inout && d->tensors[i].nmembers)
-				poison_list_gaps(&d->tensors[i]);
-	}
+	call.task = t;
+	call.kcase = c;
+	call.in = in;
+	call.nin = nin;
+	call.out = out;
+	call.nout = nout;
+	rc = ref->fn(&call, err, errlen);
+	for (i = 0; rc == 0 && i < d->ntensors; i++)
+		if (d->tensors[i].is_output && !d->tensors[i].is_inout && d->tensors[i].nmembers)
+			poison_list_gaps(&d->tensors[i]);
 	free(in);
 	free(out);
 	return rc;
@@ -592,6 +587,14 @@ uint64_t npukb_case_seed(const struct npukb_task *t, const struct npukb_case *c,
 	return splitmix64((base + s) ^ h);
 }
 
+static bool case_has_golden_outputs(const struct npukb_task *t, const struct npukb_case *c)
+{
+	for (size_t i = 0; i < t->ntensors; i++)
+		if (t->tensors[i].is_output && npukb_case_golden(c, t->tensors[i].name))
+			return true;
+	return false;
+}
+
 /* with_reference 0: the kernel's arguments only (inputs, poisoned
  * outputs, tiling), no expected buffers, no reference, no input hashes. */
 static int prepare(const struct npukb_task *t, const struct npukb_case *c, uint64_t seed,
@@ -615,6 +618,7 @@ static int prepare(const struct npukb_task *t, const struct npukb_case *c, uint6
 	for (i = 0; i < t->ntensors && rc == 0; i++) {
 		const struct npukb_tensor_decl *td = &t->tensors[i];
 		struct npukb_case_tensor *ct = &d->tensors[i];
+		const struct npukb_golden *golden;
 		ct->name = strdup(td->name);
 		ct->is_output = td->is_output;
 		ct->is_inout = td->is_inout;
@@ -659,12 +663,20 @@ static int prepare(const struct npukb_task *t, const struct npukb_case *c, uint6
 				break;
 			}
 		}
+		golden = npukb_case_golden(c, td->name);
 		if (td->is_output && !td->is_inout) {
-			if (with_reference)
+			if (with_reference && golden)
+				rc = npukb_npy_read(golden->path, ct->dtype, &ct->shape, ct->expected,
+						    err, errlen);
+			else if (with_reference)
 				npukb_poison_fill(ct->dtype, ct->expected, ct->numel);
 			npukb_poison_fill(ct->dtype, ct->data, ct->numel);
 		} else {
-			rc = fill_input(t, c, td, d, ct, seed, err, errlen);
+			if (golden)
+				rc = npukb_npy_read(golden->path, ct->dtype, &ct->shape, ct->data, err,
+						    errlen);
+			else
+				rc = fill_input(t, c, td, d, ct, seed, err, errlen);
 			if (with_reference) {
 				ct->hash = npukb_content_hash(ct->data, ct->bytes);
 				/* The reference updates its copy of an in-place
@@ -674,7 +686,8 @@ static int prepare(const struct npukb_task *t, const struct npukb_case *c, uint6
 			}
 		}
 	}
-	if (rc == 0 && with_reference)
+	/* A case with golden outputs has them all (the loader checks). */
+	if (rc == 0 && with_reference && !case_has_golden_outputs(t, c))
 		rc = compute_reference(t, c, d, err, errlen);
 	if (rc == 0)
 		rc = pack_tiling(t, c, workdir, d, err, errlen);
