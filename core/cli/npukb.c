@@ -13,6 +13,7 @@
 #include "cmd_lint.h"
 #include "cmd_cache.h"
 #include "cmd_import.h"
+#include "cmd_task.h"
 #include "cache_dir.h"
 #include "cmd_question.h"
 #include "cmd_leaderboard.h"
@@ -59,6 +60,8 @@ static const char usage_text[] =
 	"  report     pass@k, fast_p, speedups, categories from run journals (+ JSON)\n"
 	"  leaderboard  one static page comparing runs (report figures, links)\n"
 	"  cache      the build cache's folder and size; `npukb cache clean` empties it\n"
+	"  task       `npukb task new NAME`: a folder for a task of your own (manifest,\n"
+	"             reference plugin, answer), judged without rebuilding npukb\n"
 	"  help       show this text, or `npukb help COMMAND` for a command's options\n"
 	"\n"
 	"Options for every command:\n"
@@ -731,6 +734,12 @@ static int dispatch(const char *cmd, int argc, char **argv)
 		return npukb_cmd_cache(argc, argv);
 	if (strcmp(cmd, "import") == 0)
 		return npukb_cmd_import(argc, argv);
+	if (strcmp(cmd, "task") == 0) {
+		char *templates = data_path("plugins/skeleton/task");
+		int rc = templates ? npukb_cmd_task(argc, argv, templates) : EXIT_INTERNAL;
+		free(templates);
+		return rc;
+	}
 	if (strcmp(cmd, "leaderboard") == 0)
 		return npukb_cmd_leaderboard(argc, argv);
 	fprintf(stderr, "npukb: no such command '%s'\nTry 'npukb --help'.\n", cmd);
