@@ -90,8 +90,8 @@ static char *renamed(const char *text, const char *name, const char *snake)
 	return out;
 }
 
-static int write_one(const char *template_dir, const char *rel, const char *dir,
-		     const char *name, const char *snake)
+static int write_one(const char *template_dir, const char *rel, const char *dst_name,
+		     const char *dir, const char *name, const char *snake)
 {
 	char *src = NULL, *dst_rel = NULL, *dst = NULL, *text = NULL, *out = NULL;
 	int rc = -ENOMEM;
@@ -106,7 +106,7 @@ static int write_one(const char *template_dir, const char *rel, const char *dir,
 		goto out;
 	}
 	rc = -ENOMEM;
-	dst_rel = renamed(rel, name, snake);
+	dst_rel = renamed(dst_name, name, snake);
 	out = renamed(text, name, snake);
 	if (!dst_rel || !out || asprintf(&dst, "%s/%s", dir, dst_rel) < 0) {
 		dst = NULL;
@@ -149,8 +149,12 @@ int npukb_cmd_task(int argc, char **argv, const char *template_dir)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char *const files[] = { "task.xml", "Makefile", "skeleton_ref.c",
-					     "answer/skeleton.cpp" };
+	/* template, file written (renamed); the Makefile's template has
+	 * another name: the source tree's "Makefile"s are made by configure */
+	static const char *const files[][2] = { { "task.xml", "task.xml" },
+						{ "skeleton.mk", "Makefile" },
+						{ "skeleton_ref.c", "skeleton_ref.c" },
+						{ "answer/skeleton.cpp", "answer/skeleton.cpp" } };
 	const char *dir = NULL, *name;
 	char snake[128], *answer_dir = NULL;
 	int c, rc = 0;
@@ -191,7 +195,7 @@ int npukb_cmd_task(int argc, char **argv, const char *template_dir)
 	free(answer_dir);
 	printf("task %s (level1/Custom/%s) in %s:\n", name, name, dir);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && rc == 0; i++)
-		rc = write_one(template_dir, files[i], dir, name, snake);
+		rc = write_one(template_dir, files[i][0], files[i][1], dir, name, snake);
 	if (rc)
 		return 4;
 	printf("next: make -C %s && npukb validate %s/task.xml && npukb run --task %s\n", dir, dir,
