@@ -113,9 +113,9 @@ static int from_plugin(const struct npukb_task *t, const struct npukb_reference 
 
 	if (rc)
 		return rc;
+	/* Held while o is read: another thread may grow the array. */
 	pthread_mutex_lock(&lock);
 	o = open_once(path, t->reference_plugin);
-	pthread_mutex_unlock(&lock);
 	rc = -EINVAL;
 	if (!o) {
 		snprintf(err, errlen, "out of memory opening %s", path);
@@ -139,6 +139,7 @@ static int from_plugin(const struct npukb_task *t, const struct npukb_reference 
 				off += (size_t)snprintf(err + off, errlen - off, " %s", r[i].name);
 		}
 	}
+	pthread_mutex_unlock(&lock);
 	free(path);
 	return rc;
 }
