@@ -9,39 +9,7 @@
 
 #include <stddef.h>
 #include <npukb/task.h>
-
-struct npukb_ref_tensor {
-	const char *name;
-	enum npukb_dtype dtype;
-	struct npukb_shape shape;
-	size_t numel;
-	void *data;
-	/* Tensor lists: member i has shape members[i] and starts at element
-	 * member_offsets[i] of data; 0/NULL for plain tensors. */
-	size_t nmembers;
-	const struct npukb_shape *members;
-	const size_t *member_offsets;
-};
-
-/* An optional input the case leaves out is passed with data NULL and no
- * elements; a reference that takes none fails on its element count. */
-struct npukb_ref_call {
-	const struct npukb_task *task;
-	const struct npukb_case *kcase;
-	const struct npukb_ref_tensor *in; /* in manifest order */
-	size_t nin;
-	struct npukb_ref_tensor *out;      /* in manifest order */
-	size_t nout;
-};
-
-typedef int (*npukb_reference_fn)(const struct npukb_ref_call *call,
-				  char *err, size_t errlen);
-
-struct npukb_reference {
-	const char *name;
-	size_t nin, nout; /* expected tensor counts */
-	npukb_reference_fn fn;
-};
+#include <npukb/reference.h>
 
 const struct npukb_reference *npukb_reference_find(const char *name);
 

@@ -13,6 +13,7 @@
 #include "cmd_lint.h"
 #include "cmd_cache.h"
 #include "cmd_import.h"
+#include "cmd_task.h"
 #include "cache_dir.h"
 #include "cmd_question.h"
 #include "cmd_leaderboard.h"
@@ -20,6 +21,7 @@
 #include "cmd_report.h"
 #include "manifest.h"
 #include "plugin_loader.h"
+#include "ref_plugin.h"
 #include "run.h"
 #include "task_check.h"
 
@@ -60,6 +62,8 @@ static const char usage_text[] =
 	"  merge      combine the shards of a run (run --shard I/N) into one run\n"
 	"  leaderboard  one static page comparing runs (report figures, links)\n"
 	"  cache      the cache's folder and size per kind; `npukb cache clean` empties it\n"
+	"  task       `npukb task new NAME`: a folder for a task of your own (manifest,\n"
+	"             reference plugin, answer), judged without rebuilding npukb\n"
 	"  help       show this text, or `npukb help COMMAND` for a command's options\n"
 	"\n"
 	"Options for every command:\n"
@@ -82,7 +86,8 @@ static const char run_usage[] =
 	"Selection:\n"
 	"  --level N          only level N (1-3, levels/levelN/); default: level 1\n"
 	"  --all-levels       every level found under the levels folder\n"
-	"  --task ID          only this task (e.g. level1/Math/AddCustom); repeatable\n"
+	"  --task ID          only this task (e.g. level1/Math/AddCustom), or the task\n"
+	"                     in folder ID (a task of your own: `npukb task new`); repeatable\n"
 	"  --case ID          only the case with this id (in every selected task); repeatable\n"
 	"  --cases SUBSET     all (default), or smallest-per-dtype: for each combination\n"
 	"                     of tensor dtypes of a task, only its case with the fewest\n"
@@ -156,6 +161,7 @@ static int load_plugins(struct npukb_plugin_set *set, const char *cli_dir)
 	char **dirs = NULL, err[512] = "";
 	int rc;
 	memset(set, 0, sizeof(*set));
+	npukb_ref_plugin_set_dir(cli_dir);
 	rc = npukb_plugin_dirs(cli_dir, &dirs, err, sizeof(err));
 	if (rc == 0)
 		rc = npukb_plugins_load(set, dirs, err, sizeof(err));
@@ -583,11 +589,13 @@ static int cmd_list(int argc, char **argv, struct common_opts *co)
  * verdict. Returns 1 when it is invalid. */
 static int check_task(const struct npukb_task *t, const char *path, uint64_t max_elements)
 {
-	char err[8192] = "";
-	if (npukb_task_check(t, max_elements, err, sizeof(err)) != 0) {
+	char err[8192] = "", note[1024] = "";
+	if (npukb_task_check(t, max_elements, err, sizeof(err), note, sizeof(note)) != 0) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
+	if (note[0])
+		fprintf(stderr, "%s\n", note);
 	printf("%s: valid (%s, %zu cases)\n", path, t->id, t->ncases);
 	return 0;
 }
@@ -597,7 +605,9 @@ static int cmd_validate(int argc, char **argv, struct common_opts *co)
 	static const char usage[] =
 		"Usage: npukb validate [--levels DIR] [--max-elements N] [FILE...]\n"
 		"Check task manifests against levels/schema/task.rng and npukb's own rules:\n"
-		"the reference function exists, and no case needs a tensor of more than\n"
+		"the reference function exists (in its reference plugin when the task names\n"
+		"one and the plugin is built), golden files match their cases, and no\n"
+		"case needs a tensor of more than\n"
 		"N elements (default 2^31). Without FILEs, every manifest under the levels\n"
 		"folder. Errors are printed as FILE:LINE: message; exit status 1 when any\n"
 		"manifest is invalid, 3 when a FILE cannot be read.\n";
@@ -626,6 +636,7 @@ static int cmd_validate(int argc, char **argv, struct common_opts *co)
 		default: fprintf(stderr, "%s", usage); return EXIT_USAGE;
 		}
 	}
+	npukb_ref_plugin_set_dir(co->plugin_dir);
 	if (optind < argc) {
 		char *schema = co->levels ? NULL : data_path("levels/schema/task.rng");
 		if (co->levels && asprintf(&schema, "%s/schema/task.rng", co->levels) < 0)
@@ -707,6 +718,15 @@ static int cmd_plugins(int argc, char **argv, struct common_opts *co)
 			for (const struct npukb_backend_option *o = lp->desc->backend->options;
 			     o && o->name; o++)
 				printf("  --backend-opt %s=VALUE  %s\n", o->name, o->help);
+		} else if (lp->desc->kind == NPUKB_PLUGIN_REFERENCE) {
+			size_t nref = 0;
+			while (lp->desc->references[nref].name)
+				nref++;
+			printf("%-16s loaded    reference %s  %s\n  %zu function%s:", lp->name,
+			       lp->desc->version, lp->path, nref, nref == 1 ? "" : "s");
+			for (size_t k = 0; k < nref; k++)
+				printf(" %s", lp->desc->references[k].name);
+			printf("\n");
 		} else {
 			printf("%-16s loaded    stage %s (%s)  %s\n", lp->name,
 			       npukb_stage_name(lp->desc->stage->stage), lp->desc->version, lp->path);
@@ -742,6 +762,12 @@ static int dispatch(const char *cmd, int argc, char **argv)
 		return npukb_cmd_cache(argc, argv);
 	if (strcmp(cmd, "import") == 0)
 		return npukb_cmd_import(argc, argv);
+	if (strcmp(cmd, "task") == 0) {
+		char *templates = data_path("plugins/skeleton/task");
+		int rc = templates ? npukb_cmd_task(argc, argv, templates) : EXIT_INTERNAL;
+		free(templates);
+		return rc;
+	}
 	if (strcmp(cmd, "leaderboard") == 0)
 		return npukb_cmd_leaderboard(argc, argv);
 	fprintf(stderr, "npukb: no such command '%s'\nTry 'npukb --help'.\n", cmd);

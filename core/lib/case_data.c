@@ -10,7 +10,10 @@
 #include "data_cache.h"
 #include "derive.h"
 #include "inputs.h"
+#include "ref_plugin.h"
 #include "reference.h"
+
+#include <npukb/npy.h>
 
 #include <errno.h>
 #include <stdbool.h>
@@ -276,16 +279,14 @@ static void poison_list_gaps(struct npukb_case_tensor *ct)
 static int compute_reference(const struct npukb_task *t, const struct npukb_case *c,
 			     struct npukb_case_data *d, char *err, size_t errlen)
 {
-	const struct npukb_reference *ref = npukb_reference_find(t->reference);
+	const struct npukb_reference *ref = NULL;
 	struct npukb_ref_tensor *in, *out;
 	struct npukb_ref_call call;
 	size_t i, nin = 0, nout = 0;
-	int rc;
-	if (!ref) {
-		snprintf(err, errlen, "%s: unknown reference function '%s'", t->manifest_path,
-			 t->reference);
-		return -ENOENT;
-	}
+	int rc = npukb_task_reference(t, &ref, err, errlen);
+
+	if (rc)
+		return rc;
 	in = calloc(d->ntensors + 1, sizeof(*in));
 	out = calloc(d->ntensors + 1, sizeof(*out));
 	if (!in || !out) {
@@ -312,22 +313,16 @@ static int compute_reference(const struct npukb_task *t, const struct npukb_case
 			rt->member_offsets = ct->member_offsets;
 		}
 	}
-	if (nin != ref->nin || nout != ref->nout) {
-		snprintf(err, errlen, "%s: reference '%s' takes %zu inputs and %zu outputs, the task has %zu and %zu",
-			 t->manifest_path, ref->name, ref->nin, ref->nout, nin, nout);
-		rc = -EINVAL;
-	} else {
-		call.task = t;
-		call.kcase = c;
-		call.in = in;
-		call.nin = nin;
-		call.out = out;
-		call.nout = nout;
-		rc = ref->fn(&call, err, errlen);
-		for (i = 0; rc == 0 && i < d->ntensors; i++)
-			if (d->tensors[i].is_output && !d->tensors[i].is_inout && d->tensors[i].nmembers)
-				poison_list_gaps(&d->tensors[i]);
-	}
+	call.task = t;
+	call.kcase = c;
+	call.in = in;
+	call.nin = nin;
+	call.out = out;
+	call.nout = nout;
+	rc = ref->fn(&call, err, errlen);
+	for (i = 0; rc == 0 && i < d->ntensors; i++)
+		if (d->tensors[i].is_output && !d->tensors[i].is_inout && d->tensors[i].nmembers)
+			poison_list_gaps(&d->tensors[i]);
 	free(in);
 	free(out);
 	return rc;
@@ -593,6 +588,17 @@ uint64_t npukb_case_seed(const struct npukb_task *t, const struct npukb_case *c,
 	return splitmix64((base + s) ^ h);
 }
 
+/* A golden file names one of c's tensors (outputs_only: an output's). */
+static bool case_has_golden(const struct npukb_task *t, const struct npukb_case *c,
+			    int outputs_only)
+{
+	for (size_t i = 0; i < t->ntensors; i++)
+		if ((!outputs_only || t->tensors[i].is_output) &&
+		    npukb_case_golden(c, t->tensors[i].name))
+			return true;
+	return false;
+}
+
 /* with_reference 0: the kernel's arguments only (inputs, poisoned
  * outputs, tiling), no expected buffers, no reference, no input hashes. */
 /* The (case, seed)'s inputs and expected outputs from a shared entry
@@ -622,6 +628,7 @@ static int prepare(const struct npukb_task *t, const struct npukb_case *c, uint6
 	struct npukb_cache_blob shared;
 	size_t i;
 	int rc = 0, have = 0;
+	bool golden_any;
 
 	memset(d, 0, sizeof(*d));
 	if (errlen)
@@ -637,6 +644,7 @@ static int prepare(const struct npukb_task *t, const struct npukb_case *c, uint6
 	for (i = 0; i < t->ntensors && rc == 0; i++) {
 		const struct npukb_tensor_decl *td = &t->tensors[i];
 		struct npukb_case_tensor *ct = &d->tensors[i];
+		const struct npukb_golden *golden;
 		ct->name = strdup(td->name);
 		ct->is_output = td->is_output;
 		ct->is_inout = td->is_inout;
@@ -681,14 +689,20 @@ static int prepare(const struct npukb_task *t, const struct npukb_case *c, uint6
 				break;
 			}
 		}
+		golden = npukb_case_golden(c, td->name);
 		if (td->is_output && !td->is_inout) {
-			if (with_reference)
+			if (with_reference && golden)
+				rc = npukb_npy_read(golden->path, ct->dtype, &ct->shape, ct->expected,
+						    err, errlen);
+			else if (with_reference)
 				npukb_poison_fill(ct->dtype, ct->expected, ct->numel);
 			npukb_poison_fill(ct->dtype, ct->data, ct->numel);
 		}
 	}
-	/* computed for an earlier sample or run: a copy of its own */
-	if (rc == 0 && npukb_data_cache_find(t, c, seed, d, &shared) == 0) {
+	/* computed for an earlier sample or run: a copy of its own. Golden
+	 * files are read every time: the cache's key does not hold them. */
+	golden_any = case_has_golden(t, c, 0);
+	if (rc == 0 && !golden_any && npukb_data_cache_find(t, c, seed, d, &shared) == 0) {
 		copy_shared(d, &shared, with_reference);
 		npukb_cache_blob_free(&shared);
 		have = 1;
@@ -697,9 +711,15 @@ static int prepare(const struct npukb_task *t, const struct npukb_case *c, uint6
 	for (i = 0; rc == 0 && !have && i < t->ntensors; i++) {
 		const struct npukb_tensor_decl *td = &t->tensors[i];
 		struct npukb_case_tensor *ct = &d->tensors[i];
+		const struct npukb_golden *golden;
 		if (ct->is_absent || (td->is_output && !td->is_inout))
 			continue;
-		rc = fill_input(t, c, td, d, ct, seed, err, errlen);
+		golden = npukb_case_golden(c, td->name);
+		if (golden)
+			rc = npukb_npy_read(golden->path, ct->dtype, &ct->shape, ct->data, err,
+					    errlen);
+		else
+			rc = fill_input(t, c, td, d, ct, seed, err, errlen);
 		if (with_reference) {
 			ct->hash = npukb_content_hash(ct->data, ct->bytes);
 			/* The reference updates its copy of an in-place
@@ -708,10 +728,11 @@ static int prepare(const struct npukb_task *t, const struct npukb_case *c, uint6
 				memcpy(ct->expected, ct->data, ct->bytes);
 		}
 	}
-	if (rc == 0 && with_reference && !have) {
+	/* A case with golden outputs has them all (the loader checks). */
+	if (rc == 0 && with_reference && !have && !case_has_golden(t, c, 1)) {
 		rc = compute_reference(t, c, d, err, errlen);
 		/* before any kernel has seen these files */
-		if (rc == 0)
+		if (rc == 0 && !golden_any)
 			npukb_data_cache_keep(t, c, seed, d);
 	}
 	if (rc == 0)

@@ -1,4 +1,5 @@
-/* catalog.c - walk levels/<level>/<Category>/<Task>/task.xml. */
+/* catalog.c - walk levels/<level>/<Category>/<Task>/task.xml, and load the
+ * tasks named by path. */
 #include "catalog.h"
 
 #include "fsutil.h"
@@ -43,19 +44,94 @@ static int add_task(struct npukb_catalog *cat, struct npukb_task *t)
 	return 0;
 }
 
+/* The manifest an id names when it is a path: a folder holding task.xml,
+ * or a task.xml file (a task of your own, outside the levels folder);
+ * NULL when it is a task id. */
+static char *manifest_of_path(const char *id)
+{
+	char *path;
+	size_t len = strlen(id);
+
+	if (len > 4 && strcmp(id + len - 4, ".xml") == 0 && npukb_is_file(id))
+		return strdup(id);
+	if (asprintf(&path, "%s/task.xml", id) < 0)
+		return NULL;
+	if (npukb_is_file(path))
+		return path;
+	free(path);
+	return NULL;
+}
+
+static int load_one(struct npukb_catalog *cat, const char *path, const char *schema_path)
+{
+	struct npukb_task *t = NULL;
+	char msg[4096] = "";
+	int rc;
+
+	if (npukb_manifest_load(path, schema_path, &t, msg, sizeof(msg)) != 0)
+		return add_error(cat, path, msg);
+	rc = add_task(cat, t);
+	if (rc)
+		npukb_task_free(t);
+	return rc;
+}
+
+/* Ids that are paths load their manifest here, whatever its level; *rest
+ * gets the others (NULL-terminated, malloc'd; NULL when ids is). */
+static int load_paths(struct npukb_catalog *cat, const char *schema_path,
+		      const char *const *ids, const char ***rest)
+{
+	size_t n = 0, k = 0;
+	int rc = 0;
+
+	*rest = NULL;
+	if (!ids)
+		return 0;
+	while (ids[n])
+		n++;
+	*rest = calloc(n + 1, sizeof(**rest));
+	if (!*rest)
+		return -ENOMEM;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char *path = manifest_of_path(ids[i]);
+		if (path)
+			rc = load_one(cat, path, schema_path);
+		else
+			(*rest)[k++] = ids[i];
+		free(path);
+	}
+	return rc;
+}
+
 int npukb_catalog_load(struct npukb_catalog *cat, const char *levels_dir,
 		       const char *schema_path, int level, const char *const *ids,
 		       char *err, size_t errlen)
 {
-	char **levels, **cats, **names;
-	size_t nl, nc, nn, i, j, k;
+	char **levels = NULL, **cats, **names;
+	const char **rest = NULL;
+	size_t nl = 0, nc, nn, i, j, k;
 	int rc;
 
 	memset(cat, 0, sizeof(*cat));
-	rc = npukb_list_subdirs(levels_dir, &levels, &nl);
+	rc = load_paths(cat, schema_path, ids, &rest);
+	if (rc == 0 && rest && !rest[0]) {
+		free(rest);
+		return 0; /* only paths: no levels folder needed */
+	}
+	ids = rest;
+	if (rc == 0)
+		rc = npukb_list_subdirs(levels_dir, &levels, &nl);
+	if (rc == -ENOMEM) {
+		free(rest);
+		snprintf(err, errlen, "out of memory loading tasks");
+		npukb_catalog_free(cat);
+		return rc;
+	}
 	if (rc) {
 		snprintf(err, errlen, "%s: cannot read the levels folder: %s", levels_dir,
 			 strerror(-rc));
+		free(rest);
+		npukb_catalog_free(cat);
 		return rc;
 	}
 	for (i = 0; i < nl && rc == 0; i++) {
@@ -72,8 +148,7 @@ int npukb_catalog_load(struct npukb_catalog *cat, const char *levels_dir,
 				break;
 			npukb_list_subdirs(cdir, &names, &nn);
 			for (k = 0; k < nn && rc == 0; k++) {
-				char *id, *path, msg[4096] = "";
-				struct npukb_task *t = NULL;
+				char *id, *path;
 				if (asprintf(&id, "%s/%s/%s", levels[i], cats[j], names[k]) < 0)
 					break;
 				if (!wanted(id, ids) ||
@@ -83,10 +158,8 @@ int npukb_catalog_load(struct npukb_catalog *cat, const char *levels_dir,
 				}
 				if (!npukb_is_file(path))
 					rc = add_error(cat, path, "task folder without task.xml");
-				else if (npukb_manifest_load(path, schema_path, &t, msg, sizeof(msg)) != 0)
-					rc = add_error(cat, path, msg);
-				else if ((rc = add_task(cat, t)) != 0)
-					npukb_task_free(t);
+				else
+					rc = load_one(cat, path, schema_path);
 				free(path);
 				free(id);
 			}
@@ -97,6 +170,7 @@ int npukb_catalog_load(struct npukb_catalog *cat, const char *levels_dir,
 		free(ldir);
 	}
 	npukb_free_names(levels, nl);
+	free(rest);
 	if (rc) {
 		snprintf(err, errlen, "out of memory loading tasks");
 		npukb_catalog_free(cat);

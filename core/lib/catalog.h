@@ -23,7 +23,9 @@ struct npukb_catalog {
 
 /* Find level<N>/<Category>/<Task>/task.xml under levels_dir and load
  * the ones selected: level 0 means all levels; ids (NULL-terminated, may be
- * NULL) restrict to those task ids. Returns 0 even when some manifests are
+ * NULL) restrict to those task ids. An id that is a path (a folder holding
+ * task.xml, or a task.xml) loads that manifest, whatever its level: a
+ * task of your own outside the levels folder. Returns 0 even when some manifests are
  * invalid (see cat->errors); negative errno when the folder is unreadable. */
 int npukb_catalog_load(struct npukb_catalog *cat, const char *levels_dir,
 		       const char *schema_path, int level, const char *const *ids,

@@ -76,8 +76,11 @@ static void build_root(struct loader *L, xmlNodePtr root)
 	if (n)
 		t->summary = get_text(L, n, 1);
 	n = first_child(root, "reference");
-	if (n)
+	if (n) {
 		t->reference = need_attr(L, n, "function");
+		t->reference_plugin = get_attr(L, n, "plugin");
+		t->reference_line = (int)line_of(n);
+	}
 	n = first_child(root, "lint");
 	if (n) {
 		t->lint_allow = need_attr(L, n, "allow");

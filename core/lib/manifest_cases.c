@@ -199,6 +199,7 @@ static int build_case(struct loader *L, xmlNodePtr n, struct npukb_case *c)
 				fail(L, s, "case '%s': tensor '%s' is absent but has a shape", cid, name);
 	}
 
+	build_golden(L, n, c);
 	c->attrs = alloc_array(L, count_children(n, "attr"), sizeof(*c->attrs));
 	i = 0;
 	FOR_EACH_CHILD(s, n, "attr") {
@@ -359,6 +360,8 @@ void check_cases_and_tiling(struct loader *L, xmlNodePtr root, unsigned char *ba
 	FOR_EACH_CHILD(n, first_child(root, "cases"), "case") {
 		if (i < t->ncases && !bad[i])
 			bad[i] = (unsigned char)resolve_case(L, n, &t->cases[i]);
+		if (i < t->ncases && !bad[i])
+			bad[i] = (unsigned char)check_golden(L, n, &t->cases[i]);
 		i++;
 	}
 	check_dist_exprs(L, bad);

@@ -101,6 +101,15 @@ const struct npukb_attr_decl *find_attr_decl(const struct npukb_task *t, const c
 void build_cases(struct loader *L, xmlNodePtr root, unsigned char **badp);
 void check_cases_and_tiling(struct loader *L, xmlNodePtr root, unsigned char *bad);
 
+/* ---- golden files (manifest_golden.c) ------------------------------------------- */
+
+/* Read case node n's <golden> elements into c (names, paths as written). */
+void build_golden(struct loader *L, xmlNodePtr n, struct npukb_case *c);
+/* For a well-formed case: every golden file lies inside the task's folder
+ * and holds the dtype and shape the case gives its tensor; golden outputs
+ * come with every output and every input golden. Returns 1 when bad. */
+int check_golden(struct loader *L, xmlNodePtr n, struct npukb_case *c);
+
 #pragma GCC visibility pop
 
 #endif

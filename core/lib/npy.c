@@ -1,11 +1,12 @@
-/* npy.c - write tensors as NumPy .npy files (format 1.0) and read their
- * headers back (for tests and for tools that check a dump). */
+/* npy.c - write tensors as NumPy .npy files (format 1.0) and read them
+ * back: their headers, and golden tensors a case names. */
 #include <npukb/npy.h>
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define NPY_MAGIC "\x93NUMPY"
@@ -238,6 +239,98 @@ int npukb_npy_read_header(const char *path, struct npukb_npy_header *out, char *
 	}
 out:
 	free(h);
+	fclose(f);
+	return rc;
+}
+
+/* ---- reading data --------------------------------------------------------------- */
+
+static void shape_text(const int64_t *dims, int rank, char *buf, size_t len)
+{
+	size_t off = (size_t)snprintf(buf, len, "(");
+	for (int d = 0; d < rank && off < len; d++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%lld", d ? ", " : "",
+					(long long)dims[d]);
+	if (off < len)
+		snprintf(buf + off, len - off, ")");
+}
+
+/* The bytes a file of this header must hold after its header. */
+static int check_against(const char *path, const struct npukb_npy_header *h,
+			 enum npukb_dtype dt, const struct npukb_shape *shape, size_t *fsize,
+			 char *err, size_t errlen)
+{
+	const char *want = npukb_npy_descr(dt);
+	char got_s[160], want_s[160];
+	int same = h->rank == shape->rank;
+
+	if (!want) {
+		snprintf(err, errlen, "%s: dtype %s has no .npy equivalent", path, npukb_dtype_name(dt));
+		return -EINVAL;
+	}
+	if (strcmp(h->descr, want) != 0) {
+		snprintf(err, errlen, "%s: dtype '%s', the case needs %s ('%s')", path, h->descr,
+			 npukb_dtype_name(dt), want);
+		return -EINVAL;
+	}
+	if (h->fortran_order) {
+		snprintf(err, errlen, "%s: Fortran order; write it in C order (numpy.ascontiguousarray)",
+			 path);
+		return -EINVAL;
+	}
+	for (int d = 0; same && d < shape->rank; d++)
+		same = h->dims[d] == shape->dims[d];
+	if (!same) {
+		shape_text(h->dims, h->rank, got_s, sizeof(got_s));
+		shape_text(shape->dims, shape->rank, want_s, sizeof(want_s));
+		snprintf(err, errlen, "%s: shape %s, the case needs %s", path, got_s, want_s);
+		return -EINVAL;
+	}
+	*fsize = dt == NPUKB_DT_BFLOAT16 ? 4 : npukb_dtype_size(dt);
+	return 0;
+}
+
+int npukb_npy_read(const char *path, enum npukb_dtype dt, const struct npukb_shape *shape,
+		   void *data, char *err, size_t errlen)
+{
+	struct npukb_npy_header h;
+	size_t numel = npukb_shape_numel(shape), fsize = 0, want;
+	struct stat st;
+	FILE *f;
+	int rc = npukb_npy_read_header(path, &h, err, errlen);
+
+	if (rc == 0)
+		rc = check_against(path, &h, dt, shape, &fsize, err, errlen);
+	if (rc)
+		return rc;
+	want = numel * fsize;
+	f = fopen(path, "rbe");
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return rc;
+	}
+	if (fstat(fileno(f), &st) != 0 || st.st_size < 0 ||
+	    (size_t)st.st_size != h.data_offset + want) {
+		snprintf(err, errlen, "%s: %s: %lld bytes of data, %zu elements need %zu", path,
+			 (size_t)st.st_size < h.data_offset + want ? "truncated" : "trailing bytes",
+			 (long long)st.st_size - (long long)h.data_offset, numel, want);
+		rc = -EINVAL;
+	} else if (data && fseek(f, (long)h.data_offset, SEEK_SET) != 0) {
+		rc = -EIO;
+	} else if (data && dt == NPUKB_DT_BFLOAT16) {
+		for (size_t i = 0; i < numel && rc == 0; i++) {
+			float v;
+			if (fread(&v, sizeof(v), 1, f) != 1)
+				rc = -EIO;
+			else
+				npukb_store_from_double(dt, data, i, v);
+		}
+	} else if (data && numel && fread(data, fsize, numel, f) != numel) {
+		rc = -EIO;
+	}
+	if (rc == -EIO)
+		snprintf(err, errlen, "%s: read error", path);
 	fclose(f);
 	return rc;
 }

@@ -156,6 +156,51 @@ static int check_backend_options(const struct npukb_backend_option *o, char *rea
 	return 0;
 }
 
+/* A reference table must end within reach; every entry has a C name, a
+ * function, an output, and no name twice. */
+#define MAX_REFERENCES 4096
+
+static int check_reference_table(const struct npukb_reference *r, char *reason, size_t len)
+{
+	size_t i, j;
+	const char *c;
+
+	if (!r) {
+		snprintf(reason, len, "reference plugin without a reference table (.references)");
+		return -EINVAL;
+	}
+	for (i = 0; r[i].name; i++) {
+		if (i >= MAX_REFERENCES) {
+			snprintf(reason, len, "reference table has more than %d entries "
+				 "(or lacks its NULL-named end)", MAX_REFERENCES);
+			return -EINVAL;
+		}
+		for (c = r[i].name; *c; c++)
+			if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			      (*c >= '0' && *c <= '9') || *c == '_'))
+				break;
+		if (!r[i].name[0] || *c || (r[i].name[0] >= '0' && r[i].name[0] <= '9')) {
+			snprintf(reason, len, "reference '%.40s': a name is a C identifier", r[i].name);
+			return -EINVAL;
+		}
+		if (!r[i].fn || r[i].nout == 0) {
+			snprintf(reason, len, "reference '%s' has %s", r[i].name,
+				 !r[i].fn ? "no function" : "no output (nout is 0)");
+			return -EINVAL;
+		}
+		for (j = 0; j < i; j++)
+			if (strcmp(r[j].name, r[i].name) == 0) {
+				snprintf(reason, len, "reference '%s' is listed twice", r[i].name);
+				return -EINVAL;
+			}
+	}
+	if (i == 0) {
+		snprintf(reason, len, "reference table is empty");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 const char *npukb_backend_opt(const struct npukb_options *o, const char *name)
 {
 	const char *v = NULL;
@@ -238,8 +283,11 @@ int npukb_plugin_check(const struct npukb_plugin *p, const char *expected_name,
 			return -EINVAL;
 		}
 		return 0;
+	case NPUKB_PLUGIN_REFERENCE:
+		return check_reference_table(p->references, reason, len);
 	}
-	snprintf(reason, len, "unknown plugin kind %d (expected stage or backend)", (int)p->kind);
+	snprintf(reason, len, "unknown plugin kind %d (expected stage, backend or reference)",
+		 (int)p->kind);
 	return -EINVAL;
 }
 
@@ -280,12 +328,52 @@ static int reject(struct npukb_loaded_plugin *lp, enum npukb_plugin_status st,
 	return lp->reason ? -EINVAL : -ENOMEM;
 }
 
+int npukb_plugin_open(const char *path, const char *name, void **handle,
+		      const struct npukb_plugin **out, char *reason, size_t len)
+{
+	char symbol[256];
+	const struct npukb_plugin *desc;
+	void *h;
+
+	dlerror();
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		const char *why = dlerror();
+		snprintf(reason, len, "cannot load: %s (a missing dependency? try: ldd %s)",
+			 why ? why : "unknown dlopen error", path);
+		return -EINVAL;
+	}
+	symbol_for(name, symbol, sizeof(symbol));
+	desc = (const struct npukb_plugin *)dlsym(h, symbol);
+	if (!desc) {
+		snprintf(reason, len,
+			 "does not export the descriptor symbol %s (not an npukb plugin, or built under another name)",
+			 symbol);
+		goto out_with_handle;
+	}
+	if (npukb_plugin_check(desc, name, reason, len) != 0)
+		goto out_with_handle;
+	if (desc->init) {
+		char why[512] = "";
+		if (desc->init(why, sizeof(why)) != 0) {
+			snprintf(reason, len, "init failed: %s", why[0] ? why : "no reason given");
+			goto out_with_handle;
+		}
+	}
+	*handle = h;
+	*out = desc;
+	return 0;
+out_with_handle:
+	dlclose(h);
+	return -EINVAL;
+}
+
 int npukb_plugins_load_file(struct npukb_plugin_set *set, const char *path,
 			    char *err, size_t errlen)
 {
 	struct npukb_loaded_plugin *lp;
 	const struct npukb_loaded_plugin *earlier;
-	char reason[1024], symbol[256];
+	char reason[1024];
 	const struct npukb_plugin *desc;
 	char *name = name_from_path(path);
 
@@ -308,34 +396,9 @@ int npukb_plugins_load_file(struct npukb_plugin_set *set, const char *path,
 		return reject(lp, NPUKB_PLUGIN_SHADOWED, reason);
 	}
 
-	dlerror();
-	lp->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!lp->handle) {
-		const char *why = dlerror();
-		snprintf(reason, sizeof(reason),
-			 "cannot load: %s (a missing dependency? try: ldd %s)",
-			 why ? why : "unknown dlopen error", path);
+	if (npukb_plugin_open(path, name, &lp->handle, &desc, reason, sizeof(reason)) != 0)
 		return reject(lp, NPUKB_PLUGIN_REJECTED, reason);
-	}
-	symbol_for(name, symbol, sizeof(symbol));
-	desc = (const struct npukb_plugin *)dlsym(lp->handle, symbol);
-	if (!desc) {
-		snprintf(reason, sizeof(reason),
-			 "does not export the descriptor symbol %s (not an npukb plugin, or built under another name)",
-			 symbol);
-		return reject(lp, NPUKB_PLUGIN_REJECTED, reason);
-	}
-	if (npukb_plugin_check(desc, name, reason, sizeof(reason)) != 0)
-		return reject(lp, NPUKB_PLUGIN_REJECTED, reason);
-	if (desc->init) {
-		char why[512] = "";
-		if (desc->init(why, sizeof(why)) != 0) {
-			snprintf(reason, sizeof(reason), "init failed: %s",
-				 why[0] ? why : "no reason given");
-			return reject(lp, NPUKB_PLUGIN_REJECTED, reason);
-		}
-		lp->initialized = 1;
-	}
+	lp->initialized = desc->init != NULL;
 	lp->desc = desc;
 	lp->status = NPUKB_PLUGIN_LOADED;
 	return 0;

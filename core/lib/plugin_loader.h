@@ -48,6 +48,12 @@ void npukb_plugin_dirs_free(char **dirs);
 int npukb_plugin_check(const struct npukb_plugin *p, const char *expected_name,
 		       char *reason, size_t len);
 
+/* dlopen path, find the descriptor npukb_<name>_plugin, vet it
+ * (npukb_plugin_check) and run its init. 0 with *handle and *desc, or
+ * -EINVAL with the reason (the handle closed). */
+int npukb_plugin_open(const char *path, const char *name, void **handle,
+		      const struct npukb_plugin **desc, char *reason, size_t len);
+
 /* Load every plugin in dirs (NULL-terminated). Bad plugins are recorded and
  * skipped; only allocation failures make this return non-zero. */
 int npukb_plugins_load(struct npukb_plugin_set *set, char *const *dirs,

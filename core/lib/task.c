@@ -56,6 +56,11 @@ static void free_case(struct npukb_case *c)
 	for (size_t i = 0; i < c->nabsent; i++)
 		free(c->absent[i]);
 	free(c->absent);
+	for (size_t i = 0; i < c->ngolden; i++) {
+		free(c->golden[i].tensor);
+		free(c->golden[i].path);
+	}
+	free(c->golden);
 }
 
 void npukb_task_free(struct npukb_task *t)
@@ -100,6 +105,7 @@ void npukb_task_free(struct npukb_task *t)
 	free(t->tiling);
 	free(t->tolerance.rule);
 	free(t->reference);
+	free(t->reference_plugin);
 	free(t->lint_allow);
 	free(t->lint_why);
 	for (size_t i = 0; i < t->ncases; i++)
@@ -364,6 +370,14 @@ static int list_shape(const struct npukb_task *t, const struct npukb_case *c,
 	out->rank = 1;
 	out->dims[0] = (int64_t)n;
 	return 0;
+}
+
+const struct npukb_golden *npukb_case_golden(const struct npukb_case *c, const char *name)
+{
+	for (size_t i = 0; c && name && i < c->ngolden; i++)
+		if (c->golden[i].tensor && strcmp(c->golden[i].tensor, name) == 0)
+			return &c->golden[i];
+	return NULL;
 }
 
 int npukb_case_tensor_absent(const struct npukb_case *c, const char *name)

@@ -1,7 +1,10 @@
-/* task_check.c - a manifest's reference and tensor sizes. */
+/* task_check.c - a manifest's reference (built in or from its plugin) and
+ * tensor sizes. */
 #include "task_check.h"
 
-#include "reference.h"
+#include "ref_plugin.h"
+
+#include <stdlib.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,7 +19,7 @@ static size_t add(char *err, size_t errlen, size_t off, const char *path, const 
 }
 
 int npukb_task_check(const struct npukb_task *t, uint64_t max_elements, char *err,
-		     size_t errlen)
+		     size_t errlen, char *note, size_t notelen)
 {
 	char msg[512];
 	size_t off = 0, c, k;
@@ -24,12 +27,24 @@ int npukb_task_check(const struct npukb_task *t, uint64_t max_elements, char *er
 
 	if (errlen)
 		err[0] = '\0';
-	if (!t->reference || !npukb_reference_find(t->reference)) {
-		snprintf(msg, sizeof msg,
-			 "reference function '%s' does not exist (reference/registry.c lists them)",
-			 t->reference ? t->reference : "");
-		off = add(err, errlen, off, t->manifest_path, msg);
-		bad = 1;
+	if (notelen)
+		note[0] = '\0';
+	if (t->reference_plugin) {
+		char *path = NULL;
+		if (npukb_ref_plugin_locate(t, &path, msg, sizeof msg) == -ENOENT)
+			snprintf(note, notelen, "%s:%d: note: reference plugin %s.so is not built "
+				 "yet (make -C %s); its function is checked once it is",
+				 t->manifest_path, t->reference_line, t->reference_plugin, t->dir);
+		free(path);
+	}
+	if (t->reference && !(notelen && note[0])) {
+		const struct npukb_reference *r;
+		if (npukb_task_reference(t, &r, msg, sizeof msg) != 0) {
+			if (off < errlen)
+				off += (size_t)snprintf(err + off, errlen - off, "%s%s", off ? "\n" : "",
+							msg);
+			bad = 1;
+		}
 	}
 	for (c = 0; c < t->ncases; c++) {
 		const struct npukb_case *kc = &t->cases[c];

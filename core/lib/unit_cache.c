@@ -1,6 +1,7 @@
 /* unit_cache.c - a unit's verdict records kept across runs (unit_cache.h). */
 #include "config.h"
 #include "unit_cache.h"
+#include "ref_plugin.h"
 
 #include "cache_key.h"
 #include "cache_store.h"
@@ -166,6 +167,21 @@ static int unit_key(const struct npukb_unit_cache *uc, const struct npukb_task *
 	npukb_key_str(&k, "task", t->id);
 	if ((rc = npukb_key_file(&k, "manifest", t->manifest_path)) != 0)
 		return rc;
+	/* what the manifest names beside it: golden files, a reference
+	 * plugin built in the task's folder, the answer */
+	if (t->dir && (rc = npukb_key_tree(&k, "task-files", t->dir)) != 0)
+		return rc;
+	if (t->reference_plugin) {
+		char *plugin = NULL, why[512];
+		if (npukb_ref_plugin_locate(t, &plugin, why, sizeof(why)) == 0) {
+			rc = npukb_key_file(&k, "reference-plugin", plugin);
+			free(plugin);
+			if (rc)
+				return rc;
+		} else {
+			npukb_key_str(&k, "reference-plugin", "(not found)");
+		}
+	}
 	npukb_key_num(&k, "cases", (double)t->ncases);
 	for (size_t i = 0; i < t->ncases; i++)
 		npukb_key_str(&k, "case", t->cases[i].id);

@@ -34,7 +34,7 @@ static struct npukb_tiling_field fields[] = {
 	{ f_big, NPUKB_DT_INT64, 0, e_big },
 };
 static struct npukb_named_shape shapes[] = { { x_ref, { 2, { 4, 40 } }, 0, NULL } };
-static struct npukb_case kcase = { id0, NPUKB_DT_FLOAT16, 1, shapes, 0, NULL, 1, 0, NULL };
+static struct npukb_case kcase = { id0, NPUKB_DT_FLOAT16, 1, shapes, 0, NULL, 1, 0, NULL, 0, NULL };
 static struct npukb_task task;
 static char workdir[] = "/tmp/npukb-casedata-XXXXXX";
 

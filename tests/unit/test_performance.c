@@ -25,7 +25,7 @@ static struct npukb_tensor_decl tensors[] = {
 };
 static struct npukb_tiling_field fields[] = { { f_total, NPUKB_DT_INT32, 1, e_total } };
 static struct npukb_named_shape shapes[] = { { x_ref, { 1, { 64 } }, 0, NULL } };
-static struct npukb_case kcase = { id0, NPUKB_DT_FLOAT32, 1, shapes, 0, NULL, 1, 0, NULL };
+static struct npukb_case kcase = { id0, NPUKB_DT_FLOAT32, 1, shapes, 0, NULL, 1, 0, NULL, 0, NULL };
 static struct npukb_task task;
 static char workdir[] = "/tmp/npukb-perf-XXXXXX";
 

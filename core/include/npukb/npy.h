@@ -43,6 +43,13 @@ struct npukb_npy_header {
 int npukb_npy_read_header(const char *path, struct npukb_npy_header *out, char *err,
 			  size_t errlen);
 
+/* Read the elements of path, a .npy file that must hold exactly dtype dt
+ * (bfloat16: '<f4', narrowed on read) and shape, in C order, with no byte
+ * missing or left over, into data (numel elements; NULL only checks the
+ * file). Return 0, or a negative errno value with "path: problem" in err. */
+int npukb_npy_read(const char *path, enum npukb_dtype dt, const struct npukb_shape *shape,
+		   void *data, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

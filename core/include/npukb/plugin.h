@@ -9,7 +9,8 @@
  *
  * Out-of-tree plugins build against the installed headers:
  *   cc -shared -fPIC $(pkg-config --cflags --libs npukb) -o mine.so mine.c
- * Start from plugins/skeleton/skeleton.c. */
+ * Start from plugins/skeleton/skeleton.c (a backend) or
+ * plugins/skeleton/skeleton_ref.c (a reference plugin). */
 #ifndef NPUKB_PLUGIN_H
 #define NPUKB_PLUGIN_H
 
@@ -20,12 +21,13 @@
 #include <npukb/verdict.h>
 #include <npukb/sandbox.h>
 #include <npukb/case_data.h>
+#include <npukb/reference.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define NPUKB_PLUGIN_ABI 6
+#define NPUKB_PLUGIN_ABI 7
 
 #if defined(__GNUC__)
 #define NPUKB_PLUGIN_EXPORT __attribute__((visibility("default")))
@@ -35,7 +37,9 @@ extern "C" {
 
 enum npukb_plugin_kind {
 	NPUKB_PLUGIN_STAGE = 1,
-	NPUKB_PLUGIN_BACKEND = 2
+	NPUKB_PLUGIN_BACKEND = 2,
+	/* Named reference functions for tasks of your own (npukb/reference.h). */
+	NPUKB_PLUGIN_REFERENCE = 3
 };
 
 /* ---- samples ----------------------------------------------------------- */
@@ -241,6 +245,9 @@ struct npukb_plugin {
 	const struct npukb_backend_ops *backend;
 	/* kind == NPUKB_PLUGIN_STAGE */
 	const struct npukb_stage_ops *stage;
+	/* kind == NPUKB_PLUGIN_REFERENCE: the functions, ended by an entry
+	 * whose name is NULL (npukb/reference.h). */
+	const struct npukb_reference *references;
 };
 
 #ifdef __cplusplus

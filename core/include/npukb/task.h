@@ -139,6 +139,12 @@ struct npukb_attr_value {
 	char *value; /* as written in the manifest */
 };
 
+struct npukb_golden {
+	char *tensor;
+	char *path; /* resolved, inside the task's folder (owned) */
+	int line;
+};
+
 struct npukb_case {
 	char *id;
 	enum npukb_dtype dtype; /* substituted for "$dtype" */
@@ -150,6 +156,11 @@ struct npukb_case {
 	/* Optional inputs this case leaves out (names owned). */
 	size_t nabsent;
 	char **absent;
+	/* <golden tensor="y" file="y.npy"/>: tensors whose data this case
+	 * takes from .npy files: an input's values, an output's expected
+	 * result (no reference is called for the case then). */
+	size_t ngolden;
+	struct npukb_golden *golden;
 };
 
 struct npukb_tolerance {
@@ -181,7 +192,13 @@ struct npukb_task {
 	struct npukb_tiling_field *tiling;
 
 	struct npukb_tolerance tolerance;
-	char *reference; /* name in the reference registry */
+	char *reference; /* a function's name: built in, or in reference_plugin;
+			  * NULL when every case names golden files */
+	/* <reference plugin="NAME">: the reference plugin NAME.so (in the
+	 * task's folder, else the plugin search path) that exports the
+	 * function; NULL for npukb's built-in references. */
+	char *reference_plugin;
+	int reference_line; /* manifest line of <reference>, 0 without one */
 
 	size_t ncases;
 	struct npukb_case *cases;
@@ -208,6 +225,9 @@ long npukb_attr_list_parse(const char *text, double *out, size_t max);
 
 /* 1 when case c leaves out the optional input `name` (<absent>), else 0. */
 int npukb_case_tensor_absent(const struct npukb_case *c, const char *name);
+
+/* The golden file case c names for tensor `name`, or NULL. */
+const struct npukb_golden *npukb_case_golden(const struct npukb_case *c, const char *name);
 
 /* Resolve the dtype and shape tensor `name` has in case c. Return 0, or a
  * negative errno value with a message in err (the shape of a tensor the
