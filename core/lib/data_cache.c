@@ -2,6 +2,7 @@
  * (data_cache.h). */
 #include "config.h"
 #include "data_cache.h"
+#include "ref_plugin.h"
 
 #include "cache_key.h"
 #include "fsutil.h"
@@ -83,6 +84,19 @@ static int data_key(const struct npukb_task *t, const struct npukb_case *c, uint
 	npukb_key_str(&k, "task", t->id);
 	if (!t->manifest_path || npukb_key_file(&k, "manifest", t->manifest_path) != 0)
 		return -ENOENT;
+	/* a reference plugin's code is the reference: its file is in the
+	 * key, and a task whose plugin cannot be found shares nothing (its
+	 * run must say so, not replay what the plugin once computed) */
+	if (t->reference_plugin) {
+		char *plugin = NULL, why[512];
+		int rc;
+		if (npukb_ref_plugin_locate(t, &plugin, why, sizeof(why)) != 0)
+			return -ENOENT;
+		rc = npukb_key_file(&k, "reference-plugin", plugin);
+		free(plugin);
+		if (rc)
+			return -ENOENT;
+	}
 	npukb_key_str(&k, "case", c->id);
 	snprintf(s, sizeof s, "%016llx", (unsigned long long)seed);
 	npukb_key_str(&k, "seed", s);

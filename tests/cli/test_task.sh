@@ -60,7 +60,11 @@ status 1 "run a wrong sample" "$npukb" run --task "$dir" --no-answer --sample "$
 grep -q "^level1/Custom/MyScale	wrong	case 0	fail	mismatch" "$tmp/r2/summary.txt" && ok ||
 	bad "the wrong sample is no mismatch: $(cat "$tmp/r2/summary.txt")"
 
+# the same run again into the same folder: the verdict cache replays it
+status 0 "run the answer again" "$npukb" run --task "$dir" --seeds 2 -q -o "$tmp/r1"
 rm "$dir/my_scale_ref.so"
+# neither cache may stand in for the reference plugin once it is gone
+status 1 "the same run without the plugin" "$npukb" run --task "$dir" --seeds 2 -q -o "$tmp/r1"
 status 1 "run without the plugin" "$npukb" run --task "$dir" --seeds 1 -q -o "$tmp/r3"
 grep -q "task.xml:[0-9]*: reference plugin my_scale_ref.so not found in $dir" "$tmp/r3/summary.txt" &&
 	ok || bad "no message naming the missing plugin: $(cat "$tmp/r3/summary.txt")"
