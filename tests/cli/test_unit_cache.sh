@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_unit_cache.sh - the verdict cache (core/lib/unit_cache.h) as a user
-# meets it, on the test backend "fixed" (tests/plugins/fixed.c), which
+# meets it, on the test backend "fixed" (tests/backends/fixed.c), which
 # logs every build: a unit that is built was judged, one that is not was
 # replayed. A run with nothing changed replays every unit; a change to
 # anything the verdicts depend on judges again; a replayed journal says
@@ -10,7 +10,7 @@
 # "N passed, N failed".
 set -u
 npukb="${NPUKB_BUILDDIR:-.}/npukb"
-plugins="${NPUKB_BUILDDIR:-.}/tests/plugins/.libs"
+plugins="${NPUKB_BUILDDIR:-.}/tests/backends/.libs"
 src="${NPUKB_SRCDIR:-.}"
 tmp=$(mktemp -d /tmp/npukb-ucache-XXXXXX)
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
