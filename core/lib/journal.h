@@ -49,6 +49,7 @@ struct npukb_journal_unit {
 	size_t index;                 /* the unit's place in the run's plan */
 	const char *const *case_ids;  /* the cases selected for the task, in order */
 	size_t ncases;
+	const char *dir;               /* the sample's folder, or NULL */
 };
 
 int npukb_journal_open(struct npukb_journal *j, const char *path, const char *run_id,

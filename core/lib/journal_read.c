@@ -369,7 +369,7 @@ static int same(const char *a, const char *b)
 /* A unit record closes the batch of its unit's verdicts. */
 static int take_unit(struct ctx *c, const struct jobj *o)
 {
-	const char *id, *task, *sample, *cases;
+	const char *id, *task, *sample, *cases, *dir = NULL;
 	const struct jfield *answer = get(o, "answer");
 	struct npukb_jrun *r;
 	struct npukb_jwork w, *grown;
@@ -384,6 +384,8 @@ static int take_unit(struct ctx *c, const struct jobj *o)
 		return bad(c, "a unit record needs \"task\" and \"sample\" strings");
 	if (opt_str(o, "cases", &cases) != 0 || !cases)
 		return bad(c, "a unit record needs a \"cases\" string");
+	if (opt_str(o, "dir", &dir) != 0)
+		return bad(c, "\"dir\" must be a string");
 	if (figure(o, "verdicts", &n) != 1 || !(n >= 0 && n < 1e12) ||
 	    figure(o, "index", &index) != 1 || !(index >= 0 && index < 1e12))
 		return bad(c, "a unit record needs \"verdicts\" and \"index\" counts");
@@ -410,10 +412,12 @@ static int take_unit(struct ctx *c, const struct jobj *o)
 	w.task = strdup(task);
 	w.sample = strdup(sample);
 	w.cases = strdup(cases);
-	if (!w.task || !w.sample || !w.cases) {
+	w.dir = dir ? strdup(dir) : NULL;
+	if (!w.task || !w.sample || !w.cases || (dir && !w.dir)) {
 		free(w.task);
 		free(w.sample);
 		free(w.cases);
+		free(w.dir);
 		return -ENOMEM;
 	}
 	r->units[r->nunits++] = w;
@@ -616,6 +620,7 @@ void npukb_jset_free(struct npukb_jset *set)
 			free(r->units[j].task);
 			free(r->units[j].sample);
 			free(r->units[j].cases);
+			free(r->units[j].dir);
 		}
 		free(r->units);
 		free(r->host);

@@ -24,6 +24,7 @@ struct npukb_sample_result {
 	char *task_id;
 	char *sample_id;
 	int is_answer;
+	char *dir; /* the sample's folder as the run saw it; NULL: unknown */
 	struct npukb_verdict compile;
 	struct npukb_verdict compile_classify; /* outcome 0 unless compile failed */
 	size_t ncases;

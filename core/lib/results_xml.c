@@ -139,7 +139,8 @@ static int write_sample(xmlTextWriterPtr w, const struct npukb_sample_result *s,
 	page_name(page, sizeof(page), index, s->task_id, s->sample_id);
 	if (start(w, "sample") || npukb_xml_attr(w, "id", s->sample_id) ||
 	    npukb_xml_attr(w, "answer", s->is_answer ? "true" : "false") ||
-	    npukb_xml_attr(w, "page", page))
+	    npukb_xml_attr(w, "page", page) ||
+	    (s->dir && npukb_xml_attr(w, "dir", s->dir)))
 		return -1;
 	if (verdict(w, "compile", &s->compile) ||
 	    verdict(w, "compile-classify", &s->compile_classify))

@@ -20,6 +20,7 @@
 #include <npukb/util.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,7 @@ static void commit_unit(struct run_state *st, const struct npukb_task *t,
 			const struct npukb_sample_entry *s, size_t index)
 {
 	struct npukb_journal_unit u;
+	char absdir[PATH_MAX];
 	const char **ids = calloc(t->ncases + 1, sizeof(*ids));
 	size_t i;
 	int rc;
@@ -228,6 +230,8 @@ static void commit_unit(struct run_state *st, const struct npukb_task *t,
 	u.index = index;
 	u.case_ids = ids;
 	u.ncases = t->ncases;
+	/* absolute: a report rendered later from elsewhere finds the source */
+	u.dir = realpath(s->dir, absdir) ? absdir : s->dir;
 	rc = npukb_journal_batch_commit(&st->journal, &st->batch, &u);
 	if (rc != 0)
 		io_failure(st, rc, st->journal.path, "cannot append to the journal");
