@@ -102,42 +102,52 @@ check_eq "charts" "$(xmllint --html --xpath "count(//*[local-name()='svg'])" "$t
 check_eq "metrics section" "$(xmllint --html --xpath "count(//*[@id='metrics'])" "$tmp/index.dom" 2>/dev/null)" 1
 
 # ---- the metrics section equals `npukb report --json` for the same journal --
-# node flattens the JSON into "data-k<TAB>expected text" lines: a figure that
-# is not available shows n<k (pass@k) or n/a; numbers compare as numbers.
+# node flattens the JSON into "data-k<TAB>expected text<TAB>raw" lines: a
+# figure that is not available shows n<k (pass@k) or n/a; shares show as
+# percentages with one decimal, speedups with two and an x; the raw value
+# (data-v; "-": none) compares as a number with the JSON's.
 "$npukb" report --json - "$j" >"$tmp/report.json" 2>"$tmp/report.err" && ok ||
 	{ bad "npukb report --json failed"; cat "$tmp/report.err"; }
 node -e '
 const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).runs[0];
 const out = [];
-const fig = (f, na) => (f.value === null ? na : String(f.value));
+const pct = (v) => (v * 100).toFixed(1) + "%";
+const spd = (v) => v.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }) + "x";
+const fig = (k, f, na, fmt) => out.push([k, f.value === null ? na : (fmt || pct)(f.value),
+	f.value === null ? "-" : String(f.value)]);
 for (const a of [...r.levels, r.overall]) {
 	const n = a.name;
-	out.push([`m-${n}-tasks`, a.tasks_missing ? `${a.tasks} (${a.tasks_missing} missing)` : String(a.tasks)]);
-	out.push([`m-${n}-samples`, String(a.samples)]);
-	for (const k of Object.keys(a.compile_pass_at_k)) out.push([`m-${n}-compile-${k}`, fig(a.compile_pass_at_k[k], "n<k")]);
-	for (const k of Object.keys(a.correct_pass_at_k)) out.push([`m-${n}-correct-${k}`, fig(a.correct_pass_at_k[k], "n<k")]);
-	for (const p of Object.keys(a.fast_p)) out.push([`m-${n}-fast-${p}`, fig(a.fast_p[p], "n/a")]);
-	out.push([`m-${n}-speedup`, fig(a.geomean_speedup, "n/a")]);
-	for (const c of a.categories) out.push([`m-${n}-share-${c.category}`, String(c.share)]);
+	out.push([`m-${n}-tasks`, a.tasks_missing ? `${a.tasks} (${a.tasks_missing} missing)` : String(a.tasks), "-"]);
+	out.push([`m-${n}-samples`, String(a.samples), "-"]);
+	for (const k of Object.keys(a.compile_pass_at_k)) fig(`m-${n}-compile-${k}`, a.compile_pass_at_k[k], "n<k");
+	for (const k of Object.keys(a.correct_pass_at_k)) fig(`m-${n}-correct-${k}`, a.correct_pass_at_k[k], "n<k");
+	for (const p of Object.keys(a.fast_p)) fig(`m-${n}-fast-${p}`, a.fast_p[p], "n/a");
+	fig(`m-${n}-speedup`, a.geomean_speedup, "n/a", spd);
+	for (const c of a.categories) fig(`m-${n}-share-${c.category}`, { value: c.share });
 }
-out.push(["m-weighted-score", fig(r.weighted_score, "n/a")]);
-out.push(["speedups", String(r.overall.speedups)]);
+if (r.npukernelbench_score) fig("m-npukernelbench-score", r.npukernelbench_score, "n/a");
+if (r.fast0_weighted_score) fig("m-fast0-weighted-score", r.fast0_weighted_score, "n/a");
+if (r.weighted_score && !r.npukernelbench_score && !r.fast0_weighted_score)
+	fig("m-weighted-score", r.weighted_score, "n/a");
+out.push(["speedups", String(r.overall.speedups), "-"]);
 console.log(out.map((x) => x.join("\t")).join("\n"));
 ' "$tmp/report.json" >"$tmp/expected" || bad "node could not read the JSON report"
 nfig=0
-while IFS="$(printf '\t')" read -r key want; do
+while IFS="$(printf '\t')" read -r key want raw; do
 	if [ "$key" = speedups ]; then
 		got=$(xmllint --html --xpath "sum(//*[@data-k='m-speedup-chart']//*[@data-n]/@data-n)" "$tmp/index.dom" 2>/dev/null)
 		check_eq "speedups in the distribution chart" "$got" "$want"
 		[ "$want" -gt 0 ] && ok || bad "the run has no speedup: the chart goes untested"
 		continue
 	fi
-	got=$(val "$tmp/index.dom" "$key")
 	nfig=$((nfig + 1))
-	if awk -v a="$got" -v b="$want" 'BEGIN { if (a ~ /^-?[0-9.e+-]+$/ && b ~ /^-?[0-9.e+-]+$/) exit !(a + 0 == b + 0); exit 1 }'; then
+	check_eq "metrics $key" "$(val "$tmp/index.dom" "$key")" "$want"
+	[ "$raw" = - ] && continue
+	got=$(xmllint --html --xpath "string(//*[@data-k='$key']/@data-v)" "$tmp/index.dom" 2>/dev/null)
+	if awk -v a="$got" -v b="$raw" 'BEGIN { if (a ~ /^-?[0-9.e+-]+$/ && b ~ /^-?[0-9.e+-]+$/) exit !(a + 0 == b + 0); exit 1 }'; then
 		ok
 	else
-		check_eq "metrics $key" "$got" "$want"
+		check_eq "metrics $key data-v" "$got" "$raw"
 	fi
 done <"$tmp/expected"
 echo "metrics: $nfig figures compared with npukb report --json"

@@ -298,13 +298,17 @@ Test(results_xml, metrics_from_the_runs_journal, .init = setup, .fini = teardown
 	snprintf(page, sizeof(page), "%s/report/index.html", dir);
 	doc = read_html(page);
 	expect(doc, "count(//*[@id='metrics'])", "1");
-	expect(doc, "normalize-space(//*[@data-k='m-overall-compile-1'])", "0.75");
+	/* shares as percentages, speedups with an x; the raw value in data-v */
+	expect(doc, "normalize-space(//*[@data-k='m-overall-compile-1'])", "75.0%");
+	expect(doc, "string(//*[@data-k='m-overall-compile-1']/@data-v)", "0.75");
 	expect(doc, "normalize-space(//*[@data-k='m-overall-compile-5'])", "n<k");
 	expect(doc, "normalize-space(//*[@data-k='m-level2-speedup'])", "n/a");
-	expect(doc, "normalize-space(//*[@data-k='m-level1-speedup'])", "2");
-	expect(doc, "normalize-space(//*[@data-k='m-weighted-score'])", "0.4");
-	expect(doc, "normalize-space(//*[@data-k='m-levels-missing'])", "(missing: level3)");
-	expect(doc, "normalize-space(//*[@data-k='m-overall-share-api-signature'])", "0.5");
+	expect(doc, "normalize-space(//*[@data-k='m-level1-speedup'])", "2.00x");
+	expect(doc, "string(//*[@data-k='m-level1-speedup']/@data-v)", "2");
+	expect(doc, "normalize-space(//*[@data-k='m-weighted-score'])", "40.0%");
+	expect(doc, "normalize-space(//*[@data-k='m-weighted-score-levels-missing'])",
+	       "(missing: level3)");
+	expect(doc, "normalize-space(//*[@data-k='m-overall-share-api-signature'])", "50.0%");
 	/* the speedup 2 lands in the 1.5-2 bin */
 	expect(doc, "string(//*[@data-k='m-speedup-chart']//*[@data-bin='4']/@data-n)", "1");
 	expect(doc, "count(//*[local-name()='svg'])", "3");
