@@ -6,7 +6,11 @@
 # metrics section equals `npukb report --json` for the run's journal, every
 # link resolves to a file or an anchor that exists and nothing points to the
 # network, the browser logs no console message, and screenshots are saved
-# under the build tree (tests/html/*.png). Skips (exit 77) only when
+# under the build tree (tests/html/*.png). Also: the model samples come
+# before the answers, failing ones first; the filter (text, outcome,
+# category) shows the rows it should; a sample page shows the sample's source
+# line by line, marks the line results.xml names (at-file, at-line), and
+# plots each mismatch's bad elements. Skips (exit 77) only when
 # chromium, xmllint or node is missing. Prints "N passed, N failed".
 set -u
 npukb="${NPUKB_BUILDDIR:-.}/npukb"
@@ -193,6 +197,101 @@ for p in $pages; do
 	check_eq "$p failing cases" "$(xmllint --html --xpath "count(//table[@class='cases']/tbody/tr[.//span[contains(@class,'fail')]])" "$tmp/page.dom" 2>/dev/null)" "$want_fail"
 	check_links "$tmp/page.dom" "$p"
 done
+
+# ---- model samples first, failing ones first; the answers after --------------
+units=$(grep '"type":"unit"' "$j")
+n_model=$(echo "$units" | grep -c '"answer":false')
+n_answers=$(echo "$units" | grep -c '"answer":true')
+model_failing=$(awk -F'\t' '$2 != "answer" && $4 == "fail" { print $2 }' "$tmp/r/summary.txt" | sort -u)
+n_model_failing=$(echo "$model_failing" | grep -c .)
+n_api=$(awk -F'\t' '$2 != "answer" && $5 == "api-signature" { print $2 }' "$tmp/r/summary.txt" | sort -u | grep -c .)
+check_eq "model sample rows" "$(xmllint --html --xpath "count(//table[@id='sample-rows']/tbody/tr)" "$tmp/index.dom" 2>/dev/null)" "$n_model"
+check_eq "answer rows" "$(xmllint --html --xpath "count(//table[@id='answer-rows']/tbody/tr)" "$tmp/index.dom" 2>/dev/null)" "$n_answers"
+check_eq "the model samples come before the answers" \
+	"$(xmllint --html --xpath "count(//section[@id='samples']/following::section[@id='answers'])" "$tmp/index.dom" 2>/dev/null)" 1
+order=$(xmllint --html --xpath "//table[@id='sample-rows']/tbody/tr/@data-outcome" "$tmp/index.dom" 2>/dev/null |
+	sed -n 's/^ *data-outcome="\([^"]*\)"$/\1/p' | tr '\n' ' ')
+echo "model sample outcomes in page order: $order"
+case "$order" in *fail*) ok ;; *) bad "no failing model sample: the order goes untested" ;; esac
+case "$order" in *pass*fail* | *skipped*fail*) bad "a failing sample after a passing one: $order" ;; *) ok ;; esac
+for smp in $model_failing; do
+	check_eq "$smp is marked failing" \
+		"$(xmllint --html --xpath "string(//table[@id='sample-rows']/tbody/tr[@data-sample='$smp']/@data-outcome)" "$tmp/index.dom" 2>/dev/null)" fail
+done
+
+# ---- the filter: the browser types and picks, a frame counts the rows --------
+cat >"$report/filter-check.html" <<'HTML'
+<!DOCTYPE html><html><body><iframe id="f" src="index.html"></iframe><pre id="out"></pre>
+<script>
+document.getElementById("f").onload = function () {
+  var d = this.contentDocument, res = [];
+  var text = d.getElementById("filter-text"), oc = d.getElementById("filter-outcome"),
+      cat = d.getElementById("filter-category");
+  function set(el, v) { el.value = v; el.dispatchEvent(new Event("input")); el.dispatchEvent(new Event("change")); }
+  function shown() {
+    return Array.prototype.filter.call(d.querySelectorAll("#sample-rows tbody tr"),
+      function (r) { return !r.hidden && r.getBoundingClientRect().height > 0; })
+      .map(function (r) { return r.getAttribute("data-sample"); }).sort().join(",");
+  }
+  res.push("all=" + shown());
+  set(oc, "fail"); res.push("fail=" + shown());
+  set(oc, "pass"); res.push("pass=" + shown());
+  set(oc, ""); set(text, "WRONG_res"); res.push("text=" + shown());
+  set(text, ""); set(cat, "api-signature"); res.push("category=" + shown());
+  res.push("count=" + d.getElementById("filter-count").textContent);
+  document.getElementById("out").textContent = res.join("\n");
+};
+</script></body></html>
+HTML
+browse "file://$report/filter-check.html" --allow-file-access-from-files --virtual-time-budget=5000 \
+	--dump-dom >"$tmp/filter.dom"
+rm -f "$report/filter-check.html"
+fl() { xmllint --html --xpath "string(//pre[@id='out'])" "$tmp/filter.dom" 2>/dev/null | sed -n "s/^$1=//p"; }
+list() { tr ' ' '\n' | grep . | sort | tr '\n' ',' | sed 's/,$//'; }
+all_model=$(echo "$units" | grep '"answer":false' | sed 's/.*"sample":"\([^"]*\)".*/\1/' | list)
+check_eq "filter: nothing set" "$(fl all)" "$all_model"
+check_eq "filter: outcome fail" "$(fl fail)" "$(echo $model_failing | list)"
+check_eq "filter: outcome pass" "$(fl pass)" \
+	"$(for smp in $(echo "$all_model" | tr ',' ' '); do echo "$model_failing" | grep -qx "$smp" || echo "$smp"; done | list)"
+check_eq "filter: text (any case)" "$(fl text)" wrong_result
+check_eq "filter: category" "$(fl category)" \
+	"$(awk -F'\t' '$2 != "answer" && $5 == "api-signature" { print $2 }' "$tmp/r/summary.txt" | sort -u | list)"
+check_eq "filter: count" "$(fl count)" "$n_api of $n_model shown"
+
+# ---- a sample page: the source, its failing line, the bad elements' plot -----
+wr=$(echo "$pages" | grep wrong_result | head -n 1)
+browse "file://$report/$wr" --dump-dom >"$tmp/wr.dom"
+srcfile="$src/tests/samples/AddCustom/wrong_result/add_custom.cpp"
+check_eq "source view of add_custom.cpp" \
+	"$(xmllint --html --xpath "count(//section[@id='source']//details[@data-path='add_custom.cpp'])" "$tmp/wr.dom" 2>/dev/null)" 1
+check_eq "source lines" \
+	"$(xmllint --html --xpath "count(//details[@data-path='add_custom.cpp']//tr)" "$tmp/wr.dom" 2>/dev/null)" \
+	"$(awk 'END { print NR }' "$srcfile")"
+n40=$(sed -n 40p "$srcfile" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//; s/[[:space:]][[:space:]]*/ /g')
+check_eq "source line 40" \
+	"$(xmllint --html --xpath "normalize-space(//details[@data-path='add_custom.cpp']//tr[@id='L1-40']/td[2])" "$tmp/wr.dom" 2>/dev/null)" "$n40"
+bins=$(xmllint --html --xpath "count(//*[@data-k='bad-plot'])" "$tmp/wr.dom" 2>/dev/null)
+check_eq "a plot of the bad elements per mismatching case" "$bins" \
+	"$(awk -F'\t' '$2 == "wrong_result" && $5 == "mismatch"' "$tmp/r/summary.txt" | grep -c .)"
+sum=$(xmllint --html --xpath "sum((//*[@data-k='bad-plot'])[1]//*[@data-n]/@data-n)" "$tmp/wr.dom" 2>/dev/null)
+want_bad=$(xmllint --xpath "string((//sample[@id='wrong_result']/case[@outcome='fail'])[1]/correctness/errors/@bad-count)" "$tmp/r/results.xml" 2>/dev/null)
+# xmllint writes big sums as 3.14513e+06: compare the bins' own figures
+sum=$(xmllint --html --xpath "(//*[@data-k='bad-plot'])[1]//*[@data-n]/@data-n" "$tmp/wr.dom" 2>/dev/null |
+	sed -n 's/^ *data-n="\([0-9]*\)"$/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+check_eq "the plot's bins add up to the bad elements" "$sum" "$want_bad"
+# the line a failing case names (results.xml's at-file and at-line) is marked
+for smp in $model_failing; do
+	at=$(xmllint --xpath "(//sample[@id='$smp']//*[@at-file])[1]" "$tmp/r/results.xml" 2>/dev/null)
+	[ -n "$at" ] || continue
+	file=$(xmllint --xpath "string((//sample[@id='$smp']//*[@at-file])[1]/@at-file)" "$tmp/r/results.xml")
+	line=$(xmllint --xpath "string((//sample[@id='$smp']//*[@at-file])[1]/@at-line)" "$tmp/r/results.xml")
+	p=$(echo "$pages" | grep "$smp" | head -n 1)
+	browse "file://$report/$p" --dump-dom >"$tmp/at.dom"
+	n_marked=$((n_marked + 1))
+	check_eq "$smp: the marked line" "$(xmllint --html --xpath "string(//details[@data-path='$file']//tr[contains(@class,'marked')][1]/td[1])" "$tmp/at.dom" 2>/dev/null)" "$line"
+	check_eq "$smp: the header links to it" "$(xmllint --html --xpath "normalize-space(//*[@data-k='at'])" "$tmp/at.dom" 2>/dev/null)" "$file:$line"
+done
+echo "failing lines checked: ${n_marked:-0} (samples whose results.xml names one)"
 
 # ---- screenshots, for a person to look at ------------------------------------
 browse "file://$report/index.html" --window-size=1280,1100 --screenshot="$shots/report-index.png" >/dev/null
