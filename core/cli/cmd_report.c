@@ -173,6 +173,8 @@ static void print_run(const struct npukb_run_metrics *m, enum npukb_report_by by
 {
 	size_t i, j, nmissing = 0, npassk_partial = 0;
 	printf("run %s", m->run_id);
+	if (m->label)
+		printf("  label %s", m->label);
 	if (m->backend)
 		printf("  backend %s", m->backend);
 	if (m->soc)

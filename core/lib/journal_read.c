@@ -158,7 +158,8 @@ static int take_run(struct ctx *c, const struct jobj *o)
 	    (rc = header_field(c, r, &r->started, o, "started", 0)) != 0 ||
 	    (rc = header_field(c, r, &r->host, o, "host", 0)) != 0 ||
 	    (rc = header_field(c, r, &r->sandbox, o, "sandbox", 0)) != 0 ||
-	    (rc = header_field(c, r, &r->npukb, o, "npukb", 0)) != 0)
+	    (rc = header_field(c, r, &r->npukb, o, "npukb", 0)) != 0 ||
+	    (rc = header_field(c, r, &r->label, o, "label", 0)) != 0)
 		return rc;
 	{
 		double seeds = 0, base = 0, level = 0;
@@ -621,6 +622,7 @@ void npukb_jset_free(struct npukb_jset *set)
 		free(r->host);
 		free(r->sandbox);
 		free(r->npukb);
+		free(r->label);
 		free(r->sources);
 		free(r->ended);
 		free(r->v);

@@ -55,6 +55,7 @@ struct npukb_jrun {
 	char *host;
 	char *sandbox;
 	char *npukb;       /* the npukb version that wrote it */
+	char *label;       /* `npukb run --label`: NULL when none */
 	int has_seeds;     /* seeds and base_seed were in the header */
 	unsigned nseeds;
 	double base_seed;  /* a JSON number: exact up to 2^53 */

@@ -492,11 +492,12 @@ static int vptr_cmp(const void *x, const void *y)
 
 static int copy_meta(struct npukb_run_metrics *m, const struct npukb_jrun *run)
 {
-	const char *src[5] = { run->run_id, run->backend, run->soc, run->toolchain,
-			       run->started };
-	char **dst[5] = { &m->run_id, &m->backend, &m->soc, &m->toolchain, &m->started };
+	const char *src[6] = { run->run_id, run->backend, run->soc, run->toolchain,
+			       run->started, run->label };
+	char **dst[6] = { &m->run_id, &m->backend, &m->soc, &m->toolchain, &m->started,
+			  &m->label };
 	size_t i;
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 6; i++)
 		if (src[i] && !(*dst[i] = strdup(src[i])))
 			return -ENOMEM;
 	m->sources = calloc(run->nsources + 1, sizeof(*m->sources));
@@ -646,5 +647,6 @@ void npukb_run_metrics_free(struct npukb_run_metrics *m)
 	free(m->soc);
 	free(m->toolchain);
 	free(m->started);
+	free(m->label);
 	memset(m, 0, sizeof(*m));
 }

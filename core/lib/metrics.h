@@ -125,6 +125,7 @@ struct npukb_agg_metrics {
 struct npukb_run_metrics {
 	char *run_id;
 	char *backend, *soc, *toolchain, *started; /* NULL when unknown */
+	char *label;                       /* `run --label`; NULL when none */
 	size_t nsources;
 	char **sources;
 	size_t ntasks;

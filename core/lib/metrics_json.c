@@ -195,6 +195,7 @@ static void jw_run(struct jw *w, const struct npukb_run_metrics *m, enum npukb_r
 	size_t i;
 	jw_open(w, NULL, '{');
 	jw_str(w, "run", m->run_id);
+	jw_str(w, "label", m->label);
 	jw_str(w, "backend", m->backend);
 	jw_str(w, "soc", m->soc);
 	jw_str(w, "toolchain", m->toolchain);

@@ -125,6 +125,7 @@ int npukb_metrics_xml_write(xmlTextWriterPtr w, const struct npukb_run_metrics *
 {
 	size_t i;
 	if (start(w, "metrics") || npukb_xml_attr(w, "run", m->run_id) ||
+	    npukb_xml_attr(w, "label", m->label) ||
 	    npukb_xml_attr(w, "format", "1") || attr_num(w, "suspect-above", NPUKB_SUSPECT_SPEEDUP))
 		goto fail;
 	if (start(w, "weighted-score") || figure(w, m->weighted_score) ||

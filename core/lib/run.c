@@ -703,6 +703,7 @@ static int open_journal(struct run_state *st, const char *path, const char *new_
 	if (rc)
 		return rc;
 	st->journal.level = cfg->level;
+	st->journal.label = cfg->label;
 	if (res->has_run) {
 		st->journal.nverdicts = res->nverdicts;
 		return 0;
