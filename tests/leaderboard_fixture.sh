@@ -50,7 +50,7 @@ for (const r of runs) {
 		out.push([k + "speedup", fig(a.geomean_speedup, "n/a")]);
 		out.push([k + "suspect", String(a.suspect_speedups)]);
 	}
-	out.push([`lb:${r.run}:weighted`, fig(r.weighted_score, "n/a")]);
+	out.push([`lb:${r.run}:weighted`, fig(r.fast0_weighted_score, "n/a")]);
 }
 console.log(out.map((x) => x.join("\t")).join("\n"));
 ' "$1"

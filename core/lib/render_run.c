@@ -173,6 +173,7 @@ int npukb_render_run_reports(const char *outdir, const char *reports_dir,
 	if ((rc = npukb_metrics_compute(run, NULL, 0, &metrics, err, errlen)) != 0)
 		goto out;
 	have_metrics = 1;
+	npukb_metrics_cover_levels(&metrics, NULL);
 	memset(&info, 0, sizeof(info));
 	info.nseeds = run->nseeds;
 	info.base_seed = (unsigned long long)run->base_seed;

@@ -120,7 +120,7 @@ for (const a of [...r.levels, r.overall]) {
 	out.push([`m-${n}-speedup`, fig(a.geomean_speedup, "n/a")]);
 	for (const c of a.categories) out.push([`m-${n}-share-${c.category}`, String(c.share)]);
 }
-out.push(["m-weighted-score", fig(r.weighted_score, "n/a")]);
+out.push(["m-weighted-score", fig(r.fast0_weighted_score, "n/a")]);
 out.push(["speedups", String(r.overall.speedups)]);
 console.log(out.map((x) => x.join("\t")).join("\n"));
 ' "$tmp/report.json" >"$tmp/expected" || bad "node could not read the JSON report"
