@@ -322,7 +322,10 @@ int npukb_journal_batch_commit(struct npukb_journal *j, struct npukb_journal_bat
 		}
 		fprintf(r.f, "%s%s", i ? " " : "", u->case_ids[i]);
 	}
-	fputs("\"}\n", r.f);
+	fputs("\"", r.f);
+	if (u->case_descs)
+		field_capped(r.f, "case_descs", u->case_descs, 8192, "too long");
+	fputs("}\n", r.f);
 	rc = fclose_rec(&r);
 	if (rc == 0 && r.len > NPUKB_JOURNAL_RECORD_MAX)
 		rc = -E2BIG;

@@ -52,6 +52,8 @@ struct npukb_journal_unit {
 	size_t index;                 /* the unit's place in the run's plan */
 	const char *const *case_ids;  /* the cases selected for the task, in order */
 	size_t ncases;
+	/* Their descriptions (case_desc.h), joined by ';'; NULL: none. */
+	const char *case_descs;
 };
 
 int npukb_journal_open(struct npukb_journal *j, const char *path, const char *run_id,

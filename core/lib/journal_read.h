@@ -42,6 +42,7 @@ struct npukb_jwork {
 	int is_answer;
 	size_t index;   /* its place in the run's plan: reports sort by it */
 	char *cases;    /* the task's selected case ids, separated by spaces */
+	char *case_descs; /* their descriptions, separated by ';'; NULL: none */
 	size_t first, nverdicts;
 };
 

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "run.h"
 #include "case_select.h"
+#include "case_desc.h"
 
 #include "catalog.h"
 #include "fsutil.h"
@@ -213,9 +214,11 @@ static void commit_unit(struct run_state *st, const struct npukb_task *t,
 {
 	struct npukb_journal_unit u;
 	const char **ids = calloc(t->ncases + 1, sizeof(*ids));
+	char *descs = npukb_case_describe_all(t);
 	size_t i;
 	int rc;
 	if (!ids) {
+		free(descs);
 		io_failure(st, -ENOMEM, st->journal.path, "cannot append to the journal");
 		return;
 	}
@@ -228,10 +231,12 @@ static void commit_unit(struct run_state *st, const struct npukb_task *t,
 	u.index = index;
 	u.case_ids = ids;
 	u.ncases = t->ncases;
+	u.case_descs = descs; /* NULL (no memory): the reports name cases by id only */
 	rc = npukb_journal_batch_commit(&st->journal, &st->batch, &u);
 	if (rc != 0)
 		io_failure(st, rc, st->journal.path, "cannot append to the journal");
 	free(ids);
+	free(descs);
 }
 
 static int judge_sample(struct run_state *st, const struct npukb_task *t,
