@@ -23,7 +23,7 @@ v() { # run task sample case stage outcome [extra json]
 	v RUN-A level1/Math/AddCustom broken - compile fail ',"category":"api-signature"'
 } >"$tmp/run-a/journal.jsonl"
 {
-	echo '{"type":"run","run":"RUN-B","backend":"cpusim","soc":"ascend910b2"}'
+	echo '{"type":"run","run":"RUN-B","label":"model-b <v2>","backend":"cpusim","soc":"ascend910b2"}'
 	v RUN-B level1/Math/AddCustom answer - compile pass
 	v RUN-B level1/Math/AddCustom answer 0 correctness pass
 	v RUN-B level1/Math/AddCustom answer 0 performance pass ',"cycles":1000,"time_us":1'

@@ -174,6 +174,8 @@ int npukb_journal_begin(struct npukb_journal *j, const char *backend,
 	fprintf(r.f, ",\"seeds\":%u,\"base_seed\":%llu,\"level\":%d", nseeds, base_seed,
 		j->level);
 	field_capped(r.f, "host", hostname, MESSAGE_MAX, "too long");
+	if (j->label && *j->label)
+		field_capped(r.f, "label", j->label, MESSAGE_MAX, "a label is one line");
 	field_str(r.f, "npukb", PACKAGE_VERSION);
 	field_str(r.f, "sandbox", npukb_sandbox_unsafe() ? "none (--unsafe-no-sandbox)" : "namespaces+seccomp");
 	return rec_write(j, &r);
@@ -323,6 +325,8 @@ int npukb_journal_batch_commit(struct npukb_journal *j, struct npukb_journal_bat
 	fputs("\"", r.f);
 	if (u->dir)
 		field_capped(r.f, "dir", u->dir, MESSAGE_MAX, "too long");
+	if (u->case_descs)
+		field_capped(r.f, "case_descs", u->case_descs, 8192, "too long");
 	fputs("}\n", r.f);
 	rc = fclose_rec(&r);
 	if (rc == 0 && r.len > NPUKB_JOURNAL_RECORD_MAX)

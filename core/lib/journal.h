@@ -30,6 +30,9 @@ struct npukb_journal {
 	 * run selected (0: every level) and the run's wall time. */
 	int level;
 	double seconds;
+	/* Set by the caller before npukb_journal_begin: the run's --label
+	 * (e.g. a model name); NULL or "" writes none. Borrowed. */
+	const char *label;
 };
 
 /* The records of one unit of work (task, sample), rendered in memory and
@@ -50,11 +53,13 @@ struct npukb_journal_unit {
 	const char *const *case_ids;  /* the cases selected for the task, in order */
 	size_t ncases;
 	const char *dir;               /* the sample's folder, or NULL */
+	/* Their descriptions (case_desc.h), joined by ';'; NULL: none. */
+	const char *case_descs;
 };
 
 int npukb_journal_open(struct npukb_journal *j, const char *path, const char *run_id,
 		       char *err, size_t errlen);
-/* The run's header record: backend, SoC, seeds, host. */
+/* The run's header record: backend, SoC, seeds, host, label. */
 int npukb_journal_begin(struct npukb_journal *j, const char *backend,
 			const char *identity, const char *soc, unsigned nseeds,
 			unsigned long long base_seed, const char *hostname);

@@ -158,7 +158,8 @@ static int take_run(struct ctx *c, const struct jobj *o)
 	    (rc = header_field(c, r, &r->started, o, "started", 0)) != 0 ||
 	    (rc = header_field(c, r, &r->host, o, "host", 0)) != 0 ||
 	    (rc = header_field(c, r, &r->sandbox, o, "sandbox", 0)) != 0 ||
-	    (rc = header_field(c, r, &r->npukb, o, "npukb", 0)) != 0)
+	    (rc = header_field(c, r, &r->npukb, o, "npukb", 0)) != 0 ||
+	    (rc = header_field(c, r, &r->label, o, "label", 0)) != 0)
 		return rc;
 	{
 		double seeds = 0, base = 0, level = 0;
@@ -369,7 +370,7 @@ static int same(const char *a, const char *b)
 /* A unit record closes the batch of its unit's verdicts. */
 static int take_unit(struct ctx *c, const struct jobj *o)
 {
-	const char *id, *task, *sample, *cases, *dir = NULL;
+	const char *id, *task, *sample, *cases, *dir = NULL, *descs;
 	const struct jfield *answer = get(o, "answer");
 	struct npukb_jrun *r;
 	struct npukb_jwork w, *grown;
@@ -386,6 +387,8 @@ static int take_unit(struct ctx *c, const struct jobj *o)
 		return bad(c, "a unit record needs a \"cases\" string");
 	if (opt_str(o, "dir", &dir) != 0)
 		return bad(c, "\"dir\" must be a string");
+	if (opt_str(o, "case_descs", &descs) != 0)
+		return bad(c, "\"case_descs\" must be a string");
 	if (figure(o, "verdicts", &n) != 1 || !(n >= 0 && n < 1e12) ||
 	    figure(o, "index", &index) != 1 || !(index >= 0 && index < 1e12))
 		return bad(c, "a unit record needs \"verdicts\" and \"index\" counts");
@@ -413,11 +416,13 @@ static int take_unit(struct ctx *c, const struct jobj *o)
 	w.sample = strdup(sample);
 	w.cases = strdup(cases);
 	w.dir = dir ? strdup(dir) : NULL;
-	if (!w.task || !w.sample || !w.cases || (dir && !w.dir)) {
+	w.case_descs = descs ? strdup(descs) : NULL;
+	if (!w.task || !w.sample || !w.cases || (dir && !w.dir) || (descs && !w.case_descs)) {
 		free(w.task);
 		free(w.sample);
 		free(w.cases);
 		free(w.dir);
+		free(w.case_descs);
 		return -ENOMEM;
 	}
 	r->units[r->nunits++] = w;
@@ -621,11 +626,13 @@ void npukb_jset_free(struct npukb_jset *set)
 			free(r->units[j].sample);
 			free(r->units[j].cases);
 			free(r->units[j].dir);
+			free(r->units[j].case_descs);
 		}
 		free(r->units);
 		free(r->host);
 		free(r->sandbox);
 		free(r->npukb);
+		free(r->label);
 		free(r->sources);
 		free(r->ended);
 		free(r->v);

@@ -43,6 +43,7 @@ struct npukb_jwork {
 	size_t index;   /* its place in the run's plan: reports sort by it */
 	char *cases;    /* the task's selected case ids, separated by spaces */
 	char *dir;      /* the sample's folder as the run saw it; NULL: not recorded */
+	char *case_descs; /* their descriptions, separated by ';'; NULL: none */
 	size_t first, nverdicts;
 };
 
@@ -56,6 +57,7 @@ struct npukb_jrun {
 	char *host;
 	char *sandbox;
 	char *npukb;       /* the npukb version that wrote it */
+	char *label;       /* `npukb run --label`: NULL when none */
 	int has_seeds;     /* seeds and base_seed were in the header */
 	unsigned nseeds;
 	double base_seed;  /* a JSON number: exact up to 2^53 */

@@ -14,12 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
-static int write_summary(const struct npukb_results *r, FILE *f)
+static int write_summary(const struct npukb_results *r, const char *label, FILE *f)
 {
 	struct npukb_tally t;
 	size_t i, j;
 	npukb_results_tally(r, &t);
-	fprintf(f, "npukb run %s on %s (%s), SoC %s\n", r->run_id, r->backend,
+	fprintf(f, "npukb run %s%s%s%s on %s (%s), SoC %s\n", r->run_id,
+		label ? " (label " : "", label ? label : "", label ? ")" : "", r->backend,
 		r->backend_identity ? r->backend_identity : "?", r->soc);
 	for (i = 0; i < r->n; i++) {
 		const struct npukb_sample_result *s = &r->items[i];
@@ -48,8 +49,8 @@ static int write_summary(const struct npukb_results *r, FILE *f)
 
 /* summary.txt through a temporary file: an old summary stays whole until
  * the new one is. */
-static int write_summary_file(const struct npukb_results *r, const char *path, char *err,
-			      size_t errlen)
+static int write_summary_file(const struct npukb_results *r, const char *label,
+			      const char *path, char *err, size_t errlen)
 {
 	char *tmp = NULL;
 	FILE *f;
@@ -65,7 +66,7 @@ static int write_summary_file(const struct npukb_results *r, const char *path, c
 		free(tmp);
 		return rc;
 	}
-	rc = write_summary(r, f);
+	rc = write_summary(r, label, f);
 	errno = 0;
 	if (fclose(f) != 0 && rc == 0)
 		rc = errno ? -errno : -EIO;
@@ -133,7 +134,7 @@ static int write_all(const char *outdir, const char *reports_dir,
 	if (rc == 0 && reports_dir)
 		rc = write_report_dir(outdir, reports_dir, xml, err, errlen);
 	if (rc == 0)
-		rc = write_summary_file(results, summary, err, errlen);
+		rc = write_summary_file(results, info->label, summary, err, errlen);
 	free(junit);
 	free(xml);
 	free(summary);
@@ -172,6 +173,7 @@ int npukb_render_run_reports(const char *outdir, const char *reports_dir,
 	if ((rc = npukb_metrics_compute(run, NULL, 0, &metrics, err, errlen)) != 0)
 		goto out;
 	have_metrics = 1;
+	npukb_metrics_cover_levels(&metrics, NULL);
 	memset(&info, 0, sizeof(info));
 	info.nseeds = run->nseeds;
 	info.base_seed = (unsigned long long)run->base_seed;
@@ -179,6 +181,7 @@ int npukb_render_run_reports(const char *outdir, const char *reports_dir,
 	info.journal = path;
 	info.metrics = &metrics;
 	info.sandbox = run->sandbox;
+	info.label = run->label;
 	rc = write_all(outdir, reports_dir, r, &info, err, errlen);
 out:
 	if (have_metrics)

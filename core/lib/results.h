@@ -15,6 +15,7 @@
 
 struct npukb_case_result {
 	char *case_id;
+	char *desc;     /* "float16 48x128x512" (case_desc.h); NULL: unknown */
 	struct npukb_verdict correctness;
 	struct npukb_verdict performance; /* outcome 0 when not run */
 	struct npukb_verdict classify;    /* outcome 0 when nothing failed */

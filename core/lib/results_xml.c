@@ -218,7 +218,8 @@ static int write_doc(xmlTextWriterPtr w, const struct npukb_results *r,
 
 	npukb_results_tally(r, &t);
 	if (xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0 || start(w, "run") ||
-	    npukb_xml_attr(w, "id", r->run_id) || npukb_xml_attr(w, "format", "1"))
+	    npukb_xml_attr(w, "id", r->run_id) || npukb_xml_attr(w, "label", info->label) ||
+	    npukb_xml_attr(w, "format", "1"))
 		return -1;
 	if (write_provenance(w, r, info))
 		return -1;

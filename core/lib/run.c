@@ -8,6 +8,7 @@
 #include "config.h"
 #include "run.h"
 #include "case_select.h"
+#include "case_desc.h"
 
 #include "catalog.h"
 #include "fsutil.h"
@@ -215,9 +216,11 @@ static void commit_unit(struct run_state *st, const struct npukb_task *t,
 	struct npukb_journal_unit u;
 	char absdir[PATH_MAX];
 	const char **ids = calloc(t->ncases + 1, sizeof(*ids));
+	char *descs = npukb_case_describe_all(t);
 	size_t i;
 	int rc;
 	if (!ids) {
+		free(descs);
 		io_failure(st, -ENOMEM, st->journal.path, "cannot append to the journal");
 		return;
 	}
@@ -232,10 +235,12 @@ static void commit_unit(struct run_state *st, const struct npukb_task *t,
 	u.ncases = t->ncases;
 	/* absolute: a report rendered later from elsewhere finds the source */
 	u.dir = realpath(s->dir, absdir) ? absdir : s->dir;
+	u.case_descs = descs; /* NULL (no memory): the reports name cases by id only */
 	rc = npukb_journal_batch_commit(&st->journal, &st->batch, &u);
 	if (rc != 0)
 		io_failure(st, rc, st->journal.path, "cannot append to the journal");
 	free(ids);
+	free(descs);
 }
 
 static int judge_sample(struct run_state *st, const struct npukb_task *t,
@@ -707,6 +712,7 @@ static int open_journal(struct run_state *st, const char *path, const char *new_
 	if (rc)
 		return rc;
 	st->journal.level = cfg->level;
+	st->journal.label = cfg->label;
 	if (res->has_run) {
 		st->journal.nverdicts = res->nverdicts;
 		return 0;

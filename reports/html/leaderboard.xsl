@@ -269,12 +269,16 @@
     </td>
   </xsl:template>
 
-  <!-- a score's coverage, beside it: the share of tasks it covers and the
-       levels it lacks, as far as the data says -->
+  <!-- a score's coverage, beside it: the tasks it judged of those its
+       levels have (NPUKernelBench's score), the levels it lacks, as far as
+       the data says -->
   <xsl:template name="coverage">
     <xsl:param name="f"/>
-    <xsl:if test="string($f/@coverage) != '' or string($f/@levels-missing) != ''">
+    <xsl:if test="string($f/@coverage) != '' or string($f/@levels-missing) != '' or $f/level">
       <small class="dim coverage">
+        <xsl:if test="$f/level">
+          <xsl:value-of select="concat(' ', sum($f/level/@tasks-judged), '/', sum($f/level/@tasks), ' tasks')"/>
+        </xsl:if>
         <xsl:if test="string($f/@coverage) != ''">
           <xsl:text> of </xsl:text>
           <xsl:call-template name="fmt"><xsl:with-param name="v" select="$f/@coverage"/></xsl:call-template>

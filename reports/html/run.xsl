@@ -737,6 +737,10 @@
               <xsl:with-param name="f" select="."/>
             </xsl:call-template>
           </strong>
+          <xsl:if test="level">
+            <xsl:text> </xsl:text>
+            <span class="dim" data-k="{$k}-coverage">(<xsl:value-of select="concat(sum(level/@tasks-judged), ' of ', sum(level/@tasks), ' tasks judged')"/>)</span>
+          </xsl:if>
           <xsl:if test="string(@coverage) != ''">
             <xsl:text> </xsl:text>
             <span class="dim">(coverage <xsl:call-template name="fmt"><xsl:with-param name="v" select="@coverage"/></xsl:call-template>)</span>

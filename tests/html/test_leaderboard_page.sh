@@ -65,6 +65,12 @@ while IFS="$(printf '\t')" read -r key want raw; do
 		check_eq "$key data-v" "$(xmllint --html --xpath "string(//*[@data-k='$key']/@data-v)" "$tmp/dom" 2>/dev/null)" "$raw"
 done <"$tmp/expected"
 [ "$n" -ge 70 ] && ok || bad "only $n figures compared"
+# a run's label stands for it; its run id stays in small print
+check_eq "run B's label" "$(xmllint --html --xpath "normalize-space((//*[@data-k='lb:RUN-B:label'])[1])" "$tmp/dom" 2>/dev/null)" "model-b <v2>"
+check_eq "run B's id beside its label" \
+	"$(xmllint --html --xpath "count((//tr[@data-run='RUN-B'])[1]//small[contains(@class,'runid')][contains(., 'RUN-B')])" "$tmp/dom" 2>/dev/null)" 1
+check_eq "run B's label in the chart" \
+	"$(xmllint --html --xpath "count(//*[@data-k='lb-chart']//*[local-name()='text'][normalize-space(text()[last()])='model-b <v2>'])" "$tmp/dom" 2>/dev/null)" 1
 echo "leaderboard page: $n figures compared with npukb report --json"
 
 # links: files exist (relative to the page), anchors exist, no network
