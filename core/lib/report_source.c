@@ -5,11 +5,12 @@
  * is untrusted bytes. Only regular files under the sample's folder are
  * read (no symlink is followed, neither to a file nor to a folder), hidden
  * names are skipped, and every figure is capped (files, bytes per file,
- * bytes per sample, folder depth). Text that is not UTF-8, or holds
- * characters XML cannot carry, shows U+FFFD instead; a file with a NUL byte
+ * bytes per sample, folder depth). Bytes that are not UTF-8 show U+FFFD,
+ * control characters XML cannot carry are dropped (text.h); a file with a NUL byte
  * is listed as binary with no content. libxml2 escapes the rest when the
  * page is written. */
 #include "report_source.h"
+#include "text.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -26,62 +27,6 @@ struct budget {
 	int truncated;  /* something was left out */
 };
 
-/* One UTF-8 sequence at p (n bytes left): its length when valid and an XML
- * character, 0 when not. */
-static size_t xml_char_len(const unsigned char *p, size_t n)
-{
-	unsigned c;
-	size_t len, i;
-	if (p[0] < 0x80)
-		return p[0] >= 0x20 || p[0] == '\t' || p[0] == '\n' || p[0] == '\r' ? 1 : 0;
-	if ((p[0] & 0xe0) == 0xc0) {
-		len = 2;
-		c = p[0] & 0x1f;
-	} else if ((p[0] & 0xf0) == 0xe0) {
-		len = 3;
-		c = p[0] & 0x0f;
-	} else if ((p[0] & 0xf8) == 0xf0) {
-		len = 4;
-		c = p[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (p[i] & 0x3f);
-	}
-	if ((len == 2 && c < 0x80) || (len == 3 && c < 0x800) || (len == 4 && c < 0x10000) ||
-	    c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff) || c == 0xfffe || c == 0xffff)
-		return 0;
-	return len;
-}
-
-/* text[0..n) as a NUL-terminated string XML can carry. */
-static char *xml_safe(const unsigned char *text, size_t n)
-{
-	char *out = malloc(n * 3 + 1), *o = out;
-	size_t i = 0;
-	if (!out)
-		return NULL;
-	while (i < n) {
-		size_t len = xml_char_len(text + i, n - i);
-		if (len == 0) {
-			memcpy(o, "\xef\xbf\xbd", 3); /* U+FFFD */
-			o += 3;
-			i++;
-			continue;
-		}
-		memcpy(o, text + i, len);
-		o += len;
-		i += len;
-	}
-	*o = '\0';
-	return out;
-}
-
 /* <line n="..."> children of file, one per line of text[0..n). */
 static int add_lines(xmlNodePtr file, const unsigned char *text, size_t n)
 {
@@ -89,12 +34,14 @@ static int add_lines(xmlNodePtr file, const unsigned char *text, size_t n)
 	while (start < n) {
 		const unsigned char *nl = memchr(text + start, '\n', n - start);
 		size_t end = nl ? (size_t)(nl - text) : n;
-		char num[24], *s;
+		char num[24], *s, *line_text;
 		xmlNodePtr line;
 		size_t len = end - start;
 		if (len > 0 && text[start + len - 1] == '\r')
 			len--;
-		s = xml_safe(text + start, len);
+		line_text = strndup((const char *)text + start, len);
+		s = line_text ? npukb_text_clean(line_text) : NULL;
+		free(line_text);
 		if (!s)
 			return -ENOMEM;
 		line = xmlNewTextChild(file, NULL, BAD_CAST "line", NULL);
