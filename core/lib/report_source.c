@@ -1,8 +1,9 @@
 /* report_source.c - a sample's source files, line by line, into the
  * in-memory results document the run report is rendered from.
  *
- * The source is the user's own submission: the report may show it, but it
- * is untrusted bytes. Only regular files under the sample's folder are
+ * The source is the user's own submission: the report may show it, but only
+ * for a sample that failed (what a passing sample holds or prints reaches no
+ * report), and it is untrusted bytes. Only regular files under the sample's folder are
  * read (no symlink is followed, neither to a file nor to a folder), hidden
  * names are skipped, and every figure is capped (files, bytes per file,
  * bytes per sample, folder depth). Bytes that are not UTF-8 show U+FFFD,
@@ -199,6 +200,26 @@ int npukb_report_source_attach(xmlNodePtr sample, const char *dir)
 	return rc;
 }
 
+static int has_outcome(xmlNodePtr n, const char *outcome)
+{
+	xmlChar *o = xmlGetProp(n, BAD_CAST "outcome");
+	int yes = xmlStrEqual(o, BAD_CAST outcome);
+	xmlFree(o);
+	return yes;
+}
+
+/* A sample failed when its compile or any of its cases did. */
+static int sample_failed(xmlNodePtr sample)
+{
+	xmlNodePtr c;
+	for (c = sample->children; c; c = c->next)
+		if (c->type == XML_ELEMENT_NODE &&
+		    (xmlStrEqual(c->name, BAD_CAST "compile") || xmlStrEqual(c->name, BAD_CAST "case")) &&
+		    has_outcome(c, "fail"))
+			return 1;
+	return 0;
+}
+
 int npukb_report_sources_attach(xmlDocPtr doc)
 {
 	xmlNodePtr run = xmlDocGetRootElement(doc), task, sample;
@@ -215,8 +236,9 @@ int npukb_report_sources_attach(xmlDocPtr doc)
 				continue;
 			answer = xmlGetProp(sample, BAD_CAST "answer");
 			dir = xmlGetProp(sample, BAD_CAST "dir");
-			/* the expert answers are the task's, not the user's: left out */
-			if (!xmlStrEqual(answer, BAD_CAST "true"))
+			/* the expert answers are the task's, not the user's: left out;
+			 * nothing a sample holds reaches a report unless it failed */
+			if (!xmlStrEqual(answer, BAD_CAST "true") && sample_failed(sample))
 				rc = npukb_report_source_attach(sample, (const char *)dir);
 			xmlFree(dir);
 			xmlFree(answer);

@@ -18,8 +18,8 @@
 /* Attach the files under dir (absolute; anything else: nothing) to
  * sample. 0 or -ENOMEM; unreadable files are left out. */
 int npukb_report_source_attach(xmlNodePtr sample, const char *dir);
-/* The same for every model sample (answer != "true") of a results.xml
- * document that names its folder. */
+/* The same for every failing model sample (answer != "true", its compile
+ * or a case failed) of a results.xml document that names its folder. */
 int npukb_report_sources_attach(xmlDocPtr doc);
 
 #endif

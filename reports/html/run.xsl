@@ -543,6 +543,7 @@
       <section id="source">
         <h2>Source</h2>
         <xsl:choose>
+          <xsl:when test="not(compile/@outcome = 'fail' or case/@outcome = 'fail')"><p class="na">Shown for failing samples only.</p></xsl:when>
           <xsl:when test="not(source)"><p class="na">The sample's folder was not found when this report was written.</p></xsl:when>
           <xsl:when test="not(source/file)"><p class="na">The sample's folder holds no file to show.</p></xsl:when>
           <xsl:otherwise>

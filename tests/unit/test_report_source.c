@@ -1,11 +1,11 @@
-/* test_report_source.c - a sample page shows the sample's own source:
+/* test_report_source.c - a failing sample's page shows its own source:
  * only regular files under its folder (a symlink to a secret is not
  * followed), hostile text escaped, bytes that are not UTF-8 replaced and
- * control characters dropped, big
- * files cut at the cap; the failing line (@at-file, @at-line) is marked
- * and the mismatch's "bad by position" line becomes a plot whose bars
- * match the counts. Rendered through npukb_report_html_render and the
- * real reports/html templates from a hand-written results.xml. */
+ * control characters dropped, big files cut at the cap; a passing sample's
+ * page shows none. The failing line (@at-file, @at-line) is marked and the
+ * mismatch's "bad by position" line becomes a plot whose bars match the
+ * counts. Rendered through npukb_report_html_render and the real
+ * reports/html templates from a hand-written results.xml. */
 #include "config.h"
 
 #include <criterion/criterion.h>
@@ -104,8 +104,11 @@ static xmlDocPtr render(void)
 		     "<correctness outcome='fail' category='mismatch' wall-seconds='1'>"
 		     "<message>mismatch</message><details>output z\n"
 		     "bad by position (4 bins over 40 elements): 0 10 0 3\nend</details>"
-		     "</correctness></case></sample></task></run>",
-		     tmp);
+		     "</correctness></case></sample>"
+		     "<sample id='ok' answer='false' page='ok.html' dir='%s/s'>"
+		     "<compile outcome='pass' wall-seconds='1'/>"
+		     "<case id='0' outcome='pass' stage='correctness'/></sample></task></run>",
+		     tmp, tmp);
 	cr_assert_lt((size_t)n, sizeof(xml));
 	put("results.xml", xml, (size_t)n);
 	snprintf(path, sizeof(path), "%s/results.xml", tmp);
@@ -144,6 +147,30 @@ Test(report_source, the_source_with_its_failing_line, .init = setup, .fini = tea
 	/* the big file: its first line whole, the rest cut at the cap */
 	want(doc, "count(//details[1]//tr)", "2");
 	want(doc, "string-length(//details[1]//tr[2]/td[@class='code'])", "65495");
+	xmlFreeDoc(doc);
+}
+
+/* what a passing sample holds reaches no report */
+Test(report_source, no_source_for_a_passing_sample, .init = setup, .fini = teardown)
+{
+	char page[600];
+	xmlDocPtr doc = render(), ok;
+	snprintf(page, sizeof(page), "%s/report/ok.html", tmp);
+	ok = htmlReadFile(page, "UTF-8", HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
+	cr_assert_not_null(ok, "%s", page);
+	want(ok, "count(//section[@id='source'])", "1");
+	want(ok, "count(//section[@id='source']//details)", "0");
+	want(ok, "count(//*[contains(text(), 'alert(1)')])", "0");
+	want(doc, "count(//section[@id='source']//details)", "3");
+	xmlFreeDoc(ok);
+	xmlFreeDoc(doc);
+	/* the data the templates get: no source read for the passing sample */
+	snprintf(page, sizeof(page), "%s/results.xml", tmp);
+	doc = xmlReadFile(page, NULL, XML_PARSE_NONET);
+	cr_assert_not_null(doc);
+	cr_assert_eq(npukb_report_sources_attach(doc), 0);
+	want(doc, "count(//sample[@id='s']/source/file)", "3");
+	want(doc, "count(//sample[@id='ok']/source)", "0");
 	xmlFreeDoc(doc);
 }
 
