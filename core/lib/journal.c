@@ -325,6 +325,8 @@ int npukb_journal_batch_commit(struct npukb_journal *j, struct npukb_journal_bat
 	fputs("\"", r.f);
 	if (u->case_descs)
 		field_capped(r.f, "case_descs", u->case_descs, 8192, "too long");
+	if (u->sample_dir && strlen(u->sample_dir) <= 4096)
+		field_str(r.f, "sample_dir", u->sample_dir);
 	fputs("}\n", r.f);
 	rc = fclose_rec(&r);
 	if (rc == 0 && r.len > NPUKB_JOURNAL_RECORD_MAX)

@@ -54,6 +54,9 @@ struct npukb_journal_unit {
 	size_t ncases;
 	/* Their descriptions (case_desc.h), joined by ';'; NULL: none. */
 	const char *case_descs;
+	/* The sample's folder (absolute when it could be resolved); NULL: none.
+	 * Reports find the sample's own line in messages with it. */
+	const char *sample_dir;
 };
 
 int npukb_journal_open(struct npukb_journal *j, const char *path, const char *run_id,

@@ -43,6 +43,7 @@ struct npukb_jwork {
 	size_t index;   /* its place in the run's plan: reports sort by it */
 	char *cases;    /* the task's selected case ids, separated by spaces */
 	char *case_descs; /* their descriptions, separated by ';'; NULL: none */
+	char *sample_dir; /* the sample's folder when judged; NULL: unknown */
 	size_t first, nverdicts;
 };
 

@@ -64,6 +64,7 @@ void npukb_results_free(struct npukb_results *r)
 		free(s->cases);
 		free(s->task_id);
 		free(s->sample_id);
+		free(s->sample_dir);
 	}
 	free(r->items);
 	free(r->run_id);
@@ -207,6 +208,8 @@ static int add_unit(struct npukb_results *out, const struct npukb_jrun *run,
 	if (!s)
 		return -ENOMEM;
 	s->is_answer = u->is_answer;
+	if (u->sample_dir && !(s->sample_dir = strdup(u->sample_dir)))
+		return -ENOMEM;
 	for (i = 0; i < s->ncases; i++) {
 		size_t len;
 		p += strspn(p, " ");

@@ -25,6 +25,7 @@ struct npukb_sample_result {
 	char *task_id;
 	char *sample_id;
 	int is_answer;
+	char *sample_dir; /* where it was judged from; NULL: unknown */
 	struct npukb_verdict compile;
 	struct npukb_verdict compile_classify; /* outcome 0 unless compile failed */
 	size_t ncases;

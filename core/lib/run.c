@@ -202,6 +202,8 @@ static void report_unit(const struct run_state *st, const struct npukb_sample_re
 	const char *cat, *rule;
 	const struct npukb_verdict *v = npukb_case_outcome(r, i, &cat, &rule);
 	npukb_progress_unit(st->cfg->progress, v->outcome, cat);
+	if (v->outcome == NPUKB_FAIL)
+		npukb_progress_failure(st->cfg->progress, cat, v);
 	if (r->cases[i].correctness.flags)
 		npukb_progress_flagged(st->cfg->progress);
 }
@@ -214,11 +216,12 @@ static void commit_unit(struct run_state *st, const struct npukb_task *t,
 {
 	struct npukb_journal_unit u;
 	const char **ids = calloc(t->ncases + 1, sizeof(*ids));
-	char *descs = npukb_case_describe_all(t);
+	char *descs = npukb_case_describe_all(t), *sdir = realpath(s->dir, NULL);
 	size_t i;
 	int rc;
 	if (!ids) {
 		free(descs);
+		free(sdir);
 		io_failure(st, -ENOMEM, st->journal.path, "cannot append to the journal");
 		return;
 	}
@@ -232,11 +235,13 @@ static void commit_unit(struct run_state *st, const struct npukb_task *t,
 	u.case_ids = ids;
 	u.ncases = t->ncases;
 	u.case_descs = descs; /* NULL (no memory): the reports name cases by id only */
+	u.sample_dir = sdir ? sdir : s->dir;
 	rc = npukb_journal_batch_commit(&st->journal, &st->batch, &u);
 	if (rc != 0)
 		io_failure(st, rc, st->journal.path, "cannot append to the journal");
 	free(ids);
 	free(descs);
+	free(sdir);
 }
 
 static int judge_sample(struct run_state *st, const struct npukb_task *t,
@@ -263,6 +268,7 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 	}
 	r->is_answer = s->is_answer;
 	npukb_progress_sample(cfg->progress, t->id, s->id);
+	npukb_progress_sample_dir(cfg->progress, s->dir);
 	tame(tid);
 	tame(sid);
 	if (asprintf(&sdir, "%s/%s/%s", st->workroot, tid, sid) < 0) {
