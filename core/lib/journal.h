@@ -57,6 +57,9 @@ struct npukb_journal_unit {
 	/* The sample's folder (absolute when it could be resolved); NULL: none.
 	 * Reports find the sample's own line in messages with it. */
 	const char *sample_dir;
+	/* From the sample's response.json (samples.h); NULL: none. */
+	const char *model;
+	const char *response_sha256;
 };
 
 int npukb_journal_open(struct npukb_journal *j, const char *path, const char *run_id,

@@ -44,6 +44,8 @@ struct npukb_jwork {
 	char *cases;    /* the task's selected case ids, separated by spaces */
 	char *case_descs; /* their descriptions, separated by ';'; NULL: none */
 	char *sample_dir; /* the sample's folder when judged; NULL: unknown */
+	char *model;      /* from the sample's response.json; NULL: none */
+	char *response_sha256;
 	size_t first, nverdicts;
 };
 

@@ -26,6 +26,7 @@ struct npukb_sample_result {
 	char *sample_id;
 	int is_answer;
 	char *sample_dir; /* where it was judged from; NULL: unknown */
+	char *model, *response_sha256; /* its response.json's; NULL: none */
 	struct npukb_verdict compile;
 	struct npukb_verdict compile_classify; /* outcome 0 unless compile failed */
 	size_t ncases;

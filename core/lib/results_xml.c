@@ -140,6 +140,8 @@ static int write_sample(xmlTextWriterPtr w, const struct npukb_sample_result *s,
 	page_name(page, sizeof(page), index, s->task_id, s->sample_id);
 	if (start(w, "sample") || npukb_xml_attr(w, "id", s->sample_id) ||
 	    npukb_xml_attr(w, "answer", s->is_answer ? "true" : "false") ||
+	    npukb_xml_attr(w, "model", s->model) ||
+	    npukb_xml_attr(w, "response-sha256", s->response_sha256) ||
 	    npukb_xml_attr(w, "page", page))
 		return -1;
 	if (verdict(w, "compile", &s->compile) ||

@@ -236,6 +236,8 @@ static void commit_unit(struct run_state *st, const struct npukb_task *t,
 	u.ncases = t->ncases;
 	u.case_descs = descs; /* NULL (no memory): the reports name cases by id only */
 	u.sample_dir = sdir ? sdir : s->dir;
+	u.model = s->model;
+	u.response_sha256 = s->response_sha256;
 	rc = npukb_journal_batch_commit(&st->journal, &st->batch, &u);
 	if (rc != 0)
 		io_failure(st, rc, st->journal.path, "cannot append to the journal");
@@ -394,6 +396,8 @@ static int push_sample(struct sample_list *l, const char *dir, const char *id, i
 		l->cap = cap;
 	}
 	rc = npukb_sample_load(dir, id, &l->items[l->n], err, errlen);
+	if (rc == 0 && l->items[l->n].note)
+		fprintf(stderr, "npukb: note: %s\n", l->items[l->n].note);
 	if (rc == 0)
 		l->items[l->n++].is_answer = answer;
 	return rc;
