@@ -323,10 +323,14 @@ int npukb_journal_batch_commit(struct npukb_journal *j, struct npukb_journal_bat
 		fprintf(r.f, "%s%s", i ? " " : "", u->case_ids[i]);
 	}
 	fputs("\"", r.f);
-	if (u->dir)
-		field_capped(r.f, "dir", u->dir, MESSAGE_MAX, "too long");
 	if (u->case_descs)
 		field_capped(r.f, "case_descs", u->case_descs, 8192, "too long");
+	if (u->sample_dir && strlen(u->sample_dir) <= 4096)
+		field_str(r.f, "sample_dir", u->sample_dir);
+	if (u->model)
+		field_capped(r.f, "model", u->model, 256, "too long");
+	if (u->response_sha256)
+		field_capped(r.f, "response_sha256", u->response_sha256, 64, "too long");
 	fputs("}\n", r.f);
 	rc = fclose_rec(&r);
 	if (rc == 0 && r.len > NPUKB_JOURNAL_RECORD_MAX)

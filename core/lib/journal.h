@@ -52,9 +52,14 @@ struct npukb_journal_unit {
 	size_t index;                 /* the unit's place in the run's plan */
 	const char *const *case_ids;  /* the cases selected for the task, in order */
 	size_t ncases;
-	const char *dir;               /* the sample's folder, or NULL */
 	/* Their descriptions (case_desc.h), joined by ';'; NULL: none. */
 	const char *case_descs;
+	/* The sample's folder (absolute when it could be resolved); NULL: none.
+	 * Reports find the sample's own line in messages with it. */
+	const char *sample_dir;
+	/* From the sample's response.json (samples.h); NULL: none. */
+	const char *model;
+	const char *response_sha256;
 };
 
 int npukb_journal_open(struct npukb_journal *j, const char *path, const char *run_id,

@@ -370,7 +370,7 @@ static int same(const char *a, const char *b)
 /* A unit record closes the batch of its unit's verdicts. */
 static int take_unit(struct ctx *c, const struct jobj *o)
 {
-	const char *id, *task, *sample, *cases, *dir = NULL, *descs;
+	const char *id, *task, *sample, *cases, *descs, *sdir, *model, *sha;
 	const struct jfield *answer = get(o, "answer");
 	struct npukb_jrun *r;
 	struct npukb_jwork w, *grown;
@@ -385,10 +385,10 @@ static int take_unit(struct ctx *c, const struct jobj *o)
 		return bad(c, "a unit record needs \"task\" and \"sample\" strings");
 	if (opt_str(o, "cases", &cases) != 0 || !cases)
 		return bad(c, "a unit record needs a \"cases\" string");
-	if (opt_str(o, "dir", &dir) != 0)
-		return bad(c, "\"dir\" must be a string");
-	if (opt_str(o, "case_descs", &descs) != 0)
-		return bad(c, "\"case_descs\" must be a string");
+	if (opt_str(o, "case_descs", &descs) != 0 || opt_str(o, "sample_dir", &sdir) != 0 ||
+	    opt_str(o, "model", &model) != 0 || opt_str(o, "response_sha256", &sha) != 0)
+		return bad(c, "\"case_descs\", \"sample_dir\", \"model\" and "
+			      "\"response_sha256\" must be strings");
 	if (figure(o, "verdicts", &n) != 1 || !(n >= 0 && n < 1e12) ||
 	    figure(o, "index", &index) != 1 || !(index >= 0 && index < 1e12))
 		return bad(c, "a unit record needs \"verdicts\" and \"index\" counts");
@@ -415,13 +415,18 @@ static int take_unit(struct ctx *c, const struct jobj *o)
 	w.task = strdup(task);
 	w.sample = strdup(sample);
 	w.cases = strdup(cases);
-	w.dir = dir ? strdup(dir) : NULL;
 	w.case_descs = descs ? strdup(descs) : NULL;
-	if (!w.task || !w.sample || !w.cases || (dir && !w.dir) || (descs && !w.case_descs)) {
+	w.sample_dir = sdir ? strdup(sdir) : NULL;
+	w.model = model ? strdup(model) : NULL;
+	w.response_sha256 = sha ? strdup(sha) : NULL;
+	if (!w.task || !w.sample || !w.cases || (descs && !w.case_descs) ||
+	    (sdir && !w.sample_dir) || (model && !w.model) || (sha && !w.response_sha256)) {
+		free(w.model);
+		free(w.response_sha256);
+		free(w.sample_dir);
 		free(w.task);
 		free(w.sample);
 		free(w.cases);
-		free(w.dir);
 		free(w.case_descs);
 		return -ENOMEM;
 	}
@@ -625,8 +630,10 @@ void npukb_jset_free(struct npukb_jset *set)
 			free(r->units[j].task);
 			free(r->units[j].sample);
 			free(r->units[j].cases);
-			free(r->units[j].dir);
 			free(r->units[j].case_descs);
+			free(r->units[j].sample_dir);
+			free(r->units[j].model);
+			free(r->units[j].response_sha256);
 		}
 		free(r->units);
 		free(r->host);

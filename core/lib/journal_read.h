@@ -42,8 +42,10 @@ struct npukb_jwork {
 	int is_answer;
 	size_t index;   /* its place in the run's plan: reports sort by it */
 	char *cases;    /* the task's selected case ids, separated by spaces */
-	char *dir;      /* the sample's folder as the run saw it; NULL: not recorded */
 	char *case_descs; /* their descriptions, separated by ';'; NULL: none */
+	char *sample_dir; /* the sample's folder when judged; NULL: unknown */
+	char *model;      /* from the sample's response.json; NULL: none */
+	char *response_sha256;
 	size_t first, nverdicts;
 };
 

@@ -100,6 +100,14 @@ void npukb_junit_case_name(const struct npukb_sample_result *s, size_t i, char *
 		 desc && *desc ? " " : "", desc && *desc ? desc : "");
 }
 
+static int skipped(xmlTextWriterPtr w, const struct npukb_verdict *v)
+{
+	if (xmlTextWriterStartElement(w, BAD_CAST "skipped") < 0 ||
+	    npukb_xml_attr(w, "message", v->message ? v->message : "skipped"))
+		return -1;
+	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+}
+
 /* "<pkg>.<task>.<sample>", the sample's dots and spaces made '_'. */
 static void class_name(char *buf, size_t len, const char *pkg, const char *tname,
 		       const char *sample)
@@ -132,9 +140,7 @@ static int write_build(xmlTextWriterPtr w, const struct npukb_sample_result *s,
 	    npukb_xml_attr(w, "classname", classname) || attr_num(w, "time", v->wall_seconds))
 		return -1;
 	if (v->outcome == NPUKB_SKIPPED) {
-		if (xmlTextWriterStartElement(w, BAD_CAST "skipped") < 0 ||
-		    npukb_xml_attr(w, "message", v->message ? v->message : "skipped") ||
-		    xmlTextWriterEndElement(w) < 0)
+		if (skipped(w, v))
 			return -1;
 	} else if (v->outcome == NPUKB_FAIL) {
 		snprintf(msg, sizeof(msg), "compile: %s", v->message ? v->message : "");
@@ -164,9 +170,7 @@ static int write_case(xmlTextWriterPtr w, const struct npukb_sample_result *s, s
 	    npukb_xml_attr(w, "classname", classname) || attr_num(w, "time", case_time(s, i)))
 		return -1;
 	if (v->outcome == NPUKB_SKIPPED) {
-		if (xmlTextWriterStartElement(w, BAD_CAST "skipped") < 0 ||
-		    npukb_xml_attr(w, "message", v->message ? v->message : "skipped") ||
-		    xmlTextWriterEndElement(w) < 0)
+		if (skipped(w, v))
 			return -1;
 	} else if (v->outcome == NPUKB_FAIL) {
 		int internal = cat && strcmp(cat, "internal-error") == 0;

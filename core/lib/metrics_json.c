@@ -95,6 +95,16 @@ static void jw_bool(struct jw *w, const char *key, int v)
 
 /* {"value": x, "reason": null} or {"value": null, "reason": "..."}, with
  * an optional count (when count_key is not NULL). */
+/* "value" (null when not available) and "reason" (null when it is). */
+static void jw_value_reason(struct jw *w, struct npukb_figure fig)
+{
+	if (fig.available)
+		jw_num(w, "value", fig.value);
+	else
+		jw_str(w, "value", NULL);
+	jw_str(w, "reason", fig.available ? NULL : fig.reason);
+}
+
 static void jw_figure(struct jw *w, const char *key, struct npukb_figure fig,
 		      const char *count_key, size_t count)
 {
@@ -225,12 +235,7 @@ static void jw_run(struct jw *w, const struct npukb_run_metrics *m, enum npukb_r
 		jw_close(w, ']');
 	}
 	jw_open(w, "npukernelbench_score", '{');
-	if (m->npukernelbench_score.available)
-		jw_num(w, "value", m->npukernelbench_score.value);
-	else
-		jw_str(w, "value", NULL);
-	jw_str(w, "reason", m->npukernelbench_score.available ? NULL
-							      : m->npukernelbench_score.reason);
+	jw_value_reason(w, m->npukernelbench_score);
 	jw_open(w, "levels", '[');
 	for (i = 0; i < 3; i++) {
 		char name[16];
@@ -246,12 +251,7 @@ static void jw_run(struct jw *w, const struct npukb_run_metrics *m, enum npukb_r
 	jw_close(w, ']');
 	jw_close(w, '}');
 	jw_open(w, "fast0_weighted_score", '{');
-	if (m->fast0_weighted_score.available)
-		jw_num(w, "value", m->fast0_weighted_score.value);
-	else
-		jw_str(w, "value", NULL);
-	jw_str(w, "reason", m->fast0_weighted_score.available ? NULL
-							      : m->fast0_weighted_score.reason);
+	jw_value_reason(w, m->fast0_weighted_score);
 	jw_str(w, "of", "fast_0");
 	jw_open(w, "weights", '{');
 	for (i = 0; i < 3; i++) {

@@ -4,6 +4,7 @@
  * line) and never reaches the last column, so the terminal never wraps it
  * and the next "\r" always lands on the same line. */
 #include "progress.h"
+#include "diag_loc.h"
 
 #include <npukb/util.h>
 
@@ -25,6 +26,9 @@
 #define REDRAW_INTERVAL 0.1
 
 #define MAX_CATS 6
+/* Failing samples a task's line names; more are counted. */
+#define MAX_FAILS 8
+#define FAIL_LINE 400
 
 struct cat_count {
 	char name[40];
@@ -43,6 +47,10 @@ struct npukb_progress {
 	struct cat_count cats[MAX_CATS];
 	size_t ncats, other_fails;
 	int drawn;
+	char *sample, *sample_dir;  /* the sample being judged and its folder */
+	int sample_failed;          /* its first failure is noted */
+	char fails[MAX_FAILS][FAIL_LINE];
+	size_t nfails, more_fails;
 };
 
 void npukb_progress_format_duration(char *buf, size_t len, double seconds)
@@ -201,6 +209,8 @@ void npukb_progress_free(struct npukb_progress *p)
 		return;
 	free(p->task_id);
 	free(p->current);
+	free(p->sample);
+	free(p->sample_dir);
 	free(p);
 }
 
@@ -249,6 +259,18 @@ static void close_task(struct npukb_progress *p)
 		fprintf(p->out, "%s\n", line);
 		fflush(p->out);
 	}
+	if (p->mode != NPUKB_PROGRESS_OFF && p->nfails) {
+		size_t i;
+		if (p->mode == NPUKB_PROGRESS_TTY && p->drawn)
+			fputs("\r" ERASE_EOL, p->out);
+		for (i = 0; i < p->nfails; i++)
+			fprintf(p->out, "%s\n", p->fails[i]);
+		if (p->more_fails)
+			fprintf(p->out, "  ... and %zu more failing sample%s (see summary.txt)\n",
+				p->more_fails, p->more_fails == 1 ? "" : "s");
+		fflush(p->out);
+	}
+	p->nfails = p->more_fails = 0;
 	free(p->task_id);
 	p->task_id = NULL;
 	memset(&p->task, 0, sizeof(p->task));
@@ -278,6 +300,11 @@ void npukb_progress_sample(struct npukb_progress *p, const char *task, const cha
 		p->task_t0 = npukb_monotonic_seconds();
 	}
 	p->task_samples++;
+	free(p->sample);
+	p->sample = strdup(sample);
+	free(p->sample_dir);
+	p->sample_dir = NULL;
+	p->sample_failed = 0;
 	if (asprintf(&cur, "%s %s", task, sample) >= 0) {
 		free(p->current);
 		p->current = cur;
@@ -324,6 +351,73 @@ void npukb_progress_unit(struct npukb_progress *p, enum npukb_outcome outcome,
 		count_category(p, category);
 	}
 	draw(p, p->all.done == p->all.total);
+}
+
+size_t npukb_progress_format_failure(char *buf, size_t len, const char *sample,
+				     const char *category, const char *message,
+				     const char *file, long line)
+{
+	size_t off = 0, n = 0;
+	const char *m = message ? message : "";
+	buf[0] = '\0';
+	put(buf, len, &off, "  %s: %s", sample ? sample : "?", category ? category : "failed");
+	if (file && *file)
+		put(buf, len, &off, " at %s:%ld", file, line);
+	if (*m)
+		put(buf, len, &off, ": ");
+	/* the first line of the message, at most 160 bytes; a sample's text
+	 * may hold escapes and control bytes: they are shown as '?' */
+	for (; m[n] && m[n] != '\n' && n < 160 && off + 1 < len; n++)
+		buf[off++] = (unsigned char)m[n] < 0x20 || m[n] == 0x7f ? '?' : m[n];
+	if (off < len)
+		buf[off] = '\0';
+	else
+		buf[len - 1] = '\0';
+	if (m[n] && m[n] != '\n')
+		put(buf, len, &off, "...");
+	return strlen(buf);
+}
+
+void npukb_progress_sample_dir(struct npukb_progress *p, const char *dir)
+{
+	if (!p)
+		return;
+	free(p->sample_dir);
+	p->sample_dir = dir ? strdup(dir) : NULL;
+}
+
+void npukb_progress_failure(struct npukb_progress *p, const char *category,
+			    const struct npukb_verdict *v)
+{
+	char file[256];
+	const char *msg;
+	long line = 0;
+	int located;
+	if (!p || !v || p->sample_failed)
+		return;
+	p->sample_failed = 1;
+	if (p->nfails == MAX_FAILS) {
+		p->more_fails++;
+		return;
+	}
+	located = npukb_verdict_sample_location(v, p->sample_dir, file, sizeof(file), &line) == 0;
+	msg = v->message;
+	if (located && msg) {
+		/* "/abs/sample/k.cpp:39:17: error: ..." says where twice: keep
+		 * the "error: ..." */
+		char needle[300];
+		const char *at;
+		snprintf(needle, sizeof(needle), "/%s:%ld:", file, line);
+		at = strstr(msg, needle);
+		if (at && at - msg < 4096 && !memchr(msg, ' ', (size_t)(at - msg))) {
+			at += strlen(needle);
+			at += strspn(at, "0123456789");
+			at += strspn(at, ": ");
+			msg = at;
+		}
+	}
+	npukb_progress_format_failure(p->fails[p->nfails++], FAIL_LINE, p->sample, category,
+				      msg, located ? file : NULL, line);
 }
 
 void npukb_progress_flagged(struct npukb_progress *p)

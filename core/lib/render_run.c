@@ -1,6 +1,7 @@
 /* render_run.c - journal -> (reader) -> aggregate -> reports. */
 #include "render_run.h"
 
+#include "diag_loc.h"
 #include "fsutil.h"
 #include "journal_read.h"
 #include "junit.h"
@@ -27,6 +28,8 @@ static int write_summary(const struct npukb_results *r, const char *label, FILE 
 		for (j = 0; j < s->ncases; j++) {
 			const char *cat, *rule;
 			const struct npukb_verdict *v = npukb_case_outcome(s, j, &cat, &rule);
+			char at[1024];
+			long line = 0;
 			fprintf(f, "%s\t%s\tcase %s\t%s", s->task_id, s->sample_id,
 				s->cases[j].case_id ? s->cases[j].case_id : "?",
 				npukb_outcome_name(v->outcome));
@@ -38,6 +41,10 @@ static int write_summary(const struct npukb_results *r, const char *label, FILE 
 				fprintf(f, "\t[%s]", s->cases[j].correctness.flags);
 			if (s->cases[j].performance.flags)
 				fprintf(f, "\t[%s]", s->cases[j].performance.flags);
+			/* the sample's own line, not npukb's headers' */
+			if (npukb_verdict_sample_location(v, s->sample_dir, at, sizeof(at),
+							  &line) == 0)
+				fprintf(f, "\tat %s:%ld", at, line);
 			if (v->outcome != NPUKB_PASS && v->message)
 				fprintf(f, "\t%s", v->message);
 			fputc('\n', f);

@@ -64,7 +64,9 @@ void npukb_results_free(struct npukb_results *r)
 		free(s->cases);
 		free(s->task_id);
 		free(s->sample_id);
-		free(s->dir);
+		free(s->sample_dir);
+		free(s->model);
+		free(s->response_sha256);
 	}
 	free(r->items);
 	free(r->run_id);
@@ -208,7 +210,9 @@ static int add_unit(struct npukb_results *out, const struct npukb_jrun *run,
 	if (!s)
 		return -ENOMEM;
 	s->is_answer = u->is_answer;
-	if (u->dir && !(s->dir = strdup(u->dir)))
+	if ((u->sample_dir && !(s->sample_dir = strdup(u->sample_dir))) ||
+	    (u->model && !(s->model = strdup(u->model))) ||
+	    (u->response_sha256 && !(s->response_sha256 = strdup(u->response_sha256))))
 		return -ENOMEM;
 	for (i = 0; i < s->ncases; i++) {
 		size_t len;

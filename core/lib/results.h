@@ -25,7 +25,8 @@ struct npukb_sample_result {
 	char *task_id;
 	char *sample_id;
 	int is_answer;
-	char *dir; /* the sample's folder as the run saw it; NULL: unknown */
+	char *sample_dir; /* where it was judged from; NULL: unknown */
+	char *model, *response_sha256; /* its response.json's; NULL: none */
 	struct npukb_verdict compile;
 	struct npukb_verdict compile_classify; /* outcome 0 unless compile failed */
 	size_t ncases;

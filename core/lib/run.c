@@ -21,7 +21,6 @@
 #include <npukb/util.h>
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +202,8 @@ static void report_unit(const struct run_state *st, const struct npukb_sample_re
 	const char *cat, *rule;
 	const struct npukb_verdict *v = npukb_case_outcome(r, i, &cat, &rule);
 	npukb_progress_unit(st->cfg->progress, v->outcome, cat);
+	if (v->outcome == NPUKB_FAIL)
+		npukb_progress_failure(st->cfg->progress, cat, v);
 	if (r->cases[i].correctness.flags)
 		npukb_progress_flagged(st->cfg->progress);
 }
@@ -214,13 +215,13 @@ static void commit_unit(struct run_state *st, const struct npukb_task *t,
 			const struct npukb_sample_entry *s, size_t index)
 {
 	struct npukb_journal_unit u;
-	char absdir[PATH_MAX];
 	const char **ids = calloc(t->ncases + 1, sizeof(*ids));
-	char *descs = npukb_case_describe_all(t);
+	char *descs = npukb_case_describe_all(t), *sdir = realpath(s->dir, NULL);
 	size_t i;
 	int rc;
 	if (!ids) {
 		free(descs);
+		free(sdir);
 		io_failure(st, -ENOMEM, st->journal.path, "cannot append to the journal");
 		return;
 	}
@@ -233,14 +234,16 @@ static void commit_unit(struct run_state *st, const struct npukb_task *t,
 	u.index = index;
 	u.case_ids = ids;
 	u.ncases = t->ncases;
-	/* absolute: a report rendered later from elsewhere finds the source */
-	u.dir = realpath(s->dir, absdir) ? absdir : s->dir;
 	u.case_descs = descs; /* NULL (no memory): the reports name cases by id only */
+	u.sample_dir = sdir ? sdir : s->dir;
+	u.model = s->model;
+	u.response_sha256 = s->response_sha256;
 	rc = npukb_journal_batch_commit(&st->journal, &st->batch, &u);
 	if (rc != 0)
 		io_failure(st, rc, st->journal.path, "cannot append to the journal");
 	free(ids);
 	free(descs);
+	free(sdir);
 }
 
 static int judge_sample(struct run_state *st, const struct npukb_task *t,
@@ -267,6 +270,7 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 	}
 	r->is_answer = s->is_answer;
 	npukb_progress_sample(cfg->progress, t->id, s->id);
+	npukb_progress_sample_dir(cfg->progress, s->dir);
 	tame(tid);
 	tame(sid);
 	if (asprintf(&sdir, "%s/%s/%s", st->workroot, tid, sid) < 0) {
@@ -392,6 +396,8 @@ static int push_sample(struct sample_list *l, const char *dir, const char *id, i
 		l->cap = cap;
 	}
 	rc = npukb_sample_load(dir, id, &l->items[l->n], err, errlen);
+	if (rc == 0 && l->items[l->n].note)
+		fprintf(stderr, "npukb: note: %s\n", l->items[l->n].note);
 	if (rc == 0)
 		l->items[l->n++].is_answer = answer;
 	return rc;

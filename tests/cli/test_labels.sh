@@ -3,6 +3,8 @@
 # journal's header record and shown by `npukb report` (text and JSON),
 # results.xml and `npukb leaderboard` (leaderboard.xml: entry/@label, and
 # entry/@name, the label or else the run id); bad labels are usage errors.
+# A sample's response.json (model, response hash) reaches the journal's
+# unit record and results.xml; a bad one is noted and ignored.
 # Needs xmllint (skips with 77 without it).
 set -u
 npukb="${NPUKB_BUILDDIR:-.}/npukb"
@@ -47,6 +49,28 @@ eq "entry/@label" "$(x "string(//entry[@run='$ida']/@label)")" 'model <A> & "b"'
 eq "entry/@name is the label" "$(x "string(//entry[@run='$ida']/@name)")" 'model <A> & "b"'
 eq "no entry/@label without one" "$(x "count(//entry[@run='$idb']/@label)")" 0
 eq "entry/@name falls back to the run id" "$(x "string(//entry[@run='$idb']/@name)")" "$idb"
+
+# the model and response hash of an imported sample (its response.json)
+# go into the journal's unit record and results.xml's <sample>
+mkdir -p "$tmp/m"
+cp -R "$src/tests/samples/AddCustom/wrong_result" "$tmp/m/s1"
+chmod -R u+w "$tmp/m"
+sha=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+printf '{"task":"level1/Math/AddCustom","model":"model-7b","sample":"s1","response_sha256":"%s"}\n' \
+	"$sha" >"$tmp/m/s1/response.json"
+cp -R "$tmp/m/s1" "$tmp/m/s2"
+head -c 3000 /dev/urandom >"$tmp/m/s2/response.json"
+check "run with response.json" 1 "$npukb" run --task level1/Math/AddCustom --cases smallest-one \
+	--seeds 1 -q --no-answer --sample "$tmp/m/s1" --sample "$tmp/m/s2" -o "$tmp/mr"
+grep_out "a bad response.json is noted" "s2/response.json: .*ignored" "$tmp/err"
+grep_out "model in the unit record" \
+	"^{\"type\":\"unit\",.*\"sample\":\"s1\",.*\"model\":\"model-7b\",\"response_sha256\":\"$sha\"" \
+	"$tmp/mr/journal.jsonl"
+eq "results.xml sample/@model" "$(xmllint --xpath "string(//sample[@id='s1']/@model)" "$tmp/mr/results.xml")" model-7b
+eq "results.xml sample/@response-sha256" \
+	"$(xmllint --xpath "string(//sample[@id='s1']/@response-sha256)" "$tmp/mr/results.xml")" "$sha"
+eq "no model from a bad response.json" \
+	"$(xmllint --xpath "count(//sample[@id='s2']/@model)" "$tmp/mr/results.xml")" 0
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

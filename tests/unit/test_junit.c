@@ -102,25 +102,32 @@ static void make_results(struct npukb_results *r)
 	npukb_verdict_skip(&s->cases[1].correctness, "backend not usable");
 }
 
+/* Writes r's JUnit to path, validates it against the schema when there is
+ * one, and parses it. */
+static xmlDocPtr write_valid(const struct npukb_results *r, const char *path)
+{
+	char err[256] = "";
+	const char *xsd;
+	cr_assert_eq(npukb_junit_write(r, path, err, sizeof(err)), 0, "%s", err);
+	xsd = xsd_path();
+	if (xsd) {
+		xmlSetGenericErrorFunc(NULL, silent);
+		cr_assert_eq(validate(path, xsd), 0, "%s does not validate against %s", path, xsd);
+	}
+	return xmlReadFile(path, NULL, XML_PARSE_NONET);
+}
+
 Test(junit, valid_counts_and_escaping)
 {
 	struct npukb_results r;
-	char path[] = "/tmp/npukb-junit-XXXXXX", err[256];
-	const char *xsd;
+	char path[] = "/tmp/npukb-junit-XXXXXX";
 	xmlDocPtr doc;
 	char *s;
 	int fd = mkstemp(path);
 	cr_assert_geq(fd, 0);
 	close(fd);
 	make_results(&r);
-	cr_assert_eq(npukb_junit_write(&r, path, err, sizeof(err)), 0, "%s", err);
-
-	xsd = xsd_path();
-	if (xsd) {
-		xmlSetGenericErrorFunc(NULL, silent);
-		cr_assert_eq(validate(path, xsd), 0, "%s does not validate against %s", path, xsd);
-	}
-	doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+	doc = write_valid(&r, path);
 	cr_assert_not_null(doc, "not well-formed");
 	cr_assert_eq(xpath_num(doc, "count(//testsuite)"), 1);
 	/* 3 samples: a build and 2 cases each */
@@ -153,8 +160,7 @@ Test(junit, case_names_and_build_time)
 {
 	struct npukb_results r;
 	struct npukb_sample_result *s;
-	char path[] = "/tmp/npukb-junit-XXXXXX", err[256], name[128], *got;
-	const char *xsd;
+	char path[] = "/tmp/npukb-junit-XXXXXX", name[128], *got;
 	xmlDocPtr doc;
 	size_t i;
 	int fd = mkstemp(path);
@@ -188,13 +194,7 @@ Test(junit, case_names_and_build_time)
 	npukb_junit_case_name(s, 2, name, sizeof(name));
 	cr_assert_str_eq(name, "case-0002");
 
-	cr_assert_eq(npukb_junit_write(&r, path, err, sizeof(err)), 0, "%s", err);
-	xsd = xsd_path();
-	if (xsd) {
-		xmlSetGenericErrorFunc(NULL, silent);
-		cr_assert_eq(validate(path, xsd), 0, "%s does not validate against %s", path, xsd);
-	}
-	doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+	doc = write_valid(&r, path);
 	cr_assert_not_null(doc);
 	cr_assert_eq(xpath_num(doc, "number(//testcase[@name='build']/@time)"), 7.5);
 	cr_assert_eq(xpath_num(doc, "number(//testcase[@name='case-0000']/@time)"), 0.25);
