@@ -293,6 +293,7 @@ for smp in $model_failing; do
 	check_eq "$smp: the header links to it" "$(xmllint --html --xpath "normalize-space(//*[@data-k='at'])" "$tmp/at.dom" 2>/dev/null)" "$file:$line"
 done
 echo "failing lines checked: ${n_marked:-0} (samples whose results.xml names one)"
+[ "${n_marked:-0}" -ge 1 ] && ok || bad "results.xml names no failing line (at-file): the marking goes untested"
 
 # ---- screenshots, for a person to look at ------------------------------------
 browse "file://$report/index.html" --window-size=1280,1100 --screenshot="$shots/report-index.png" >/dev/null
