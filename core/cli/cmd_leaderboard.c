@@ -213,6 +213,7 @@ int npukb_cmd_leaderboard(int argc, char **argv)
 			rc = EXIT_INTERNAL;
 			goto out;
 		}
+		npukb_metrics_cover_levels(&runs[i], NULL);
 		entries[i].incomplete = !npukb_jrun_complete(&set.runs[i]);
 		if (set.runs[i].nsources)
 			hrefs[i] = report_of(set.runs[i].sources[0], absout);

@@ -178,11 +178,11 @@ static int same_str(const char *a, const char *b)
 static int agree(const struct part *a, const struct part *b, char *err, size_t errlen)
 {
 	static const char *const name[] = { "npukb version", "backend", "toolchain", "SoC",
-					    "sandbox" };
+					    "sandbox", "label" };
 	const char *va[] = { a->run->npukb, a->run->backend, a->run->toolchain, a->run->soc,
-			     a->run->sandbox };
+			     a->run->sandbox, a->run->label };
 	const char *vb[] = { b->run->npukb, b->run->backend, b->run->toolchain, b->run->soc,
-			     b->run->sandbox };
+			     b->run->sandbox, b->run->label };
 	size_t i;
 	for (i = 0; i < sizeof(name) / sizeof(name[0]); i++)
 		if (!same_str(va[i], vb[i])) {
@@ -369,6 +369,10 @@ static int write_unit(struct npukb_journal *j, struct npukb_journal_batch *b,
 		rec.index = u->w->index;
 		rec.case_ids = (const char *const *)ids;
 		rec.ncases = n;
+		rec.case_descs = u->w->case_descs;
+		rec.sample_dir = u->w->sample_dir;
+		rec.model = u->w->model;
+		rec.response_sha256 = u->w->response_sha256;
 		rc = npukb_journal_batch_commit(j, b, &rec);
 	}
 	free(ids);
@@ -422,6 +426,7 @@ static int write_journal(const char *out, struct part *const *order, unsigned n,
 	if ((rc = npukb_journal_open(&j, tmp, run_id, err, errlen)) != 0)
 		goto out;
 	j.level = order[0]->run->level;
+	j.label = order[0]->run->label;
 	merged_header(order, n, &h);
 	rc = npukb_journal_write_header(&j, &h);
 	for (u = 0; u < total && rc == 0; u++)

@@ -20,8 +20,7 @@ static const char report_usage[] =
 	"compile@k and correct@k (unbiased pass@k, k = 1, 5, 10), fast_p (share of\n"
 	"tasks with a correct sample faster than p x the expert answer, p = 0, 0.5,\n"
 	"0.8, 1, 1.5, 2), the geometric-mean speedup of correct samples, the\n"
-	"level-weighted score (0.2 L1 + 0.3 L2 + 0.5 L3 of fast_0, over the levels\n"
-	"present) and the failure categories; per level and overall.\n"
+	"two level-weighted scores and the failure categories; per level and overall.\n"
 	"\n"
 	"  --by level   rows per level and overall (default)\n"
 	"  --by task    rows per task and overall\n"
@@ -39,7 +38,17 @@ static const char report_usage[] =
 	"mean over cases; the speedup column is that mean over correct samples\n"
 	"(per task: the best correct sample's); '-' = not available. Above 10x is\n"
 	"flagged suspect. Several journals of different runs are shown side by\n"
-	"side; a task one run lacks is listed and counted as not solved.\n"
+	"side; a task one run lacks is listed and counted as not solved in fast_p.\n"
+	"\n"
+	"Scores, each over the run's own tasks only (other runs never change them):\n"
+	"  NPUKernelBench score (as NPUKernelBench defines it) = 0.2 S1 + 0.3 S2 + 0.5 S3,\n"
+	"    S_l = mean over the run's level-l tasks with a judged sample of\n"
+	"    (sample, case) pairs passed / (samples x cases), a sample that did not\n"
+	"    compile passing none; a level without such a task adds 0 (weights are\n"
+	"    not rescaled). Coverage beside it: tasks judged / tasks of the level.\n"
+	"  fast_0-weighted score (npukb's) = sum(w_l F_l) / sum(w_l) over the levels\n"
+	"    1-3 the run has tasks of, w = 0.2, 0.3, 0.5, F_l = share of the run's\n"
+	"    level-l tasks with a correct sample (fast_0).\n"
 	"\n"
 	"Exit status: 0 done; 2 usage error; 3 unreadable or invalid journal\n"
 	"(FILE:LINE given); 4 npukb could not work (memory, writing FILE).\n";
@@ -173,6 +182,8 @@ static void print_run(const struct npukb_run_metrics *m, enum npukb_report_by by
 {
 	size_t i, j, nmissing = 0, npassk_partial = 0;
 	printf("run %s", m->run_id);
+	if (m->label)
+		printf("  label %s", m->label);
 	if (m->backend)
 		printf("  backend %s", m->backend);
 	if (m->soc)
@@ -188,11 +199,23 @@ static void print_run(const struct npukb_run_metrics *m, enum npukb_report_by by
 				  m->overall.ntasks_k[j] > 0;
 	if (npassk_partial)
 		printf("(m) after pass@k: mean over the m tasks with at least k samples\n");
-	printf("weighted score (0.2 L1 + 0.3 L2 + 0.5 L3 of fast_0): ");
-	if (m->weighted_score.available)
-		printf("%.3f", m->weighted_score.value);
+	printf("NPUKernelBench score (0.2 L1 + 0.3 L2 + 0.5 L3 of case pass shares): ");
+	if (m->npukernelbench_score.available)
+		printf("%.3f", m->npukernelbench_score.value);
 	else
-		printf("n/a (%s)", m->weighted_score.reason);
+		printf("n/a (%s)", m->npukernelbench_score.reason);
+	printf("\n  coverage (tasks judged / tasks of the level):");
+	for (j = 0; j < 3; j++) {
+		char buf[32];
+		fmt_fig(buf, sizeof(buf), m->nkb_level_score[j], "-");
+		printf("%s L%zu %s, %zu/%zu", j ? ";" : "", j + 1, buf, m->nkb_tasks_judged[j],
+		       m->nkb_tasks_total[j]);
+	}
+	printf("\nfast_0-weighted score (0.2 L1 + 0.3 L2 + 0.5 L3 of fast_0): ");
+	if (m->fast0_weighted_score.available)
+		printf("%.3f", m->fast0_weighted_score.value);
+	else
+		printf("n/a (%s)", m->fast0_weighted_score.reason);
 	if (m->levels_missing[0])
 		printf("; missing %s, weights of the levels present rescaled", m->levels_missing);
 	printf("\n");
@@ -326,6 +349,7 @@ int npukb_cmd_report(int argc, char **argv)
 			rc = EXIT_INTERNAL;
 			goto out;
 		}
+		npukb_metrics_cover_levels(&runs[i], NULL);
 		nruns++;
 	}
 	/* with --json - stdout carries the JSON alone */

@@ -126,6 +126,8 @@ static const char run_usage[] =
 	"Output:\n"
 	"  -o, --output DIR   reports go here (default: npukb-reports): journal.jsonl,\n"
 	"                     junit.xml, results.xml, summary.txt, report/index.html\n"
+	"  --label NAME       name the run (e.g. the model judged; 1-128 bytes): kept in\n"
+	"                     the journal, shown by report, leaderboard and results.xml\n"
 	"  --resume           continue the run whose journal is in DIR (killed, or\n"
 	"                     stopped by an error): judge only the (task, sample)\n"
 	"                     units the journal does not hold whole, then write the\n"
@@ -212,6 +214,19 @@ static int bad_value(const char *opt, const char *val, const char *want)
 	return EXIT_USAGE;
 }
 
+/* A run label: 1 to 128 bytes without control characters (it is shown in
+ * reports and on one line of the leaderboard). */
+static int label_ok(const char *s)
+{
+	size_t n = strlen(s), i;
+	if (n == 0 || n > 128)
+		return 0;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
 /* Samples are untrusted: without the sandbox npukb refuses to judge them
  * unless the user said --unsafe-no-sandbox. Says so once; 1 to go on. */
 static int check_sandbox(void)
@@ -259,6 +274,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		{ "memory-limit", required_argument, NULL, 'M' },
 		{ "unsafe-no-sandbox", no_argument, NULL, 'U' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "label", required_argument, NULL, 'a' },
 		{ "keep-work", no_argument, NULL, 'k' },
 		{ "resume", no_argument, NULL, 'Z' },
 		{ "dump-tensors", no_argument, NULL, 'T' },
@@ -393,6 +409,11 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 			cfg.options.run_limits.memory_bytes = (uint64_t)ul << 20;
 			break;
 		case 'o': cfg.output_dir = optarg; break;
+		case 'a':
+			if (!label_ok(optarg))
+				{ rc = bad_value("--label", optarg, "1 to 128 bytes, no control characters"); goto out_noplugins; }
+			cfg.label = optarg;
+			break;
 		case 'k': cfg.options.keep_workdirs = 1; break;
 		case 'Z': cfg.resume = 1; break;
 		case 'X': no_cache = 1; break;

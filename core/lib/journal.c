@@ -183,6 +183,8 @@ int npukb_journal_write_header(struct npukb_journal *j, const struct npukb_journ
 	fprintf(r.f, ",\"seeds\":%u,\"base_seed\":%llu,\"level\":%d", h->nseeds, h->base_seed,
 		j->level);
 	field_capped(r.f, "host", h->hostname, MESSAGE_MAX, "too long");
+	if (j->label && *j->label)
+		field_capped(r.f, "label", j->label, MESSAGE_MAX, "a label is one line");
 	field_str(r.f, "npukb", h->npukb ? h->npukb : PACKAGE_VERSION);
 	field_str(r.f, "sandbox", h->sandbox ? h->sandbox
 			   : npukb_sandbox_unsafe() ? "none (--unsafe-no-sandbox)"
@@ -349,7 +351,16 @@ int npukb_journal_batch_commit(struct npukb_journal *j, struct npukb_journal_bat
 		}
 		fprintf(r.f, "%s%s", i ? " " : "", u->case_ids[i]);
 	}
-	fputs("\"}\n", r.f);
+	fputs("\"", r.f);
+	if (u->case_descs)
+		field_capped(r.f, "case_descs", u->case_descs, 8192, "too long");
+	if (u->sample_dir && strlen(u->sample_dir) <= 4096)
+		field_str(r.f, "sample_dir", u->sample_dir);
+	if (u->model)
+		field_capped(r.f, "model", u->model, 256, "too long");
+	if (u->response_sha256)
+		field_capped(r.f, "response_sha256", u->response_sha256, 64, "too long");
+	fputs("}\n", r.f);
 	rc = fclose_rec(&r);
 	if (rc == 0 && r.len > NPUKB_JOURNAL_RECORD_MAX)
 		rc = -E2BIG;

@@ -30,6 +30,9 @@ struct npukb_journal {
 	 * run selected (0: every level) and the run's wall time. */
 	int level;
 	double seconds;
+	/* Set by the caller before npukb_journal_begin: the run's --label
+	 * (e.g. a model name); NULL or "" writes none. Borrowed. */
+	const char *label;
 };
 
 /* The records of one unit of work (task, sample), rendered in memory and
@@ -49,6 +52,14 @@ struct npukb_journal_unit {
 	size_t index;                 /* the unit's place in the run's plan */
 	const char *const *case_ids;  /* the cases selected for the task, in order */
 	size_t ncases;
+	/* Their descriptions (case_desc.h), joined by ';'; NULL: none. */
+	const char *case_descs;
+	/* The sample's folder (absolute when it could be resolved); NULL: none.
+	 * Reports find the sample's own line in messages with it. */
+	const char *sample_dir;
+	/* From the sample's response.json (samples.h); NULL: none. */
+	const char *model;
+	const char *response_sha256;
 };
 
 int npukb_journal_open(struct npukb_journal *j, const char *path, const char *run_id,
@@ -78,7 +89,7 @@ struct npukb_journal_header {
 };
 
 int npukb_journal_write_header(struct npukb_journal *j, const struct npukb_journal_header *h);
-/* A whole run's header record: backend, SoC, seeds, host. */
+/* A whole run's header record: backend, SoC, seeds, host, label. */
 int npukb_journal_begin(struct npukb_journal *j, const char *backend,
 			const char *identity, const char *soc, unsigned nseeds,
 			unsigned long long base_seed, const char *hostname);

@@ -175,6 +175,7 @@ static int take_run(struct ctx *c, const struct jobj *o)
 	    (rc = header_field(c, r, &r->host, o, "host", 0)) != 0 ||
 	    (rc = header_field(c, r, &r->sandbox, o, "sandbox", 0)) != 0 ||
 	    (rc = header_field(c, r, &r->npukb, o, "npukb", 0)) != 0 ||
+	    (rc = header_field(c, r, &r->label, o, "label", 0)) != 0 ||
 	    (rc = header_field(c, r, &r->shard, o, "shard", 0)) != 0 ||
 	    (rc = header_count(c, o, "units", r->has_shard_units, &r->shard_units)) != 0 ||
 	    (rc = header_count(c, o, "units_total", r->has_shard_units, &r->shard_units_total)) != 0)
@@ -389,7 +390,7 @@ static int same(const char *a, const char *b)
 /* A unit record closes the batch of its unit's verdicts. */
 static int take_unit(struct ctx *c, const struct jobj *o)
 {
-	const char *id, *task, *sample, *cases;
+	const char *id, *task, *sample, *cases, *descs, *sdir, *model, *sha;
 	const struct jfield *answer = get(o, "answer");
 	struct npukb_jrun *r;
 	struct npukb_jwork w, *grown;
@@ -404,6 +405,10 @@ static int take_unit(struct ctx *c, const struct jobj *o)
 		return bad(c, "a unit record needs \"task\" and \"sample\" strings");
 	if (opt_str(o, "cases", &cases) != 0 || !cases)
 		return bad(c, "a unit record needs a \"cases\" string");
+	if (opt_str(o, "case_descs", &descs) != 0 || opt_str(o, "sample_dir", &sdir) != 0 ||
+	    opt_str(o, "model", &model) != 0 || opt_str(o, "response_sha256", &sha) != 0)
+		return bad(c, "\"case_descs\", \"sample_dir\", \"model\" and "
+			      "\"response_sha256\" must be strings");
 	if (figure(o, "verdicts", &n) != 1 || !(n >= 0 && n < 1e12) ||
 	    figure(o, "index", &index) != 1 || !(index >= 0 && index < 1e12))
 		return bad(c, "a unit record needs \"verdicts\" and \"index\" counts");
@@ -430,10 +435,19 @@ static int take_unit(struct ctx *c, const struct jobj *o)
 	w.task = strdup(task);
 	w.sample = strdup(sample);
 	w.cases = strdup(cases);
-	if (!w.task || !w.sample || !w.cases) {
+	w.case_descs = descs ? strdup(descs) : NULL;
+	w.sample_dir = sdir ? strdup(sdir) : NULL;
+	w.model = model ? strdup(model) : NULL;
+	w.response_sha256 = sha ? strdup(sha) : NULL;
+	if (!w.task || !w.sample || !w.cases || (descs && !w.case_descs) ||
+	    (sdir && !w.sample_dir) || (model && !w.model) || (sha && !w.response_sha256)) {
+		free(w.model);
+		free(w.response_sha256);
+		free(w.sample_dir);
 		free(w.task);
 		free(w.sample);
 		free(w.cases);
+		free(w.case_descs);
 		return -ENOMEM;
 	}
 	r->units[r->nunits++] = w;
@@ -636,11 +650,16 @@ void npukb_jset_free(struct npukb_jset *set)
 			free(r->units[j].task);
 			free(r->units[j].sample);
 			free(r->units[j].cases);
+			free(r->units[j].case_descs);
+			free(r->units[j].sample_dir);
+			free(r->units[j].model);
+			free(r->units[j].response_sha256);
 		}
 		free(r->units);
 		free(r->host);
 		free(r->sandbox);
 		free(r->npukb);
+		free(r->label);
 		free(r->sources);
 		free(r->ended);
 		free(r->v);

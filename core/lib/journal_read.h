@@ -42,6 +42,10 @@ struct npukb_jwork {
 	int is_answer;
 	size_t index;   /* its place in the run's plan: reports sort by it */
 	char *cases;    /* the task's selected case ids, separated by spaces */
+	char *case_descs; /* their descriptions, separated by ';'; NULL: none */
+	char *sample_dir; /* the sample's folder when judged; NULL: unknown */
+	char *model;      /* from the sample's response.json; NULL: none */
+	char *response_sha256;
 	size_t first, nverdicts;
 };
 
@@ -55,6 +59,7 @@ struct npukb_jrun {
 	char *host;
 	char *sandbox;
 	char *npukb;       /* the npukb version that wrote it */
+	char *label;       /* `npukb run --label`: NULL when none */
 	int has_seeds;     /* seeds and base_seed were in the header */
 	unsigned nseeds;
 	double base_seed;  /* a JSON number: exact up to 2^53 */

@@ -66,11 +66,95 @@ static void split_task(const char *id, char *pkg, size_t plen, const char **name
 
 static double case_time(const struct npukb_sample_result *s, size_t i)
 {
-	double t = s->cases[i].correctness.wall_seconds + s->cases[i].performance.wall_seconds;
-	/* the build is shared by all cases: charge it to the first */
-	if (i == 0)
-		t += s->compile.wall_seconds;
-	return t;
+	/* the build is shared by all cases: it has its own test case */
+	return s->cases[i].correctness.wall_seconds + s->cases[i].performance.wall_seconds;
+}
+
+/* Digits to pad numeric case ids of s to: those of its case count, or of
+ * its longest numeric id, so that names sort in case order. */
+static int id_width(const struct npukb_sample_result *s)
+{
+	size_t i, n;
+	int w = 1;
+	for (n = s->ncases; n >= 10; n /= 10)
+		w++;
+	for (i = 0; i < s->ncases; i++) {
+		const char *id = s->cases[i].case_id ? s->cases[i].case_id : "";
+		size_t len = strlen(id);
+		if (len && strspn(id, "0123456789") == len && (int)len > w)
+			w = (int)len;
+	}
+	return w;
+}
+
+void npukb_junit_case_name(const struct npukb_sample_result *s, size_t i, char *buf,
+			   size_t len)
+{
+	const char *id = s->cases[i].case_id ? s->cases[i].case_id : "?";
+	const char *desc = s->cases[i].desc;
+	size_t idlen = strlen(id);
+	int pad = 0;
+	if (idlen && strspn(id, "0123456789") == idlen)
+		pad = id_width(s) - (int)idlen;
+	snprintf(buf, len, "case-%.*s%s%s%s", pad > 0 ? pad : 0, "000000000000000000000", id,
+		 desc && *desc ? " " : "", desc && *desc ? desc : "");
+}
+
+static int skipped(xmlTextWriterPtr w, const struct npukb_verdict *v)
+{
+	if (xmlTextWriterStartElement(w, BAD_CAST "skipped") < 0 ||
+	    npukb_xml_attr(w, "message", v->message ? v->message : "skipped"))
+		return -1;
+	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+}
+
+/* "<pkg>.<task>.<sample>", the sample's dots and spaces made '_'. */
+static void class_name(char *buf, size_t len, const char *pkg, const char *tname,
+		       const char *sample)
+{
+	size_t k;
+	snprintf(buf, len, "%s.%s.%s", pkg, tname, sample);
+	for (k = strlen(pkg) + strlen(tname) + 2; k < len && buf[k]; k++)
+		if (buf[k] == '.' || buf[k] == ' ')
+			buf[k] = '_';
+}
+
+/* 1 when s's build gets a test case of its own (it has a compile verdict). */
+static int has_build(const struct npukb_sample_result *s)
+{
+	return s->compile.outcome == NPUKB_PASS || s->compile.outcome == NPUKB_FAIL ||
+	       s->compile.outcome == NPUKB_SKIPPED;
+}
+
+/* The sample's build, with its own time: "build". */
+static int write_build(xmlTextWriterPtr w, const struct npukb_sample_result *s,
+		       const char *pkg, const char *tname)
+{
+	char classname[512], msg[1024];
+	const struct npukb_verdict *v = &s->compile, *cls = &s->compile_classify;
+	int classified = cls->outcome == NPUKB_FAIL && cls->category;
+	const char *cat = classified ? cls->category : v->category;
+
+	class_name(classname, sizeof(classname), pkg, tname, s->sample_id);
+	if (xmlTextWriterStartElement(w, BAD_CAST "testcase") < 0 || npukb_xml_attr(w, "name", "build") ||
+	    npukb_xml_attr(w, "classname", classname) || attr_num(w, "time", v->wall_seconds))
+		return -1;
+	if (v->outcome == NPUKB_SKIPPED) {
+		if (skipped(w, v))
+			return -1;
+	} else if (v->outcome == NPUKB_FAIL) {
+		snprintf(msg, sizeof(msg), "compile: %s", v->message ? v->message : "");
+		if (xmlTextWriterStartElement(w, BAD_CAST "failure") < 0 ||
+		    npukb_xml_attr(w, "type", cat ? cat : "other-compile") ||
+		    npukb_xml_attr(w, "message", msg))
+			return -1;
+		if (classified && cls->rule && body(w, "classified by rule ") == 0 &&
+		    body(w, cls->rule) == 0)
+			body(w, "\n");
+		if (body(w, v->details) || xmlTextWriterEndElement(w) < 0)
+			return -1;
+	}
+	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
 }
 
 static int write_case(xmlTextWriterPtr w, const struct npukb_sample_result *s, size_t i,
@@ -79,20 +163,14 @@ static int write_case(xmlTextWriterPtr w, const struct npukb_sample_result *s, s
 	char classname[512], name[256], msg[1024];
 	const char *cat, *rule, *p;
 	const struct npukb_verdict *v = npukb_case_outcome(s, i, &cat, &rule);
-	size_t k;
 
-	snprintf(classname, sizeof(classname), "%s.%s.%s", pkg, tname, s->sample_id);
-	for (k = strlen(pkg) + strlen(tname) + 2; classname[k]; k++)
-		if (classname[k] == '.' || classname[k] == ' ')
-			classname[k] = '_';
-	snprintf(name, sizeof(name), "case-%s", s->cases[i].case_id);
+	class_name(classname, sizeof(classname), pkg, tname, s->sample_id);
+	npukb_junit_case_name(s, i, name, sizeof(name));
 	if (xmlTextWriterStartElement(w, BAD_CAST "testcase") < 0 || npukb_xml_attr(w, "name", name) ||
 	    npukb_xml_attr(w, "classname", classname) || attr_num(w, "time", case_time(s, i)))
 		return -1;
 	if (v->outcome == NPUKB_SKIPPED) {
-		if (xmlTextWriterStartElement(w, BAD_CAST "skipped") < 0 ||
-		    npukb_xml_attr(w, "message", v->message ? v->message : "skipped") ||
-		    xmlTextWriterEndElement(w) < 0)
+		if (skipped(w, v))
 			return -1;
 	} else if (v->outcome == NPUKB_FAIL) {
 		int internal = cat && strcmp(cat, "internal-error") == 0;
@@ -124,6 +202,12 @@ static int write_suite(xmlTextWriterPtr w, const struct npukb_results *r, const 
 		const struct npukb_sample_result *s = &r->items[i];
 		if (strcmp(s->task_id, task) != 0)
 			continue;
+		if (has_build(s)) {
+			tests++;
+			secs += s->compile.wall_seconds;
+			skipped += s->compile.outcome == NPUKB_SKIPPED;
+			failures += s->compile.outcome == NPUKB_FAIL;
+		}
 		for (j = 0; j < s->ncases; j++) {
 			const char *cat, *rule;
 			const struct npukb_verdict *v = npukb_case_outcome(s, j, &cat, &rule);
@@ -171,11 +255,15 @@ static int write_suite(xmlTextWriterPtr w, const struct npukb_results *r, const 
 	}
 	if (xmlTextWriterEndElement(w) < 0)
 		return -1;
-	for (i = 0; i < r->n; i++)
-		if (strcmp(r->items[i].task_id, task) == 0)
-			for (j = 0; j < r->items[i].ncases; j++)
-				if (write_case(w, &r->items[i], j, pkg, tname))
-					return -1;
+	for (i = 0; i < r->n; i++) {
+		if (strcmp(r->items[i].task_id, task) != 0)
+			continue;
+		if (has_build(&r->items[i]) && write_build(w, &r->items[i], pkg, tname))
+			return -1;
+		for (j = 0; j < r->items[i].ncases; j++)
+			if (write_case(w, &r->items[i], j, pkg, tname))
+				return -1;
+	}
 	if (xmlTextWriterWriteElement(w, BAD_CAST "system-out", BAD_CAST "") < 0 ||
 	    xmlTextWriterWriteElement(w, BAD_CAST "system-err", BAD_CAST "") < 0)
 		return -1;

@@ -29,7 +29,10 @@ static int write_doc(xmlTextWriterPtr w, const struct npukb_lb_entry *e, size_t 
 	for (i = 0; i < n; i++) {
 		const struct npukb_run_metrics *m = e[i].metrics;
 		if (xmlTextWriterStartElement(w, BAD_CAST "entry") < 0 ||
-		    npukb_xml_attr(w, "run", m->run_id) || npukb_xml_attr(w, "backend", m->backend) ||
+		    npukb_xml_attr(w, "run", m->run_id) || npukb_xml_attr(w, "label", m->label) ||
+		    /* what a page shows for the run: its label, else its id */
+		    npukb_xml_attr(w, "name", m->label ? m->label : m->run_id) ||
+		    npukb_xml_attr(w, "backend", m->backend) ||
 		    npukb_xml_attr(w, "soc", m->soc) || npukb_xml_attr(w, "started", m->started) ||
 		    npukb_xml_attr(w, "report", e[i].report_href) ||
 		    npukb_xml_attr(w, "complete", e[i].incomplete ? "no" : NULL))

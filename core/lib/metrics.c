@@ -3,10 +3,16 @@
  * report is metrics_json.c). */
 #include "metrics.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 const unsigned npukb_metrics_k[NPUKB_METRICS_NK] = { 1, 5, 10 };
 const double npukb_metrics_p[NPUKB_METRICS_NFAST] = { 0, 0.5, 0.8, 1, 1.5, 2 };
@@ -320,6 +326,8 @@ static int task_metrics(struct task_scan *t, struct npukb_task_metrics *m)
 		}
 		m->n_compiled++;
 		for (i = 0; i < t->ncases; i++) {
+			if (s->corr[i] && s->corr[i]->outcome == NPUKB_PASS)
+				m->n_case_passes++;
 			if (!s->corr[i]) {
 				m->n_unjudged++;
 			} else if (s->corr[i]->outcome == NPUKB_FAIL) {
@@ -361,6 +369,10 @@ static int task_metrics(struct task_scan *t, struct npukb_task_metrics *m)
 			}
 		}
 	}
+	m->case_score = m->n == 0 ? not_available("no judged model sample")
+		      : t->ncases == 0 ? figure(0)
+				       : figure((double)m->n_case_passes /
+						((double)m->n * (double)t->ncases));
 	if (m->n_correct > 0 && !m->speedup.available)
 		m->speedup = not_available(!answer ? "no answer in the run"
 					   : !answer_timed ? "no answer timing"
@@ -396,6 +408,7 @@ static int aggregate(struct npukb_agg_metrics *a, const char *name,
 		     const struct npukb_task_metrics *tasks, size_t ntasks, const char *level)
 {
 	double sum_c[NPUKB_METRICS_NK] = { 0 }, sum_k[NPUKB_METRICS_NK] = { 0 }, logs = 0;
+	double score_sum = 0;
 	size_t i, j;
 	memset(a, 0, sizeof(*a));
 	if (!(a->name = strdup(name)))
@@ -409,6 +422,10 @@ static int aggregate(struct npukb_agg_metrics *a, const char *name,
 		a->nsamples += t->n;
 		a->ncompiled += t->n_compiled;
 		a->ncorrect += t->n_correct;
+		if (!t->missing && t->case_score.available) {
+			a->ntasks_scored++;
+			score_sum += t->case_score.value;
+		}
 		for (j = 0; j < NPUKB_METRICS_NK; j++)
 			if (t->pass_correct[j].available) {
 				a->ntasks_k[j]++;
@@ -445,6 +462,8 @@ static int aggregate(struct npukb_agg_metrics *a, const char *name,
 	for (j = 0; j < NPUKB_METRICS_NFAST; j++)
 		a->fast[j] = a->ntasks ? figure((double)a->nfast[j] / (double)a->ntasks)
 				       : not_available("no task");
+	a->case_score = a->ntasks_scored ? figure(score_sum / (double)a->ntasks_scored)
+					 : not_available("no judged model sample");
 	a->geomean_speedup = a->n_speedups ? figure(exp(logs / (double)a->n_speedups))
 					   : not_available("no correct sample with a speedup");
 	if (a->ncategories > 1)
@@ -492,11 +511,12 @@ static int vptr_cmp(const void *x, const void *y)
 
 static int copy_meta(struct npukb_run_metrics *m, const struct npukb_jrun *run)
 {
-	const char *src[5] = { run->run_id, run->backend, run->soc, run->toolchain,
-			       run->started };
-	char **dst[5] = { &m->run_id, &m->backend, &m->soc, &m->toolchain, &m->started };
+	const char *src[6] = { run->run_id, run->backend, run->soc, run->toolchain,
+			       run->started, run->label };
+	char **dst[6] = { &m->run_id, &m->backend, &m->soc, &m->toolchain, &m->started,
+			  &m->label };
 	size_t i;
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 6; i++)
 		if (src[i] && !(*dst[i] = strdup(src[i])))
 			return -ENOMEM;
 	m->sources = calloc(run->nsources + 1, sizeof(*m->sources));
@@ -510,29 +530,120 @@ static int copy_meta(struct npukb_run_metrics *m, const struct npukb_jrun *run)
 	return 0;
 }
 
-static int weighted_score(struct npukb_run_metrics *m)
+/* Adds to *n the <Category>/<Task>/task.xml regular files under dir (a
+ * levelN folder; absent: none). */
+static int count_tasks(const char *dir, size_t *n)
 {
-	double sum = 0, wsum = 0;
-	size_t l, i;
+	DIR *d = opendir(dir), *cd;
+	struct dirent *e, *t;
+	struct stat st;
+	if (!d)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	while ((e = readdir(d)) != NULL) {
+		int cfd;
+		if (e->d_name[0] == '.')
+			continue;
+		cfd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (cfd < 0)
+			continue;
+		if (!(cd = fdopendir(cfd))) {
+			close(cfd);
+			continue;
+		}
+		while ((t = readdir(cd)) != NULL) {
+			char rel[NAME_MAX + 16];
+			if (t->d_name[0] == '.')
+				continue;
+			snprintf(rel, sizeof(rel), "%s/task.xml", t->d_name);
+			if (fstatat(cfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+				(*n)++;
+		}
+		closedir(cd);
+	}
+	closedir(d);
+	return 0;
+}
+
+static const struct npukb_agg_metrics *level_agg(const struct npukb_run_metrics *m, size_t l)
+{
+	char name[16];
+	size_t i;
+	snprintf(name, sizeof(name), "level%zu", l + 1);
+	for (i = 0; i < m->nlevels; i++)
+		if (strcmp(m->levels[i].name, name) == 0)
+			return &m->levels[i];
+	return NULL;
+}
+
+/* Both scores, from the run's own tasks only (see metrics.h). */
+static void scores(struct npukb_run_metrics *m)
+{
+	double sum = 0, wsum = 0, nkb = 0;
+	int any = 0;
+	size_t l;
 	m->levels_missing[0] = '\0';
 	for (l = 0; l < 3; l++) {
-		char name[16];
-		const struct npukb_agg_metrics *a = NULL;
-		snprintf(name, sizeof(name), "level%zu", l + 1);
-		for (i = 0; i < m->nlevels; i++)
-			if (strcmp(m->levels[i].name, name) == 0)
-				a = &m->levels[i];
-		if (a && a->fast[0].available) {
-			sum += npukb_metrics_level_weight[l] * a->fast[0].value;
+		const struct npukb_agg_metrics *a = level_agg(m, l);
+		size_t own = a ? a->ntasks - a->ntasks_missing : 0;
+		m->nkb_tasks_total[l] = a ? a->ntasks : 0;
+		m->nkb_tasks_judged[l] = a ? a->ntasks_scored : 0;
+		m->nkb_level_score[l] = a ? a->case_score : not_available("no task of the level");
+		if (m->nkb_level_score[l].available) {
+			nkb += npukb_metrics_level_weight[l] * m->nkb_level_score[l].value;
+			any = 1;
+		}
+		if (own > 0) {
+			sum += npukb_metrics_level_weight[l] * (double)a->nfast[0] / (double)own;
 			wsum += npukb_metrics_level_weight[l];
 			continue;
 		}
 		if (m->levels_missing[0])
 			strcat(m->levels_missing, ", ");
-		strcat(m->levels_missing, name);
+		snprintf(m->levels_missing + strlen(m->levels_missing),
+			 sizeof(m->levels_missing) - strlen(m->levels_missing), "level%zu", l + 1);
 	}
-	m->weighted_score = wsum > 0 ? figure(sum / wsum) : not_available("no level 1-3 task");
+	m->fast0_weighted_score = wsum > 0 ? figure(sum / wsum) : not_available("no level 1-3 task");
+	m->npukernelbench_score = any ? figure(nkb) : not_available("no judged level 1-3 task");
+}
+
+void npukb_metrics_set_level_tasks(struct npukb_run_metrics *m, const size_t counts[3])
+{
+	size_t l;
+	for (l = 0; l < 3; l++)
+		if (counts[l] > m->nkb_tasks_total[l])
+			m->nkb_tasks_total[l] = counts[l];
+}
+
+int npukb_metrics_count_level_tasks(const char *levels_dir, size_t counts[3])
+{
+	size_t l;
+	for (l = 0; l < 3; l++) {
+		char *dir = NULL;
+		int rc;
+		counts[l] = 0;
+		if (asprintf(&dir, "%s/level%zu", levels_dir, l + 1) < 0)
+			return -ENOMEM;
+		rc = count_tasks(dir, &counts[l]);
+		free(dir);
+		if (rc)
+			return rc;
+	}
 	return 0;
+}
+
+void npukb_metrics_cover_levels(struct npukb_run_metrics *m, const char *levels_dir)
+{
+	const char *root = getenv("NPUKB_DATADIR");
+	char *dflt = NULL;
+	size_t counts[3];
+	if (!levels_dir) {
+		if (asprintf(&dflt, "%s/levels", root && *root ? root : NPUKB_PKGDATADIR) < 0)
+			return;
+		levels_dir = dflt;
+	}
+	if (npukb_metrics_count_level_tasks(levels_dir, counts) == 0)
+		npukb_metrics_set_level_tasks(m, counts);
+	free(dflt);
 }
 
 int npukb_metrics_compute(const struct npukb_jrun *run, const char *const *universe,
@@ -616,7 +727,7 @@ int npukb_metrics_compute(const struct npukb_jrun *run, const char *const *unive
 	}
 	if (aggregate(&out->overall, "overall", out->tasks, out->ntasks, NULL) != 0)
 		goto fail;
-	weighted_score(out);
+	scores(out);
 	free(levels);
 	free(vs);
 	return 0;
@@ -646,5 +757,6 @@ void npukb_run_metrics_free(struct npukb_run_metrics *m)
 	free(m->soc);
 	free(m->toolchain);
 	free(m->started);
+	free(m->label);
 	memset(m, 0, sizeof(*m));
 }

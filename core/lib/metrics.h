@@ -23,8 +23,18 @@
  * - fast_p = share of tasks having a correct sample with speedup > p
  *   (strictly, see npukb_speedup_exceeds); fast_0 = share of tasks with a correct sample, whatever the
  *   timing. Tasks missing from the run count in the denominator.
- * - weighted score = sum(w_l * fast_0_l) / sum(w_l) over the levels 1-3
- *   present, w = 0.2, 0.3, 0.5; the absent levels are listed.
+ * - NPUKernelBench score (NPUKernelBench's docs/BENCHMARK_EVALUATION.md
+ *   section 3 and run_multi_test.py's StatisticsGenerator): a task's score
+ *   is the share of its (model sample, case) pairs that passed, a sample
+ *   that did not compile passing none; a level's score is the mean over
+ *   the run's tasks of that level with a judged model sample; the score is
+ *   sum(w_l * score_l) over levels 1-3, w = 0.2, 0.3, 0.5, a level the run
+ *   has no judged task of adding 0 (the weights are not rescaled). Only
+ *   the run's own tasks count: coverage (tasks judged / tasks of the
+ *   level) is reported beside it, never folded in.
+ * - fast_0-weighted score = sum(w_l * fast_0_l) / sum(w_l) over the levels
+ *   1-3 the run has tasks of, fast_0_l over the run's own tasks of level
+ *   l; the absent levels are listed.
  * - categories: each failed (sample, case) of the model counts once with its
  *   final category (classify's when it ran, else the failing verdict's);
  *   a failed compile is one failure (the journal gives it no case). */
@@ -86,6 +96,10 @@ struct npukb_task_metrics {
 	size_t n_correct;
 	size_t ncases;
 	size_t n_unjudged;   /* (compiled sample, case) pairs with no verdict */
+	size_t n_case_passes; /* (model sample, case) pairs passed */
+	/* NPUKernelBench's task score: n_case_passes / (n * ncases), 0 when
+	 * no sample compiled; not available when n == 0 */
+	struct npukb_figure case_score;
 	int has_answer;
 	int answer_correct;
 	struct npukb_figure pass_compile[NPUKB_METRICS_NK];
@@ -108,6 +122,8 @@ struct npukb_agg_metrics {
 	size_t nsamples;
 	size_t ncompiled;
 	size_t ncorrect;
+	size_t ntasks_scored;             /* tasks with a judged model sample */
+	struct npukb_figure case_score;   /* mean of their case_score */
 	struct npukb_figure pass_compile[NPUKB_METRICS_NK];
 	struct npukb_figure pass_correct[NPUKB_METRICS_NK];
 	size_t ntasks_k[NPUKB_METRICS_NK]; /* tasks with n >= k */
@@ -125,6 +141,7 @@ struct npukb_agg_metrics {
 struct npukb_run_metrics {
 	char *run_id;
 	char *backend, *soc, *toolchain, *started; /* NULL when unknown */
+	char *label;                       /* `run --label`; NULL when none */
 	size_t nsources;
 	char **sources;
 	size_t ntasks;
@@ -132,9 +149,26 @@ struct npukb_run_metrics {
 	size_t nlevels;
 	struct npukb_agg_metrics *levels;  /* sorted by level number */
 	struct npukb_agg_metrics overall;
-	struct npukb_figure weighted_score;
+	struct npukb_figure fast0_weighted_score;
 	char levels_missing[64];           /* "level3" or "level1, level3"; "" */
+	struct npukb_figure npukernelbench_score;
+	/* per level 1-3: its score (not available: no judged task), the
+	 * tasks it was taken over and the level's tasks (coverage) */
+	struct npukb_figure nkb_level_score[3];
+	size_t nkb_tasks_judged[3];
+	size_t nkb_tasks_total[3];
 };
+
+/* The tasks each of levels 1-3 has (counts[l-1]) under levels_dir: every
+ * level<N>/<Category>/<Task>/task.xml. 0 or a negative errno. */
+int npukb_metrics_count_level_tasks(const char *levels_dir, size_t counts[3]);
+/* Coverage denominators: by default a level's tasks are those the run
+ * and the universe name; counts (of npukb_metrics_count_level_tasks)
+ * replace them where larger. */
+void npukb_metrics_set_level_tasks(struct npukb_run_metrics *m, const size_t counts[3]);
+/* Both of the above over levels_dir (NULL: $NPUKB_DATADIR/levels, else the
+ * installed levels); a folder that cannot be read changes nothing. */
+void npukb_metrics_cover_levels(struct npukb_run_metrics *m, const char *levels_dir);
 
 /* Metrics of run. universe (may be NULL) lists task ids that other runs
  * shown beside this one have: those missing here are reported as missing

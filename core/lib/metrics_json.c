@@ -95,6 +95,16 @@ static void jw_bool(struct jw *w, const char *key, int v)
 
 /* {"value": x, "reason": null} or {"value": null, "reason": "..."}, with
  * an optional count (when count_key is not NULL). */
+/* "value" (null when not available) and "reason" (null when it is). */
+static void jw_value_reason(struct jw *w, struct npukb_figure fig)
+{
+	if (fig.available)
+		jw_num(w, "value", fig.value);
+	else
+		jw_str(w, "value", NULL);
+	jw_str(w, "reason", fig.available ? NULL : fig.reason);
+}
+
 static void jw_figure(struct jw *w, const char *key, struct npukb_figure fig,
 		      const char *count_key, size_t count)
 {
@@ -175,6 +185,8 @@ static void jw_task(struct jw *w, const struct npukb_task_metrics *t)
 	jw_uint(w, "correct", t->n_correct);
 	jw_uint(w, "cases", t->ncases);
 	jw_uint(w, "unjudged", t->n_unjudged);
+	jw_uint(w, "case_passes", t->n_case_passes);
+	jw_figure(w, "npukernelbench_score", t->case_score, NULL, 0);
 	jw_str(w, "answer", !t->has_answer ? "absent" : t->answer_correct ? "correct" : "incorrect");
 	jw_passk(w, "compile_pass_at_k", t->pass_compile, NULL);
 	jw_passk(w, "correct_pass_at_k", t->pass_correct, NULL);
@@ -195,6 +207,7 @@ static void jw_run(struct jw *w, const struct npukb_run_metrics *m, enum npukb_r
 	size_t i;
 	jw_open(w, NULL, '{');
 	jw_str(w, "run", m->run_id);
+	jw_str(w, "label", m->label);
 	jw_str(w, "backend", m->backend);
 	jw_str(w, "soc", m->soc);
 	jw_str(w, "toolchain", m->toolchain);
@@ -221,12 +234,24 @@ static void jw_run(struct jw *w, const struct npukb_run_metrics *m, enum npukb_r
 			jw_task(w, &m->tasks[i]);
 		jw_close(w, ']');
 	}
-	jw_open(w, "weighted_score", '{');
-	if (m->weighted_score.available)
-		jw_num(w, "value", m->weighted_score.value);
-	else
-		jw_str(w, "value", NULL);
-	jw_str(w, "reason", m->weighted_score.available ? NULL : m->weighted_score.reason);
+	jw_open(w, "npukernelbench_score", '{');
+	jw_value_reason(w, m->npukernelbench_score);
+	jw_open(w, "levels", '[');
+	for (i = 0; i < 3; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "level%zu", i + 1);
+		jw_open(w, NULL, '{');
+		jw_str(w, "level", name);
+		jw_num(w, "weight", npukb_metrics_level_weight[i]);
+		jw_figure(w, "score", m->nkb_level_score[i], NULL, 0);
+		jw_uint(w, "tasks_judged", m->nkb_tasks_judged[i]);
+		jw_uint(w, "tasks", m->nkb_tasks_total[i]);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	jw_close(w, '}');
+	jw_open(w, "fast0_weighted_score", '{');
+	jw_value_reason(w, m->fast0_weighted_score);
 	jw_str(w, "of", "fast_0");
 	jw_open(w, "weights", '{');
 	for (i = 0; i < 3; i++) {

@@ -125,12 +125,30 @@ int npukb_metrics_xml_write(xmlTextWriterPtr w, const struct npukb_run_metrics *
 {
 	size_t i;
 	if (start(w, "metrics") || npukb_xml_attr(w, "run", m->run_id) ||
+	    npukb_xml_attr(w, "label", m->label) ||
 	    npukb_xml_attr(w, "format", "1") || attr_num(w, "suspect-above", NPUKB_SUSPECT_SPEEDUP))
 		goto fail;
-	if (start(w, "weighted-score") || figure(w, m->weighted_score) ||
-	    npukb_xml_attr(w, "of", "fast_0") ||
-	    npukb_xml_attr(w, "levels-missing", m->levels_missing) || end(w))
+	if (start(w, "npukernelbench-score") || figure(w, m->npukernelbench_score))
 		goto fail;
+	for (i = 0; i < 3; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "level%zu", i + 1);
+		if (start(w, "level") || npukb_xml_attr(w, "name", name) ||
+		    attr_num(w, "weight", npukb_metrics_level_weight[i]) ||
+		    figure(w, m->nkb_level_score[i]) ||
+		    attr_size(w, "tasks-judged", m->nkb_tasks_judged[i]) ||
+		    attr_size(w, "tasks", m->nkb_tasks_total[i]) || end(w))
+			goto fail;
+	}
+	if (end(w))
+		goto fail;
+	/* weighted-score: the old name of fast0-weighted-score, kept until the
+	 * page templates read the new one; drop it then */
+	for (i = 0; i < 2; i++)
+		if (start(w, i ? "weighted-score" : "fast0-weighted-score") ||
+		    figure(w, m->fast0_weighted_score) || npukb_xml_attr(w, "of", "fast_0") ||
+		    npukb_xml_attr(w, "levels-missing", m->levels_missing) || end(w))
+			goto fail;
 	for (i = 0; i < m->nlevels; i++)
 		if (aggregate(w, &m->levels[i]))
 			goto fail;

@@ -4,6 +4,7 @@
  * line) and never reaches the last column, so the terminal never wraps it
  * and the next "\r" always lands on the same line. */
 #include "progress.h"
+#include "diag_loc.h"
 
 #include <npukb/util.h>
 
@@ -26,6 +27,9 @@
 #define REDRAW_INTERVAL 0.1
 
 #define MAX_CATS 6
+/* Failing samples a task's line names; more are counted. */
+#define MAX_FAILS 8
+#define FAIL_LINE 400
 
 struct cat_count {
 	char name[40];
@@ -42,10 +46,14 @@ struct task_acc {
 	size_t samples;
 	struct cat_count cats[MAX_CATS];
 	size_t ncats, other_fails;
+	char fails[MAX_FAILS][FAIL_LINE]; /* its failing samples, first failure each */
+	size_t nfails, more_fails;
 };
 
 struct worker_now {
 	char *task, *sample; /* NULL: idle */
+	char *dir;           /* the sample's folder, for its failures' locations */
+	int failed;          /* the sample's first failure is noted */
 };
 
 struct npukb_progress {
@@ -248,6 +256,7 @@ void npukb_progress_free(struct npukb_progress *p)
 	for (i = 0; i < NPUKB_PROGRESS_MAX_WORKERS; i++) {
 		free(p->now[i].task);
 		free(p->now[i].sample);
+		free(p->now[i].dir);
 	}
 	free(p);
 }
@@ -315,6 +324,17 @@ static void close_task(struct npukb_progress *p, size_t k)
 		fprintf(p->out, "%s\n", line);
 		fflush(p->out);
 	}
+	if (a->nfails) {
+		size_t i;
+		if (p->mode == NPUKB_PROGRESS_TTY && p->drawn)
+			fputs("\r" ERASE_EOL, p->out);
+		for (i = 0; i < a->nfails; i++)
+			fprintf(p->out, "%s\n", a->fails[i]);
+		if (a->more_fails)
+			fprintf(p->out, "  ... and %zu more failing sample%s (see summary.txt)\n",
+				a->more_fails, a->more_fails == 1 ? "" : "s");
+		fflush(p->out);
+	}
 	acc_free(a);
 	memmove(a, a + 1, (p->ntasks - k - 1) * sizeof(*a));
 	p->ntasks--;
@@ -344,8 +364,8 @@ static void relay(struct npukb_progress *p, char kind, const char *a, const char
 	char line[1024];
 	size_t off = 0, i;
 	ssize_t n;
-	put(line, sizeof(line) - 1, &off, "%c %u\t%s\t%s", kind, p->relay_worker, a ? a : "",
-	    b ? b : "");
+	put(line, sizeof(line) - 1, &off, "%c %u\t%s%s%s", kind, p->relay_worker, a ? a : "",
+	    b ? "\t" : "", b ? b : "");
 	if (off > sizeof(line) - 2)
 		off = sizeof(line) - 2;
 	for (i = 2; i < off; i++)
@@ -404,10 +424,18 @@ void npukb_progress_sample_w(struct npukb_progress *p, unsigned worker, const ch
 	if (!p)
 		return;
 	if (p->mode == NPUKB_PROGRESS_RELAY) {
+		/* the worker's own sample, for its failure lines */
+		set_str(&p->now[0].sample, sample);
+		free(p->now[0].dir);
+		p->now[0].dir = NULL;
+		p->now[0].failed = 0;
 		relay(p, 'S', task, sample);
 		return;
 	}
 	worker %= NPUKB_PROGRESS_MAX_WORKERS;
+	free(p->now[worker].dir);
+	p->now[worker].dir = NULL;
+	p->now[worker].failed = 0;
 	/* a task nobody said the size of ends when the next one starts */
 	for (k = 0; k < p->ntasks;)
 		if (!p->tasks[k].expected && strcmp(p->tasks[k].id, task) != 0)
@@ -512,6 +540,102 @@ void npukb_progress_unit(struct npukb_progress *p, enum npukb_outcome outcome,
 	npukb_progress_unit_w(p, 0, outcome, category);
 }
 
+size_t npukb_progress_format_failure(char *buf, size_t len, const char *sample,
+				     const char *category, const char *message,
+				     const char *file, long line)
+{
+	size_t off = 0, n = 0;
+	const char *m = message ? message : "";
+	buf[0] = '\0';
+	put(buf, len, &off, "  %s: %s", sample ? sample : "?", category ? category : "failed");
+	if (file && *file)
+		put(buf, len, &off, " at %s:%ld", file, line);
+	if (*m)
+		put(buf, len, &off, ": ");
+	/* the first line of the message, at most 160 bytes; a sample's text
+	 * may hold escapes and control bytes: they are shown as '?' */
+	for (; m[n] && m[n] != '\n' && n < 160 && off + 1 < len; n++)
+		buf[off++] = (unsigned char)m[n] < 0x20 || m[n] == 0x7f ? '?' : m[n];
+	if (off < len)
+		buf[off] = '\0';
+	else
+		buf[len - 1] = '\0';
+	if (m[n] && m[n] != '\n')
+		put(buf, len, &off, "...");
+	return strlen(buf);
+}
+
+void npukb_progress_sample_dir_w(struct npukb_progress *p, unsigned worker, const char *dir)
+{
+	struct worker_now *now;
+	if (!p)
+		return;
+	now = &p->now[p->mode == NPUKB_PROGRESS_RELAY ? 0 : worker % NPUKB_PROGRESS_MAX_WORKERS];
+	set_str(&now->dir, dir);
+}
+
+void npukb_progress_sample_dir(struct npukb_progress *p, const char *dir)
+{
+	npukb_progress_sample_dir_w(p, 0, dir);
+}
+
+/* A failure line joins the task worker w is on. */
+static void add_failure(struct npukb_progress *p, unsigned worker, const char *line)
+{
+	struct task_acc *a = worker_task(p, worker);
+	if (!a)
+		return;
+	if (a->nfails == MAX_FAILS) {
+		a->more_fails++;
+		return;
+	}
+	snprintf(a->fails[a->nfails++], FAIL_LINE, "%s", line);
+}
+
+void npukb_progress_failure_w(struct npukb_progress *p, unsigned worker, const char *category,
+			      const struct npukb_verdict *v)
+{
+	char file[256], line_text[FAIL_LINE];
+	struct worker_now *now;
+	const char *msg;
+	long line = 0;
+	int located;
+	if (!p || !v)
+		return;
+	now = &p->now[p->mode == NPUKB_PROGRESS_RELAY ? 0 : worker % NPUKB_PROGRESS_MAX_WORKERS];
+	if (now->failed)
+		return;
+	now->failed = 1;
+	located = npukb_verdict_sample_location(v, now->dir, file, sizeof(file), &line) == 0;
+	msg = v->message;
+	if (located && msg) {
+		/* "/abs/sample/k.cpp:39:17: error: ..." says where twice: keep
+		 * the "error: ..." */
+		char needle[300];
+		const char *at;
+		snprintf(needle, sizeof(needle), "/%s:%ld:", file, line);
+		at = strstr(msg, needle);
+		if (at && at - msg < 4096 && !memchr(msg, ' ', (size_t)(at - msg))) {
+			at += strlen(needle);
+			at += strspn(at, "0123456789");
+			at += strspn(at, ": ");
+			msg = at;
+		}
+	}
+	npukb_progress_format_failure(line_text, sizeof(line_text), now->sample, category, msg,
+				      located ? file : NULL, line);
+	if (p->mode == NPUKB_PROGRESS_RELAY)
+		relay(p, 'X', line_text, NULL);
+	else
+		add_failure(p, worker, line_text);
+}
+
+void npukb_progress_failure(struct npukb_progress *p, const char *category,
+			    const struct npukb_verdict *v)
+{
+	npukb_progress_failure_w(p, 0, category, v);
+}
+
 void npukb_progress_flagged_w(struct npukb_progress *p, unsigned worker)
 {
 	struct task_acc *a;
@@ -587,7 +711,8 @@ int npukb_progress_feed(struct npukb_progress *p, const char *line)
 	if (!(copy = strdup(end + 1)))
 		return -1;
 	a = copy;
-	b = strchr(a, '\t');
+	/* a note's and a failure line's text is all the rest */
+	b = kind == 'N' || kind == 'X' ? NULL : strchr(a, '\t');
 	if (b)
 		*b++ = '\0';
 	else
@@ -599,6 +724,7 @@ int npukb_progress_feed(struct npukb_progress *p, const char *line)
 	case 'F': npukb_progress_unit_w(p, (unsigned)w, NPUKB_FAIL, *a ? a : NULL); break;
 	case 'G': npukb_progress_flagged_w(p, (unsigned)w); break;
 	case 'N': note_text(p, a); break;
+	case 'X': add_failure(p, (unsigned)w, a); break;
 	default: free(copy); return -1;
 	}
 	free(copy);

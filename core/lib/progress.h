@@ -82,6 +82,19 @@ void npukb_progress_sample(struct npukb_progress *p, const char *task, const cha
 /* One unit is decided; category is the failure category or NULL. */
 void npukb_progress_unit(struct npukb_progress *p, enum npukb_outcome outcome,
 			 const char *category);
+/* The folder of the sample just started (for its failures' locations). */
+void npukb_progress_sample_dir(struct npukb_progress *p, const char *dir);
+/* The unit about to be reported failed with v: the first failure of each
+ * sample is named under its task's line, with the sample's own file:line
+ * (diag_loc.h) and the first line of its message. */
+void npukb_progress_failure(struct npukb_progress *p, const char *category,
+			    const struct npukb_verdict *v);
+/* That line: "  SAMPLE: CATEGORY at FILE:LINE: first line of the message"
+ * (no " at ..." when file is NULL; the message cut at 160 bytes with
+ * "...", control bytes shown as '?'). Returns strlen of buf. */
+size_t npukb_progress_format_failure(char *buf, size_t len, const char *sample,
+				     const char *category, const char *message,
+				     const char *file, long line);
 /* The unit just reported carries a suspicion flag. */
 void npukb_progress_flagged(struct npukb_progress *p);
 /* A message that must not be torn by the status line (warnings). */
@@ -93,6 +106,9 @@ void npukb_progress_sample_w(struct npukb_progress *p, unsigned worker, const ch
 void npukb_progress_unit_w(struct npukb_progress *p, unsigned worker,
 			   enum npukb_outcome outcome, const char *category);
 void npukb_progress_flagged_w(struct npukb_progress *p, unsigned worker);
+void npukb_progress_sample_dir_w(struct npukb_progress *p, unsigned worker, const char *dir);
+void npukb_progress_failure_w(struct npukb_progress *p, unsigned worker, const char *category,
+			      const struct npukb_verdict *v);
 /* Worker w has nothing to do any more. */
 void npukb_progress_idle(struct npukb_progress *p, unsigned worker);
 /* Time passes: redraws the terminal's elapsed time (call at least once a

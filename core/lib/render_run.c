@@ -1,6 +1,7 @@
 /* render_run.c - journal -> (reader) -> aggregate -> reports. */
 #include "render_run.h"
 
+#include "diag_loc.h"
 #include "fsutil.h"
 #include "journal_read.h"
 #include "junit.h"
@@ -14,18 +15,21 @@
 #include <string.h>
 #include <unistd.h>
 
-static int write_summary(const struct npukb_results *r, FILE *f)
+static int write_summary(const struct npukb_results *r, const char *label, FILE *f)
 {
 	struct npukb_tally t;
 	size_t i, j;
 	npukb_results_tally(r, &t);
-	fprintf(f, "npukb run %s on %s (%s), SoC %s\n", r->run_id, r->backend,
+	fprintf(f, "npukb run %s%s%s%s on %s (%s), SoC %s\n", r->run_id,
+		label ? " (label " : "", label ? label : "", label ? ")" : "", r->backend,
 		r->backend_identity ? r->backend_identity : "?", r->soc);
 	for (i = 0; i < r->n; i++) {
 		const struct npukb_sample_result *s = &r->items[i];
 		for (j = 0; j < s->ncases; j++) {
 			const char *cat, *rule;
 			const struct npukb_verdict *v = npukb_case_outcome(s, j, &cat, &rule);
+			char at[1024];
+			long line = 0;
 			fprintf(f, "%s\t%s\tcase %s\t%s", s->task_id, s->sample_id,
 				s->cases[j].case_id ? s->cases[j].case_id : "?",
 				npukb_outcome_name(v->outcome));
@@ -37,6 +41,10 @@ static int write_summary(const struct npukb_results *r, FILE *f)
 				fprintf(f, "\t[%s]", s->cases[j].correctness.flags);
 			if (s->cases[j].performance.flags)
 				fprintf(f, "\t[%s]", s->cases[j].performance.flags);
+			/* the sample's own line, not npukb's headers' */
+			if (npukb_verdict_sample_location(v, s->sample_dir, at, sizeof(at),
+							  &line) == 0)
+				fprintf(f, "\tat %s:%ld", at, line);
 			if (v->outcome != NPUKB_PASS && v->message)
 				fprintf(f, "\t%s", v->message);
 			fputc('\n', f);
@@ -48,8 +56,8 @@ static int write_summary(const struct npukb_results *r, FILE *f)
 
 /* summary.txt through a temporary file: an old summary stays whole until
  * the new one is. */
-static int write_summary_file(const struct npukb_results *r, const char *path, char *err,
-			      size_t errlen)
+static int write_summary_file(const struct npukb_results *r, const char *label,
+			      const char *path, char *err, size_t errlen)
 {
 	char *tmp = NULL;
 	FILE *f;
@@ -65,7 +73,7 @@ static int write_summary_file(const struct npukb_results *r, const char *path, c
 		free(tmp);
 		return rc;
 	}
-	rc = write_summary(r, f);
+	rc = write_summary(r, label, f);
 	errno = 0;
 	if (fclose(f) != 0 && rc == 0)
 		rc = errno ? -errno : -EIO;
@@ -133,7 +141,7 @@ static int write_all(const char *outdir, const char *reports_dir,
 	if (rc == 0 && reports_dir)
 		rc = write_report_dir(outdir, reports_dir, xml, err, errlen);
 	if (rc == 0)
-		rc = write_summary_file(results, summary, err, errlen);
+		rc = write_summary_file(results, info->label, summary, err, errlen);
 	free(junit);
 	free(xml);
 	free(summary);
@@ -172,6 +180,7 @@ int npukb_render_run_reports(const char *outdir, const char *reports_dir,
 	if ((rc = npukb_metrics_compute(run, NULL, 0, &metrics, err, errlen)) != 0)
 		goto out;
 	have_metrics = 1;
+	npukb_metrics_cover_levels(&metrics, NULL);
 	memset(&info, 0, sizeof(info));
 	info.nseeds = run->nseeds;
 	info.base_seed = (unsigned long long)run->base_seed;
@@ -179,6 +188,7 @@ int npukb_render_run_reports(const char *outdir, const char *reports_dir,
 	info.journal = path;
 	info.metrics = &metrics;
 	info.sandbox = run->sandbox;
+	info.label = run->label;
 	rc = write_all(outdir, reports_dir, r, &info, err, errlen);
 out:
 	if (have_metrics)

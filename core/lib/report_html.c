@@ -6,6 +6,7 @@
 #include "report_html.h"
 
 #include "fsutil.h"
+#include "report_source.h"
 
 #include <npukb/util.h>
 
@@ -171,6 +172,13 @@ int npukb_report_html_render_page(const char *xml, const char *reports_dir,
 	if (!doc) {
 		rc = -EINVAL;
 		snprintf(err, errlen, "%s: cannot read: %s", results_xml, msgs.text);
+		goto out;
+	}
+	/* the sample pages show the model samples' source (results.xml names
+	 * their folders; a run report only: other documents have no samples) */
+	if ((rc = npukb_report_sources_attach(doc)) != 0) {
+		snprintf(err, errlen, "%s: cannot read the samples' source: %s", results_xml,
+			 strerror(-rc));
 		goto out;
 	}
 	sec = xsltNewSecurityPrefs();

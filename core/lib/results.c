@@ -56,6 +56,7 @@ void npukb_results_free(struct npukb_results *r)
 		npukb_verdict_clear(&s->compile_classify);
 		for (j = 0; j < s->ncases; j++) {
 			free(s->cases[j].case_id);
+			free(s->cases[j].desc);
 			npukb_verdict_clear(&s->cases[j].correctness);
 			npukb_verdict_clear(&s->cases[j].performance);
 			npukb_verdict_clear(&s->cases[j].classify);
@@ -63,6 +64,9 @@ void npukb_results_free(struct npukb_results *r)
 		free(s->cases);
 		free(s->task_id);
 		free(s->sample_id);
+		free(s->sample_dir);
+		free(s->model);
+		free(s->response_sha256);
 	}
 	free(r->items);
 	free(r->run_id);
@@ -174,6 +178,15 @@ static size_t count_words(const char *s)
 	return n;
 }
 
+/* Fields of a ';'-separated list ("" has one, empty, field). */
+static size_t count_fields(const char *s)
+{
+	size_t n = 1;
+	for (; *s; s++)
+		n += *s == ';';
+	return n;
+}
+
 /* The units in plan order (index), file order among equals. */
 static int cmp_unit(const void *a, const void *b)
 {
@@ -197,6 +210,10 @@ static int add_unit(struct npukb_results *out, const struct npukb_jrun *run,
 	if (!s)
 		return -ENOMEM;
 	s->is_answer = u->is_answer;
+	if ((u->sample_dir && !(s->sample_dir = strdup(u->sample_dir))) ||
+	    (u->model && !(s->model = strdup(u->model))) ||
+	    (u->response_sha256 && !(s->response_sha256 = strdup(u->response_sha256))))
+		return -ENOMEM;
 	for (i = 0; i < s->ncases; i++) {
 		size_t len;
 		p += strspn(p, " ");
@@ -205,6 +222,15 @@ static int add_unit(struct npukb_results *out, const struct npukb_jrun *run,
 			return -ENOMEM;
 		p += len;
 	}
+	/* descriptions, one per case id (';' separated); any other count is
+	 * not theirs and is ignored */
+	if (u->case_descs && count_fields(u->case_descs) == s->ncases)
+		for (i = 0, p = u->case_descs; i < s->ncases; i++) {
+			size_t len = strcspn(p, ";");
+			if (len && !(s->cases[i].desc = strndup(p, len)))
+				return -ENOMEM;
+			p += len + (p[len] == ';');
+		}
 	for (k = u->first; k < u->first + u->nverdicts; k++) {
 		const struct npukb_jverdict *v = &run->v[k];
 		struct npukb_verdict *dst = NULL;

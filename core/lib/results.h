@@ -15,6 +15,7 @@
 
 struct npukb_case_result {
 	char *case_id;
+	char *desc;     /* "float16 48x128x512" (case_desc.h); NULL: unknown */
 	struct npukb_verdict correctness;
 	struct npukb_verdict performance; /* outcome 0 when not run */
 	struct npukb_verdict classify;    /* outcome 0 when nothing failed */
@@ -24,6 +25,8 @@ struct npukb_sample_result {
 	char *task_id;
 	char *sample_id;
 	int is_answer;
+	char *sample_dir; /* where it was judged from; NULL: unknown */
+	char *model, *response_sha256; /* its response.json's; NULL: none */
 	struct npukb_verdict compile;
 	struct npukb_verdict compile_classify; /* outcome 0 unless compile failed */
 	size_t ncases;

@@ -5,6 +5,7 @@
 #include "results_xml.h"
 #include "xml_file.h"
 
+#include "diag_loc.h"
 #include "machine.h"
 #include "metrics_xml.h"
 
@@ -139,7 +140,10 @@ static int write_sample(xmlTextWriterPtr w, const struct npukb_sample_result *s,
 	page_name(page, sizeof(page), index, s->task_id, s->sample_id);
 	if (start(w, "sample") || npukb_xml_attr(w, "id", s->sample_id) ||
 	    npukb_xml_attr(w, "answer", s->is_answer ? "true" : "false") ||
-	    npukb_xml_attr(w, "page", page))
+	    npukb_xml_attr(w, "model", s->model) ||
+	    npukb_xml_attr(w, "response-sha256", s->response_sha256) ||
+	    npukb_xml_attr(w, "page", page) ||
+	    npukb_xml_attr(w, "dir", s->sample_dir)) /* the report shows its source */
 		return -1;
 	if (verdict(w, "compile", &s->compile) ||
 	    verdict(w, "compile-classify", &s->compile_classify))
@@ -148,11 +152,19 @@ static int write_sample(xmlTextWriterPtr w, const struct npukb_sample_result *s,
 		const struct npukb_case_result *c = &s->cases[j];
 		const char *cat, *rule;
 		const struct npukb_verdict *v = npukb_case_outcome(s, j, &cat, &rule);
+		char at[1024];
+		long line = 0;
+		int located = npukb_verdict_sample_location(v, s->sample_dir, at, sizeof(at),
+							    &line) == 0;
 		if (start(w, "case") || npukb_xml_attr(w, "id", c->case_id ? c->case_id : "?") ||
+		    npukb_xml_attr(w, "desc", c->desc) ||
 		    npukb_xml_attr(w, "outcome", npukb_outcome_name(v->outcome)) ||
 		    npukb_xml_attr(w, "stage", npukb_stage_name(v->stage)) ||
 		    npukb_xml_attr(w, "category", cat) ||
-		    npukb_xml_attr(w, "rule", rule))
+		    npukb_xml_attr(w, "rule", rule) ||
+		    /* where in the sample it failed (diag_loc.h) */
+		    npukb_xml_attr(w, "at-file", located ? at : NULL) ||
+		    (located && attr_ll(w, "at-line", line)))
 			return -1;
 		if (verdict(w, "correctness", &c->correctness) ||
 		    verdict(w, "performance", &c->performance) ||
@@ -217,7 +229,8 @@ static int write_doc(xmlTextWriterPtr w, const struct npukb_results *r,
 
 	npukb_results_tally(r, &t);
 	if (xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0 || start(w, "run") ||
-	    npukb_xml_attr(w, "id", r->run_id) || npukb_xml_attr(w, "format", "1"))
+	    npukb_xml_attr(w, "id", r->run_id) || npukb_xml_attr(w, "label", info->label) ||
+	    npukb_xml_attr(w, "format", "1"))
 		return -1;
 	if (write_provenance(w, r, info))
 		return -1;

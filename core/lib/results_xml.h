@@ -30,6 +30,8 @@ struct npukb_run_info {
 	const struct npukb_run_metrics *metrics;
 	/* The sandbox mode the run's journal records; NULL: this process's. */
 	const char *sandbox;
+	/* The run's --label, from its journal header; NULL: none. */
+	const char *label;
 };
 
 /* Write path atomically (path.tmp, then rename). 0 or a negative errno. */

@@ -11,6 +11,7 @@
 #include "run_workers.h"
 #include "data_threads.h"
 #include "case_select.h"
+#include "case_desc.h"
 
 #include "catalog.h"
 #include "data_cache.h"
@@ -209,6 +210,8 @@ static void report_unit(const struct run_state *st, const struct npukb_sample_re
 {
 	const char *cat, *rule;
 	const struct npukb_verdict *v = npukb_case_outcome(r, i, &cat, &rule);
+	if (v->outcome == NPUKB_FAIL) /* before the unit, which may close its task */
+		npukb_progress_failure(st->progress, cat, v);
 	npukb_progress_unit(st->progress, v->outcome, cat);
 	if (r->cases[i].correctness.flags)
 		npukb_progress_flagged(st->progress);
@@ -222,9 +225,12 @@ static void commit_unit(struct run_state *st, const struct npukb_task *t,
 {
 	struct npukb_journal_unit u;
 	const char **ids = calloc(t->ncases + 1, sizeof(*ids));
+	char *descs = npukb_case_describe_all(t), *sdir = realpath(s->dir, NULL);
 	size_t i;
 	int rc;
 	if (!ids) {
+		free(descs);
+		free(sdir);
 		io_failure(st, -ENOMEM, st->journal.path, "cannot append to the journal");
 		return;
 	}
@@ -237,10 +243,16 @@ static void commit_unit(struct run_state *st, const struct npukb_task *t,
 	u.index = index;
 	u.case_ids = ids;
 	u.ncases = t->ncases;
+	u.case_descs = descs; /* NULL (no memory): the reports name cases by id only */
+	u.sample_dir = sdir ? sdir : s->dir;
+	u.model = s->model;
+	u.response_sha256 = s->response_sha256;
 	rc = npukb_journal_batch_commit(&st->journal, &st->batch, &u);
 	if (rc != 0)
 		io_failure(st, rc, st->journal.path, "cannot append to the journal");
 	free(ids);
+	free(descs);
+	free(sdir);
 }
 
 static int judge_sample(struct run_state *st, const struct npukb_task *t,
@@ -268,6 +280,7 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 	}
 	r->is_answer = s->is_answer;
 	npukb_progress_sample(st->progress, t->id, s->id);
+	npukb_progress_sample_dir(st->progress, s->dir);
 	/* judged before with everything the same: its records again */
 	if (npukb_unit_cache_replay(&st->ucache, t, s, &st->journal, &st->batch, st->progress,
 				    ukey)) {
@@ -612,6 +625,7 @@ static int open_journal(struct run_state *st, const char *path, const char *new_
 	if (rc)
 		return rc;
 	st->journal.level = cfg->level;
+	st->journal.label = cfg->label;
 	if (res->has_run) {
 		st->journal.nverdicts = res->nverdicts;
 		return 0;

@@ -24,6 +24,7 @@ struct npukb_run_config {
 	int include_answer;               /* judge the expert answer too */
 	const char *backend;              /* backend plugin name */
 	const char *output_dir;
+	const char *label;                /* --label: written in the journal header; NULL: none */
 	/* Continue the run in output_dir's journal: judge only the units
 	 * (task, sample) it does not hold whole; refuse (NPUKB_RUN_EBADINPUT)
 	 * a journal of another npukb version, backend, SoC or seeds. */

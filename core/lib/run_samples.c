@@ -25,6 +25,8 @@ static int push_sample(struct npukb_sample_list *l, const char *dir, const char 
 		l->cap = cap;
 	}
 	rc = npukb_sample_load(dir, id, &l->items[l->n], err, errlen);
+	if (rc == 0 && l->items[l->n].note)
+		fprintf(stderr, "npukb: note: %s\n", l->items[l->n].note);
 	if (rc == 0)
 		l->items[l->n++].is_answer = answer;
 	return rc;

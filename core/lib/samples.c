@@ -2,9 +2,12 @@
 #include "samples.h"
 
 #include "fsutil.h"
+#include "json_line.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +124,105 @@ int npukb_sample_load(const char *dir, const char *id, struct npukb_sample_entry
 	out->pub.mode = hostdev ? NPUKB_MODE_HOST_DEVICE : NPUKB_MODE_KERNEL_ONLY;
 	out->pub.nfiles = out->nfiles;
 	out->pub.files = (const char *const *)out->files;
+	if (npukb_sample_read_provenance(out, out->dir) != 0) {
+		npukb_sample_free(out);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	return 0;
+}
+
+#define PROVENANCE_MAX (64 * 1024)
+
+static int set_note(struct npukb_sample_entry *s, const char *path, const char *why)
+{
+	free(s->note);
+	return asprintf(&s->note, "%s: %s; ignored", path, why) < 0 ? (s->note = NULL, -ENOMEM) : 0;
+}
+
+static int printable(const char *v, size_t max)
+{
+	size_t n = strlen(v), i;
+	if (n == 0 || n > max)
+		return 0;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
+int npukb_sample_read_provenance(struct npukb_sample_entry *s, const char *dir)
+{
+	char *path = NULL, *buf = NULL;
+	const struct jfield *f;
+	struct jobj o;
+	struct parser ps;
+	struct stat st;
+	ssize_t got = 0, n;
+	int fd, rc = 0;
+
+	if (asprintf(&path, "%s/response.json", dir) < 0)
+		return -ENOMEM;
+	memset(&o, 0, sizeof(o));
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno != ENOENT)
+			rc = set_note(s, path, errno == ELOOP ? "a symlink" : strerror(errno));
+		goto out;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		rc = set_note(s, path, "not a regular file");
+		goto out;
+	}
+	if (st.st_size > PROVENANCE_MAX) {
+		rc = set_note(s, path, "larger than 64 KiB");
+		goto out;
+	}
+	if (!(buf = malloc(PROVENANCE_MAX + 1))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	while (got < PROVENANCE_MAX && (n = read(fd, buf + got, PROVENANCE_MAX - (size_t)got)) > 0)
+		got += n;
+	buf[got] = '\0';
+	while (got > 0 && (buf[got - 1] == '\n' || buf[got - 1] == '\r' || buf[got - 1] == ' '))
+		buf[--got] = '\0';
+	if (strlen(buf) != (size_t)got) {
+		rc = set_note(s, path, "holds a NUL byte");
+		goto out;
+	}
+	rc = parse_line(buf, &o, &ps);
+	if (rc == -ENOMEM)
+		goto out;
+	if (rc != 0) {
+		char why[160];
+		snprintf(why, sizeof(why), "not one JSON object (%s at byte %zu)",
+			 ps.why ? ps.why : "syntax", ps.col + 1);
+		rc = set_note(s, path, why);
+		goto out;
+	}
+	if ((f = get(&o, "model")) && f->kind == J_STR && printable(f->str, 256) &&
+	    !(s->model = strdup(f->str))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if ((f = get(&o, "response_sha256")) && f->kind == J_STR && strlen(f->str) == 64 &&
+	    strspn(f->str, "0123456789abcdef") == 64 && !(s->response_sha256 = strdup(f->str))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (!s->model || !s->response_sha256)
+		rc = set_note(s, path, !s->model && !s->response_sha256
+					       ? "no usable \"model\" or \"response_sha256\""
+				       : !s->model ? "no usable \"model\""
+						   : "no usable \"response_sha256\"");
+out:
+	if (fd >= 0)
+		close(fd);
+	jobj_clear(&o);
+	free(buf);
+	free(path);
+	return rc;
 }
 
 void npukb_sample_free(struct npukb_sample_entry *s)
@@ -130,6 +231,9 @@ void npukb_sample_free(struct npukb_sample_entry *s)
 	for (i = 0; i < s->nfiles; i++)
 		free(s->files[i]);
 	free(s->files);
+	free(s->model);
+	free(s->response_sha256);
+	free(s->note);
 	free(s->id);
 	free(s->dir);
 	memset(s, 0, sizeof(*s));

@@ -202,10 +202,22 @@ static void note_errors(struct npukb_compare_stats *st, const struct part_eval *
 	}
 }
 
+/* The bin of index i of n elements (i < n): i * BINS / n, exactly. */
+static size_t position_bin(size_t i, size_t n)
+{
+	size_t b;
+	if (n <= SIZE_MAX / NPUKB_COMPARE_BINS)
+		b = i * NPUKB_COMPARE_BINS / n;
+	else
+		b = i / (n / NPUKB_COMPARE_BINS + 1);
+	return b < NPUKB_COMPARE_BINS ? b : NPUKB_COMPARE_BINS - 1;
+}
+
 static void note_bad(struct npukb_compare_stats *st, size_t i, double e, double a,
 		     double e_im, double a_im, double abs_err, int nonfinite, int special)
 {
 	st->bad++;
+	st->bad_bins[position_bin(i, st->checked)]++;
 	if (nonfinite) {
 		if (st->nan_inf_bad++ == 0)
 			st->first_nan_inf = i;
@@ -347,6 +359,8 @@ static void merge_part(struct npukb_compare_stats *st, const struct npukb_compar
 {
 	size_t k;
 	st->bad += p->bad;
+	for (k = 0; k < NPUKB_COMPARE_BINS; k++)
+		st->bad_bins[k] += p->bad_bins[k];
 	st->off_by_one += p->off_by_one;
 	if (st->nan_inf_bad == 0 && p->nan_inf_bad > 0)
 		st->first_nan_inf = p->first_nan_inf;

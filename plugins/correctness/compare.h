@@ -54,6 +54,9 @@
 #include <npukb/dtype.h>
 
 #define NPUKB_COMPARE_MAX_SAMPLES 10
+/* Bad elements are also counted by position: bin b holds the bad
+ * elements with flat index i where b = i * BINS / checked. */
+#define NPUKB_COMPARE_BINS 64
 
 enum npukb_compare_rule {
 	NPUKB_RULE_DEFAULT = 1,
@@ -102,6 +105,7 @@ struct npukb_compare_stats {
 	size_t first_bad;
 	size_t first_nan_inf;    /* valid when nan_inf_bad > 0 */
 	size_t nsamples;         /* min(bad, NPUKB_COMPARE_MAX_SAMPLES) */
+	size_t bad_bins[NPUKB_COMPARE_BINS]; /* bad elements by position */
 	struct npukb_compare_bad samples[NPUKB_COMPARE_MAX_SAMPLES];
 };
 

@@ -426,6 +426,13 @@ static void fail_values(const struct npukb_case_tensor *t, const struct npukb_co
 			text_add(&det, "  [%zu]%s expected %s, got %s (abs err %s)\n", b->index,
 				 coords, ev, av, fmt_g(b->abs_err, g1, sizeof(g1)));
 	}
+	/* where the bad elements lie, for the report's plot: one count per
+	 * equal slice of the flat index range */
+	text_add(&det, "bad by position (%d bins over %zu elements):", NPUKB_COMPARE_BINS,
+		 st->checked);
+	for (i = 0; i < NPUKB_COMPARE_BINS; i++)
+		text_add(&det, " %zu", st->bad_bins[i]);
+	text_add(&det, "\n");
 	if (nan_inf && first != st->first_bad) {
 		format_coords(&t->shape, first, coords, sizeof(coords));
 		format_element(t->dtype, e_re, e_im, ev, sizeof(ev));

@@ -70,6 +70,21 @@
     <xsl:if test="$n != 1">s</xsl:if>
   </xsl:template>
 
+  <!-- A figure as every page shows it: a share (pass@k, fast_p, scores,
+       failure shares) as a percentage with one decimal ("5.4%"), a speedup
+       with two decimals and an x ("1.23x"). The raw value stays in the
+       data-v attribute of the element that shows it. Anything that is not
+       a plain number is shown as written. -->
+  <xsl:template name="fmt">
+    <xsl:param name="v"/>
+    <xsl:param name="kind" select="'share'"/>
+    <xsl:choose>
+      <xsl:when test="string(number($v)) = 'NaN'"><xsl:value-of select="$v"/></xsl:when>
+      <xsl:when test="$kind = 'speedup'"><xsl:value-of select="format-number($v, '#,##0.00')"/>x</xsl:when>
+      <xsl:otherwise><xsl:value-of select="format-number($v, '0.0%')"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
   <xsl:template name="percent">
     <xsl:param name="part"/>
     <xsl:param name="whole"/>

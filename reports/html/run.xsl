@@ -20,6 +20,10 @@
   <xsl:output method="html" encoding="UTF-8" indent="no"/>
 
   <xsl:key name="level" match="task" use="@level"/>
+  <!-- where a sample fails, as the classify stage found it in its source:
+       "sample-id|file:line" -->
+  <xsl:key name="at" match="sample//*[@at-file]"
+           use="concat(generate-id(ancestor::sample), '|', @at-file, ':', @at-line)"/>
   <!-- failures by category: a failed compile is counted once, on its
        sample's first case (every case of it carries the compile verdict) -->
   <xsl:key name="fcat"
@@ -36,11 +40,11 @@
     <xsl:call-template name="doctype"/>
     <html lang="en">
       <xsl:call-template name="head">
-        <xsl:with-param name="title" select="concat('npukb run ', @id)"/>
+        <xsl:with-param name="title" select="concat('npukb run ', @label, substring(' ', 1, string-length(@label)), @id)"/>
       </xsl:call-template>
       <body>
         <header>
-          <h1>npukb run report</h1>
+          <h1>npukb run report<xsl:if test="string(@label) != ''">: <span data-k="run-label"><xsl:value-of select="@label"/></span></xsl:if></h1>
           <p class="sub">
             <xsl:call-template name="count-of">
               <xsl:with-param name="n" select="count(task)"/>
@@ -261,80 +265,157 @@
   </xsl:template>
 
   <!-- ====================================================== task table -->
+  <!-- The model samples first, failing ones first (then in the run's
+       order), with a filter by text, outcome and category; the expert
+       answers, the baseline, after them. A sample fails when its compile
+       or any of its cases failed. -->
   <xsl:template name="task-table">
-    <section id="tasks">
-      <h2>Tasks and samples</h2>
-      <table class="tasks">
-        <thead>
-          <tr>
-            <th>Task</th><th>Sample</th><th>Compile</th><th>Correctness</th>
-            <th>Performance</th><th>Category</th>
-          </tr>
-        </thead>
-        <tbody>
-          <xsl:for-each select="task">
-            <xsl:variable name="rows" select="count(sample)"/>
-            <xsl:for-each select="sample">
-              <tr data-task="{../@id}" data-sample="{@id}">
-                <xsl:if test="position() = 1">
-                  <th scope="rowgroup" rowspan="{$rows}" class="task">
-                    <span class="lvl">L<xsl:value-of select="../@level"/></span>
-                    <xsl:text> </xsl:text>
-                    <xsl:value-of select="../@category"/>/<b><xsl:value-of select="../@name"/></b>
-                  </th>
-                </xsl:if>
-                <td>
-                  <a href="{@page}"><xsl:value-of select="@id"/></a>
-                  <xsl:if test="@answer = 'true'"><xsl:text> </xsl:text><span class="tag">answer</span></xsl:if>
-                  <xsl:if test="case/*/@flags">
-                    <xsl:text> </xsl:text>
-                    <span class="tag suspect" title="{case/*[@flags][1]/@flags}">suspect</span>
-                  </xsl:if>
-                </td>
-                <td>
-                  <xsl:call-template name="badge">
-                    <xsl:with-param name="outcome" select="compile/@outcome"/>
-                  </xsl:call-template>
-                </td>
-                <td>
-                  <xsl:choose>
-                    <xsl:when test="compile/@outcome = 'pass'">
-                      <xsl:variable name="np" select="count(case[@outcome = 'pass'])"/>
-                      <xsl:call-template name="badge">
-                        <xsl:with-param name="outcome">
-                          <xsl:choose>
-                            <xsl:when test="case[@outcome = 'fail']">fail</xsl:when>
-                            <xsl:when test="case[@outcome = 'skipped']">skipped</xsl:when>
-                            <xsl:otherwise>pass</xsl:otherwise>
-                          </xsl:choose>
-                        </xsl:with-param>
-                        <xsl:with-param name="text" select="concat($np, '/', count(case), ' cases')"/>
-                      </xsl:call-template>
-                    </xsl:when>
-                    <xsl:otherwise><span class="na">not run</span></xsl:otherwise>
-                  </xsl:choose>
-                </td>
-                <td class="num">
-                  <xsl:choose>
-                    <xsl:when test="case/performance[@cycles]">
-                      <xsl:value-of select="format-number(sum(case/performance/@cycles), '#,##0')"/> cycles
-                      <span class="dim">(<xsl:value-of select="count(case/performance[@cycles])"/> cases)</span>
-                    </xsl:when>
-                    <xsl:otherwise><span class="na">&#8211;</span></xsl:otherwise>
-                  </xsl:choose>
-                </td>
-                <td>
-                  <xsl:for-each select="case[@outcome = 'fail' and @category][not(@category = preceding-sibling::case[@outcome = 'fail']/@category)]">
-                    <xsl:if test="position() &gt; 1">, </xsl:if>
-                    <span class="cat"><xsl:value-of select="@category"/></span>
-                  </xsl:for-each>
-                </td>
-              </tr>
-            </xsl:for-each>
-          </xsl:for-each>
-        </tbody>
-      </table>
+    <xsl:variable name="model" select="task/sample[@answer != 'true']"/>
+    <section id="samples">
+      <h2>Model samples</h2>
+      <xsl:choose>
+        <xsl:when test="not($model)"><p class="na">No model sample in this run: only the expert answers.</p></xsl:when>
+        <xsl:otherwise>
+          <form class="filter" id="filter" onsubmit="return false">
+            <label>Find <input type="search" id="filter-text" placeholder="task, sample, model, message"/></label>
+            <label>Outcome <select id="filter-outcome">
+              <option value="">any</option><option value="fail">fail</option>
+              <option value="pass">pass</option><option value="skipped">skipped</option>
+            </select></label>
+            <label>Category <select id="filter-category">
+              <option value="">any</option>
+              <xsl:for-each select="$firsts">
+                <xsl:sort select="@category"/>
+                <option value="{@category}"><xsl:value-of select="@category"/></option>
+              </xsl:for-each>
+            </select></label>
+            <span class="dim" id="filter-count"><xsl:value-of select="count($model)"/> of <xsl:value-of select="count($model)"/> shown</span>
+          </form>
+          <xsl:call-template name="sample-table">
+            <xsl:with-param name="samples" select="$model"/>
+            <xsl:with-param name="id" select="'sample-rows'"/>
+          </xsl:call-template>
+          <script><![CDATA[
+(function () {
+  var text = document.getElementById("filter-text"), outcome = document.getElementById("filter-outcome"),
+      category = document.getElementById("filter-category"), count = document.getElementById("filter-count");
+  var rows = document.querySelectorAll("#sample-rows tbody tr");
+  function apply() {
+    var t = text.value.trim().toLowerCase(), o = outcome.value, c = category.value, shown = 0;
+    rows.forEach(function (r) {
+      var ok = (!t || r.textContent.toLowerCase().indexOf(t) >= 0) &&
+        (!o || r.getAttribute("data-outcome") === o) &&
+        (!c || (" " + r.getAttribute("data-category") + " ").indexOf(" " + c + " ") >= 0);
+      r.hidden = !ok;
+      if (ok) shown++;
+    });
+    count.textContent = shown + " of " + rows.length + " shown";
+  }
+  [text, outcome, category].forEach(function (e) { e.addEventListener("input", apply); e.addEventListener("change", apply); });
+  apply();
+})();
+]]></script>
+        </xsl:otherwise>
+      </xsl:choose>
     </section>
+    <xsl:if test="task/sample[@answer = 'true']">
+      <section id="answers">
+        <h2>Expert answers (baseline)</h2>
+        <xsl:call-template name="sample-table">
+          <xsl:with-param name="samples" select="task/sample[@answer = 'true']"/>
+          <xsl:with-param name="id" select="'answer-rows'"/>
+        </xsl:call-template>
+      </section>
+    </xsl:if>
+  </xsl:template>
+
+  <xsl:template name="sample-table">
+    <xsl:param name="samples"/>
+    <xsl:param name="id"/>
+    <table class="tasks" id="{$id}">
+      <thead>
+        <tr>
+          <th>Task</th><th>Sample</th><th>Compile</th><th>Correctness</th>
+          <th>Performance</th><th>Category</th>
+        </tr>
+      </thead>
+      <tbody>
+        <xsl:for-each select="$samples">
+          <xsl:sort select="number(compile/@outcome = 'pass' and not(case[@outcome = 'fail']))" data-type="number"/>
+          <xsl:sort select="@page"/>
+          <xsl:variable name="outcome">
+            <xsl:choose>
+              <xsl:when test="compile/@outcome = 'fail' or case[@outcome = 'fail']">fail</xsl:when>
+              <xsl:when test="compile/@outcome = 'skipped' or case[@outcome = 'skipped']">skipped</xsl:when>
+              <xsl:otherwise>pass</xsl:otherwise>
+            </xsl:choose>
+          </xsl:variable>
+          <xsl:variable name="cats">
+            <xsl:for-each select="case[@outcome = 'fail' and @category][not(@category = preceding-sibling::case[@outcome = 'fail']/@category)]">
+              <xsl:if test="position() &gt; 1"><xsl:text> </xsl:text></xsl:if>
+              <xsl:value-of select="@category"/>
+            </xsl:for-each>
+          </xsl:variable>
+          <tr data-task="{../@id}" data-sample="{@id}" data-outcome="{$outcome}" data-category="{$cats}">
+            <th scope="row" class="task">
+              <span class="lvl">L<xsl:value-of select="../@level"/></span>
+              <xsl:text> </xsl:text>
+              <xsl:value-of select="../@category"/>/<b><xsl:value-of select="../@name"/></b>
+            </th>
+            <td>
+              <a href="{@page}"><xsl:value-of select="@id"/></a>
+              <xsl:if test="string(@model) != ''"><xsl:text> </xsl:text><span class="tag model" title="model"><xsl:value-of select="@model"/></span></xsl:if>
+              <xsl:if test="@answer = 'true'"><xsl:text> </xsl:text><span class="tag">answer</span></xsl:if>
+              <xsl:if test="case/*/@flags">
+                <xsl:text> </xsl:text>
+                <span class="tag suspect" title="{case/*[@flags][1]/@flags}">suspect</span>
+              </xsl:if>
+            </td>
+            <td>
+              <xsl:call-template name="badge">
+                <xsl:with-param name="outcome" select="compile/@outcome"/>
+              </xsl:call-template>
+            </td>
+            <td>
+              <xsl:choose>
+                <xsl:when test="compile/@outcome = 'pass'">
+                  <xsl:call-template name="badge">
+                    <xsl:with-param name="outcome" select="$outcome"/>
+                    <xsl:with-param name="text" select="concat(count(case[@outcome = 'pass']), '/', count(case), ' cases')"/>
+                  </xsl:call-template>
+                </xsl:when>
+                <xsl:otherwise><span class="na">not run</span></xsl:otherwise>
+              </xsl:choose>
+            </td>
+            <td class="num">
+              <xsl:choose>
+                <xsl:when test="case/performance[@cycles]">
+                  <xsl:value-of select="format-number(sum(case/performance/@cycles), '#,##0')"/> cycles
+                  <span class="dim">(<xsl:value-of select="count(case/performance[@cycles])"/> cases)</span>
+                </xsl:when>
+                <xsl:otherwise><span class="na">&#8211;</span></xsl:otherwise>
+              </xsl:choose>
+            </td>
+            <td>
+              <xsl:for-each select="case[@outcome = 'fail' and @category][not(@category = preceding-sibling::case[@outcome = 'fail']/@category)]">
+                <xsl:if test="position() &gt; 1">, </xsl:if>
+                <span class="cat"><xsl:value-of select="@category"/></span>
+              </xsl:for-each>
+              <xsl:for-each select="(case[@outcome = 'fail'])[1]">
+                <xsl:variable name="msg" select="(*[@outcome = 'fail']/message)[1]"/>
+                <xsl:if test="@at-file or $msg">
+                  <div class="first-msg dim">
+                    <xsl:if test="@at-file"><span class="mono"><xsl:value-of select="concat(@at-file, ':', @at-line)"/></span><xsl:text> </xsl:text></xsl:if>
+                    <xsl:value-of select="substring($msg, 1, 160)"/>
+                    <xsl:if test="string-length($msg) &gt; 160">&#8230;</xsl:if>
+                  </div>
+                </xsl:if>
+              </xsl:for-each>
+            </td>
+          </tr>
+        </xsl:for-each>
+      </tbody>
+    </table>
   </xsl:template>
 
   <!-- ===================================================== sample page -->
@@ -350,6 +431,23 @@
           <h1><xsl:value-of select="../@id"/> &#8212; <xsl:value-of select="@id"/>
             <xsl:if test="@answer = 'true'"><xsl:text> </xsl:text><span class="tag">expert answer</span></xsl:if>
           </h1>
+          <xsl:if test="string(@model) != ''">
+            <p class="sub">model <b data-k="model"><xsl:value-of select="@model"/></b>
+              <xsl:if test="@response-sha256"><xsl:text> </xsl:text><span class="dim mono" title="SHA-256 of the response">response <xsl:value-of select="substring(@response-sha256, 1, 12)"/></span></xsl:if>
+            </p>
+          </xsl:if>
+          <xsl:variable name="at" select="(.//*[@at-file])[1]"/>
+          <xsl:if test="$at">
+            <p class="sub at">Fails at
+              <xsl:variable name="file" select="source/file[@path = $at/@at-file]"/>
+              <xsl:choose>
+                <xsl:when test="$file and $file/line[@n = $at/@at-line]">
+                  <a class="mono" data-k="at" href="#L{count($file/preceding-sibling::file) + 1}-{$at/@at-line}"><xsl:value-of select="concat($at/@at-file, ':', $at/@at-line)"/></a>
+                </xsl:when>
+                <xsl:otherwise><span class="mono" data-k="at"><xsl:value-of select="concat($at/@at-file, ':', $at/@at-line)"/></span></xsl:otherwise>
+              </xsl:choose>
+            </p>
+          </xsl:if>
         </header>
         <main>
           <section id="compile">
@@ -423,13 +521,136 @@
                   </xsl:call-template>
                 </h3>
                 <xsl:apply-templates select="correctness | performance | classify" mode="verdict"/>
+                <xsl:if test="@outcome = 'fail'">
+                  <xsl:call-template name="bad-plot">
+                    <xsl:with-param name="d" select="string(correctness/details)"/>
+                  </xsl:call-template>
+                </xsl:if>
               </article>
             </xsl:for-each>
           </section>
+          <xsl:call-template name="source"/>
           <xsl:call-template name="provenance"/>
         </main>
       </body>
     </html>
+  </xsl:template>
+
+  <!-- The sample's source as report_source.c attached it, a line per row;
+       the lines where a case fails (@at-file, @at-line) marked. -->
+  <xsl:template name="source">
+    <xsl:if test="@answer != 'true'">
+      <section id="source">
+        <h2>Source</h2>
+        <xsl:choose>
+          <xsl:when test="not(compile/@outcome = 'fail' or case/@outcome = 'fail')"><p class="na">Shown for failing samples only.</p></xsl:when>
+          <xsl:when test="not(source)"><p class="na">The sample's folder was not found when this report was written.</p></xsl:when>
+          <xsl:when test="not(source/file)"><p class="na">The sample's folder holds no file to show.</p></xsl:when>
+          <xsl:otherwise>
+            <xsl:if test="source/@truncated = 'true'">
+              <p class="note">Shown in part: at most 32 files, 64 KiB per file and 256 KiB in all.</p>
+            </xsl:if>
+            <xsl:variable name="sid" select="generate-id()"/>
+            <xsl:for-each select="source/file">
+              <xsl:variable name="fi" select="position()"/>
+              <details class="file" data-path="{@path}">
+                <xsl:if test="position() = 1 or key('at', concat($sid, '|', @path, ':', line/@n))">
+                  <xsl:attribute name="open">open</xsl:attribute>
+                </xsl:if>
+                <summary><span class="mono"><xsl:value-of select="@path"/></span>
+                  <span class="dim"> (<xsl:value-of select="format-number(@bytes, '#,##0')"/> bytes<xsl:if test="@truncated = 'true'">, shown in part</xsl:if><xsl:if test="@binary = 'true'">, binary: not shown</xsl:if>)</span>
+                </summary>
+                <xsl:if test="line">
+                  <table class="source">
+                    <tbody>
+                      <xsl:for-each select="line">
+                        <xsl:variable name="hits" select="key('at', concat($sid, '|', ../@path, ':', @n))"/>
+                        <tr id="L{$fi}-{@n}">
+                          <xsl:if test="$hits">
+                            <xsl:attribute name="class">marked</xsl:attribute>
+                            <xsl:attribute name="title">
+                              <xsl:for-each select="$hits">
+                                <xsl:if test="position() &gt; 1">; </xsl:if>
+                                <xsl:value-of select="concat('case ', ancestor-or-self::case/@id, ': ', ancestor-or-self::case/@category)"/>
+                              </xsl:for-each>
+                            </xsl:attribute>
+                          </xsl:if>
+                          <td class="ln"><xsl:value-of select="@n"/></td>
+                          <td class="code"><xsl:value-of select="."/></td>
+                        </tr>
+                      </xsl:for-each>
+                    </tbody>
+                  </table>
+                </xsl:if>
+              </details>
+            </xsl:for-each>
+          </xsl:otherwise>
+        </xsl:choose>
+      </section>
+    </xsl:if>
+  </xsl:template>
+
+  <!-- Where a mismatch's bad elements lie: the correctness details carry
+       "bad by position (64 bins over N elements): c0 c1 ... c63"; one bar
+       per bin, its height the share of the bin's elements that are bad. -->
+  <xsl:template name="bad-plot">
+    <xsl:param name="d"/>
+    <xsl:variable name="rest" select="substring-after($d, 'bad by position (')"/>
+    <xsl:if test="$rest">
+      <xsl:variable name="bins" select="number(substring-before($rest, ' bins over '))"/>
+      <xsl:variable name="n" select="number(substring-before(substring-after($rest, ' bins over '), ' elements'))"/>
+      <xsl:variable name="counts" select="normalize-space(substring-before(concat(substring-after($rest, '):'), '&#10;'), '&#10;'))"/>
+      <xsl:if test="$bins &gt; 0 and $n &gt; 0">
+        <figure class="chart badplot">
+          <figcaption>Where the bad elements lie (output index 0 to <xsl:value-of select="format-number($n - 1, '#,##0')"/>, <xsl:value-of select="$bins"/> slices)</figcaption>
+          <svg xmlns="http://www.w3.org/2000/svg" role="img" class="badplot" width="{$bins * 6 + 20}" height="74"
+               viewBox="0 0 {$bins * 6 + 20} 74" data-k="bad-plot" data-elements="{$n}">
+            <title>Bad elements by position</title>
+            <rect x="0" y="8" width="{$bins * 6}" height="40" class="track"/>
+            <xsl:call-template name="bad-bins">
+              <xsl:with-param name="list" select="$counts"/>
+              <xsl:with-param name="i" select="0"/>
+              <xsl:with-param name="bins" select="$bins"/>
+              <xsl:with-param name="n" select="$n"/>
+            </xsl:call-template>
+            <g class="axis">
+              <text x="0" y="64">0</text>
+              <text x="{$bins * 6}" y="64" text-anchor="end"><xsl:value-of select="format-number($n - 1, '#,##0')"/></text>
+            </g>
+          </svg>
+        </figure>
+      </xsl:if>
+    </xsl:if>
+  </xsl:template>
+  <xsl:template name="bad-bins">
+    <xsl:param name="list"/>
+    <xsl:param name="i"/>
+    <xsl:param name="bins"/>
+    <xsl:param name="n"/>
+    <xsl:if test="$list != '' and $i &lt; $bins">
+      <xsl:variable name="c" select="number(substring-before(concat($list, ' '), ' '))"/>
+      <xsl:variable name="from" select="floor($i * $n div $bins)"/>
+      <xsl:variable name="to" select="floor(($i + 1) * $n div $bins)"/>
+      <xsl:variable name="share">
+        <xsl:choose>
+          <xsl:when test="$to &gt; $from and $c &lt; $to - $from"><xsl:value-of select="$c div ($to - $from)"/></xsl:when>
+          <xsl:otherwise>1</xsl:otherwise>
+        </xsl:choose>
+      </xsl:variable>
+      <xsl:if test="$c &gt; 0">
+        <xsl:variable name="h" select="2 + round(38 * $share)"/>
+        <rect xmlns="http://www.w3.org/2000/svg" x="{$i * 6}" y="{48 - $h}" width="5" height="{$h}"
+              class="bar fail" data-bin="{$i}" data-n="{$c}">
+          <title><xsl:value-of select="concat('elements ', $from, ' to ', $to - 1, ': ', $c, ' bad')"/></title>
+        </rect>
+      </xsl:if>
+      <xsl:call-template name="bad-bins">
+        <xsl:with-param name="list" select="substring-after($list, ' ')"/>
+        <xsl:with-param name="i" select="$i + 1"/>
+        <xsl:with-param name="bins" select="$bins"/>
+        <xsl:with-param name="n" select="$n"/>
+      </xsl:call-template>
+    </xsl:if>
   </xsl:template>
 
   <!-- one stage verdict: message, classify rule, figures, diagnostics -->
@@ -497,16 +718,39 @@
         </tfoot>
       </table>
       </div>
-      <p class="note">Weighted score (0.2 L1 + 0.3 L2 + 0.5 L3 of fast_0, over the levels present):
-        <strong data-k="m-weighted-score">
-          <xsl:call-template name="figure">
-            <xsl:with-param name="f" select="weighted-score"/>
-          </xsl:call-template>
-        </strong>
-        <xsl:if test="string(weighted-score/@levels-missing) != ''">
-          <xsl:text> </xsl:text>
-          <span class="na" data-k="m-levels-missing">(missing: <xsl:value-of select="weighted-score/@levels-missing"/>)</span>
-        </xsl:if>
+      <p class="note">
+        <xsl:for-each select="npukernelbench-score | fast0-weighted-score | weighted-score[not(../npukernelbench-score or ../fast0-weighted-score)]">
+          <xsl:variable name="k">
+            <xsl:choose>
+              <xsl:when test="local-name() = 'weighted-score'">m-weighted-score</xsl:when>
+              <xsl:otherwise><xsl:value-of select="concat('m-', local-name())"/></xsl:otherwise>
+            </xsl:choose>
+          </xsl:variable>
+          <xsl:if test="position() &gt; 1"><br/></xsl:if>
+          <xsl:choose>
+            <xsl:when test="local-name() = 'npukernelbench-score'">NPUKernelBench score (per task the share of its cases passed, averaged per level, 0.2 L1 + 0.3 L2 + 0.5 L3)</xsl:when>
+            <xsl:when test="local-name() = 'fast0-weighted-score'">fast_0-weighted score (0.2 L1 + 0.3 L2 + 0.5 L3 of fast_0)</xsl:when>
+            <xsl:otherwise>Weighted score (0.2 L1 + 0.3 L2 + 0.5 L3 of fast_0, over the levels present)</xsl:otherwise>
+          </xsl:choose>
+          <xsl:text>: </xsl:text>
+          <strong data-k="{$k}" data-v="{@value}">
+            <xsl:call-template name="figure">
+              <xsl:with-param name="f" select="."/>
+            </xsl:call-template>
+          </strong>
+          <xsl:if test="level">
+            <xsl:text> </xsl:text>
+            <span class="dim" data-k="{$k}-coverage">(<xsl:value-of select="concat(sum(level/@tasks-judged), ' of ', sum(level/@tasks), ' tasks judged')"/>)</span>
+          </xsl:if>
+          <xsl:if test="string(@coverage) != ''">
+            <xsl:text> </xsl:text>
+            <span class="dim">(coverage <xsl:call-template name="fmt"><xsl:with-param name="v" select="@coverage"/></xsl:call-template>)</span>
+          </xsl:if>
+          <xsl:if test="string(@levels-missing) != ''">
+            <xsl:text> </xsl:text>
+            <span class="na" data-k="{$k}-levels-missing">(missing: <xsl:value-of select="@levels-missing"/>)</span>
+          </xsl:if>
+        </xsl:for-each>
         <xsl:if test="aggregate[@name = 'overall']/@suspect-speedups &gt; 0">
           <xsl:text> </xsl:text>
           <span class="tag suspect" data-k="m-suspects">
@@ -519,7 +763,9 @@
           <xsl:for-each select="category">
             <xsl:if test="position() &gt; 1">, </xsl:if>
             <span class="cat"><xsl:value-of select="@name"/><xsl:text> </xsl:text>
-              <span data-k="m-{../@name}-share-{@name}"><xsl:value-of select="@share"/></span>
+              <span data-k="m-{../@name}-share-{@name}" data-v="{@share}">
+                <xsl:call-template name="fmt"><xsl:with-param name="v" select="@share"/></xsl:call-template>
+              </span>
               (<xsl:value-of select="@count"/>)</span>
           </xsl:for-each>
         </p>
@@ -540,22 +786,25 @@
         <xsl:if test="@tasks-missing &gt; 0"> (<xsl:value-of select="@tasks-missing"/> missing)</xsl:if></td>
       <td data-k="m-{$n}-samples"><xsl:value-of select="@samples"/></td>
       <xsl:for-each select="compile">
-        <td data-k="m-{$n}-compile-{@k}">
+        <td data-k="m-{$n}-compile-{@k}" data-v="{@value}">
           <xsl:call-template name="figure"><xsl:with-param name="f" select="."/></xsl:call-template>
         </td>
       </xsl:for-each>
       <xsl:for-each select="correct">
-        <td data-k="m-{$n}-correct-{@k}">
+        <td data-k="m-{$n}-correct-{@k}" data-v="{@value}">
           <xsl:call-template name="figure"><xsl:with-param name="f" select="."/></xsl:call-template>
         </td>
       </xsl:for-each>
       <xsl:for-each select="fast">
-        <td data-k="m-{$n}-fast-{@p}">
+        <td data-k="m-{$n}-fast-{@p}" data-v="{@value}">
           <xsl:call-template name="figure"><xsl:with-param name="f" select="."/></xsl:call-template>
         </td>
       </xsl:for-each>
-      <td data-k="m-{$n}-speedup">
-        <xsl:call-template name="figure"><xsl:with-param name="f" select="geomean-speedup"/></xsl:call-template>
+      <td data-k="m-{$n}-speedup" data-v="{geomean-speedup/@value}">
+        <xsl:call-template name="figure">
+          <xsl:with-param name="f" select="geomean-speedup"/>
+          <xsl:with-param name="kind" select="'speedup'"/>
+        </xsl:call-template>
       </td>
     </tr>
   </xsl:template>
@@ -563,8 +812,14 @@
   <!-- a figure: its value, or its reason, marked as not available -->
   <xsl:template name="figure">
     <xsl:param name="f"/>
+    <xsl:param name="kind" select="'share'"/>
     <xsl:choose>
-      <xsl:when test="$f/@available = 'true'"><xsl:value-of select="$f/@value"/></xsl:when>
+      <xsl:when test="$f/@available = 'true'">
+        <xsl:call-template name="fmt">
+          <xsl:with-param name="v" select="$f/@value"/>
+          <xsl:with-param name="kind" select="$kind"/>
+        </xsl:call-template>
+      </xsl:when>
       <!-- pass@k not available: no task had k samples; n<k as in the text report -->
       <xsl:when test="$f/@k"><span class="na" title="not available: {$f/@reason}">n&lt;k</span></xsl:when>
       <xsl:otherwise><span class="na" title="not available: {$f/@reason}">n/a</span></xsl:otherwise>

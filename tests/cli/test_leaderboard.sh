@@ -62,10 +62,12 @@ check_eq "run B's 20x speedup is suspect" \
 	ok || bad "npukb report --json failed"
 expected_figures "$tmp/report.json" >"$tmp/expected" || bad "node could not read the JSON"
 n=0
-while IFS="$(printf '\t')" read -r key want; do
+while IFS="$(printf '\t')" read -r key want raw; do
 	got=$(xmllint --html --xpath "normalize-space(//*[@data-k='$key'])" "$tmp/lb/index.html" 2>/dev/null)
 	n=$((n + 1))
 	check_eq "$key" "$got" "$want"
+	[ "$raw" = - ] ||
+		check_eq "$key data-v" "$(xmllint --html --xpath "string(//*[@data-k='$key']/@data-v)" "$tmp/lb/index.html" 2>/dev/null)" "$raw"
 done <"$tmp/expected"
 [ "$n" -ge 50 ] && ok || bad "only $n figures compared"
 echo "leaderboard: $n figures compared with npukb report --json"

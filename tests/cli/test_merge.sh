@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 # = 15 units, with passes and failures in every stage
 sel="--task level1/Comparison/Equal --task level1/Condition/IsFinite
 	--task level1/Math/AddCustom --task level1/Condition/IsInf
-	--task level1/Comparison/LessEqual --cases smallest-one --seeds 1 -q
+	--task level1/Comparison/LessEqual --cases smallest-one --seeds 1 -q --label m1
 	--sample $src/tests/samples/AddCustom/wrong_result
 	--sample $src/tests/samples/AddCustom/compile_error"
 
@@ -109,6 +109,7 @@ for N in 3 16; do
 		fail=$((fail + 1)); echo "FAIL: N=$N: merged junit.xml has other test cases than the single run's"
 	fi
 	no_grep "merged header is of a whole run" '"shard":' "$tmp/m$N/journal.jsonl"
+	grep_out "merge keeps the run's label" '"type":"run".*"label":"m1"' "$tmp/m$N/journal.jsonl"
 done
 # shellcheck disable=SC2086
 check "an empty shard exits 0" 0 "$npukb" run $sel --shard 15/16 -o "$tmp/empty"
@@ -134,6 +135,7 @@ refuse "backends" 's/"backend":"cpusim"/"backend":"skeleton"/' "differ in backen
 refuse "SoCs" 's/"soc":"ascend910b2"/"soc":"ascend310p"/' "$tmp/x1 differ in SoC"
 refuse "npukb versions" 's/"npukb":"[^"]*"/"npukb":"0.0.1"/' "$tmp/x1 differ in npukb version: .* and \"0.0.1\""
 refuse "selections" 's/"units_total":15/"units_total":14/' "differ in units_total (15 and 14)"
+refuse "labels" 's/"label":"m1"/"label":"m2"/' "differ in label: \"m1\" and \"m2\""
 refuse "shard counts" 's/"shard":"1\/3"/"shard":"1\/4"/' "differ in shard count: 3 and 4"
 
 check "merge refuses a missing shard" 3 "$npukb" merge "$s0" "$s2" -o "$tmp/out3"

@@ -4,7 +4,10 @@
 # report, and a bare journal). Checks: every figure in the DOM the browser
 # built equals `npukb report --json` over the same journals, every link
 # resolves to a file or anchor and nothing points to the network, a click on
-# a column heading sorts the rows, no console message; a screenshot is saved
+# a column heading sorts the rows, the key columns (run, scores, pass rate,
+# speedup, tasks) lie inside a 1280 px window without scrolling, the chart
+# has a bar per run and series matching the figures, no console message; a
+# screenshot is saved
 # (tests/html/leaderboard.png). Skips (77) only when chromium, xmllint or
 # node is missing. Prints "N passed, N failed".
 set -u
@@ -54,12 +57,20 @@ expected_figures "$tmp/report.json" >"$tmp/expected" || bad "node could not read
 browse "file://$tmp/lb/index.html" --dump-dom >"$tmp/dom"
 if [ -s "$tmp/console" ]; then bad "console messages:"; cat "$tmp/console"; else ok; fi
 n=0
-while IFS="$(printf '\t')" read -r key want; do
+while IFS="$(printf '\t')" read -r key want raw; do
 	got=$(xmllint --html --xpath "normalize-space(//*[@data-k='$key'])" "$tmp/dom" 2>/dev/null)
 	n=$((n + 1))
 	check_eq "$key" "$got" "$want"
+	[ "$raw" = - ] ||
+		check_eq "$key data-v" "$(xmllint --html --xpath "string(//*[@data-k='$key']/@data-v)" "$tmp/dom" 2>/dev/null)" "$raw"
 done <"$tmp/expected"
 [ "$n" -ge 70 ] && ok || bad "only $n figures compared"
+# a run's label stands for it; its run id stays in small print
+check_eq "run B's label" "$(xmllint --html --xpath "normalize-space((//*[@data-k='lb:RUN-B:label'])[1])" "$tmp/dom" 2>/dev/null)" "model-b <v2>"
+check_eq "run B's id beside its label" \
+	"$(xmllint --html --xpath "count((//tr[@data-run='RUN-B'])[1]//small[contains(@class,'runid')][contains(., 'RUN-B')])" "$tmp/dom" 2>/dev/null)" 1
+check_eq "run B's label in the chart" \
+	"$(xmllint --html --xpath "count(//*[@data-k='lb-chart']//*[local-name()='text'][normalize-space(text()[last()])='model-b <v2>'])" "$tmp/dom" 2>/dev/null)" 1
 echo "leaderboard page: $n figures compared with npukb report --json"
 
 # links: files exist (relative to the page), anchors exist, no network
@@ -110,6 +121,59 @@ console.log(v.map((x) => x[0] + "=" + x[1]).join(" "));' "$tmp/report.json")
 check_eq "sorted by compile@1, descending" "$desc" "$want_desc"
 [ -n "$asc" ] && [ "$asc" != "$desc" ] && ok || bad "a second click does not reverse the order ('$asc')"
 rm -f "$tmp/lb/sort-check.html"
+
+# the key columns fit a 1280 px window: the page opens in a 1280 px wide
+# frame, and each key heading of the first table must lie inside both the
+# window and the table's scroll box (nothing to scroll to see it)
+cat >"$tmp/lb/fit-check.html" <<'HTML'
+<!DOCTYPE html><html><body style="margin:0">
+<iframe id="f" src="index.html" style="border:0;width:1280px;height:900px"></iframe><pre id="out"></pre>
+<script>
+document.getElementById("f").onload = function () {
+  var d = this.contentDocument, res = [];
+  var t = d.querySelector("table.board"), box = t.closest(".scroll") || t;
+  var vw = d.documentElement.clientWidth, b = box.getBoundingClientRect();
+  t.querySelectorAll("thead th[data-col]").forEach(function (th) {
+    var r = th.getBoundingClientRect();
+    var inside = r.width > 0 && r.left >= Math.max(0, b.left) - 0.5 &&
+      r.right <= Math.min(vw, b.right) + 0.5;
+    res.push(th.getAttribute("data-col") + "=" + (inside ? "visible" : "hidden:" + Math.round(r.right)));
+  });
+  res.push("page-scroll=" + (d.documentElement.scrollWidth > vw ? "yes" : "no"));
+  document.getElementById("out").textContent = res.join(" ");
+};
+</script></body></html>
+HTML
+browse "file://$tmp/lb/fit-check.html" --allow-file-access-from-files --window-size=1300,1000 \
+	--virtual-time-budget=5000 --dump-dom >"$tmp/fit.dom"
+fit=$(xmllint --html --xpath "string(//pre[@id='out'])" "$tmp/fit.dom" 2>/dev/null)
+echo "at 1280 px: $fit"
+for col in run pass-rate speedup tasks; do
+	case " $fit " in *" $col=visible "*) ok ;; *) bad "column $col is not visible at 1280 px ($fit)" ;; esac
+done
+case "$fit" in *score-*=visible*) ok ;; *) bad "no score column visible at 1280 px ($fit)" ;; esac
+case "$fit" in *hidden*) bad "a key column is hidden at 1280 px ($fit)" ;; *) ok ;; esac
+case "$fit" in *page-scroll=no*) ok ;; *) bad "the page scrolls sideways at 1280 px ($fit)" ;; esac
+rm -f "$tmp/lb/fit-check.html"
+
+# the chart: one bar per run and series; the pass-rate bar of each run is
+# its overall correct@1 (as data-v), 320 px for 100 %
+nruns=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).runs.length)' "$tmp/report.json")
+check_eq "chart present" "$(xmllint --html --xpath "count(//*[local-name()='svg'][@data-k='lb-chart'])" "$tmp/dom" 2>/dev/null)" 1
+check_eq "pass-rate bars" "$(xmllint --html --xpath "count(//*[@data-k='lb-chart']//*[@data-series='correct-1'])" "$tmp/dom" 2>/dev/null)" "$nruns"
+nser=$(xmllint --html --xpath "count(//*[@data-k='lb-chart']//*[local-name()='rect'][@data-run=//tr[1]/@data-run])" "$tmp/dom" 2>/dev/null)
+[ "$nser" -ge 2 ] && ok || bad "the chart shows $nser series per run, want a score and the pass rate"
+check_eq "bars" "$(xmllint --html --xpath "count(//*[@data-k='lb-chart']//*[local-name()='rect'][@data-run])" "$tmp/dom" 2>/dev/null)" "$((nruns * nser))"
+node -e '
+for (const r of JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).runs) {
+	const v = r.overall.correct_pass_at_k["1"].value;
+	console.log(r.run + "\t" + (v === null ? "" : v) + "\t" + (v === null ? 0 : Math.round(320 * Math.min(v, 1))));
+}' "$tmp/report.json" >"$tmp/bars"
+while IFS="$(printf '\t')" read -r run v w; do
+	bar="//*[@data-k='lb-chart']//*[@data-series='correct-1'][@data-run='$run']"
+	check_eq "$run pass-rate bar value" "$(xmllint --html --xpath "string($bar/@data-v)" "$tmp/dom" 2>/dev/null)" "$v"
+	check_eq "$run pass-rate bar width" "$(xmllint --html --xpath "string($bar/@width)" "$tmp/dom" 2>/dev/null)" "$w"
+done <"$tmp/bars"
 
 browse "file://$tmp/lb/index.html" --window-size=1280,900 --screenshot="$shots/leaderboard.png" >/dev/null
 [ -s "$shots/leaderboard.png" ] && ok || bad "no screenshot"

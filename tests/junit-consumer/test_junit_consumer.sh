@@ -3,7 +3,8 @@
 # junit2json from the npm registry (count.mjs beside this script). A run of
 # AddCustom with the expert answer and a sample that computes the wrong
 # result must read back with the same tests, failures and skipped counts
-# npukb reports in summary.txt. Skips (exit 77) only when node or npm is
+# npukb reports in summary.txt (plus one "build" test case per sample), and
+# the cases named by id, dtype and shape. Skips (exit 77) only when node or npm is
 # missing. Prints "N passed, N failed".
 set -u
 npukb="${NPUKB_BUILDDIR:-.}/npukb"
@@ -55,7 +56,11 @@ if [ -z "$passed" ]; then
 	echo "junit-consumer: $pass passed, $fail failed"
 	exit 1
 fi
-total=$((passed + failed + skipped))
+# each sample's build is a test case of its own ("build"); the samples
+# here all compile, so the builds add tests and no failures
+builds=$(cut -f1,2 "$tmp/r/summary.txt" | grep '	' | sort -u | wc -l)
+[ "${builds:-0}" -eq 2 ] && ok || bad "expected 2 samples in summary.txt, got '${builds:-}'"
+total=$((passed + failed + skipped + builds))
 # the run must have something of each kind it is about, or the test proves nothing
 [ "$passed" -gt 0 ] && [ "$failed" -gt 0 ] && ok || bad "expected passes and failures, got '$last'"
 
@@ -74,6 +79,14 @@ check_eq "skipped" "$(get skipped)" "$skipped"
 check_eq "declared tests" "$(get declared_tests)" "$total"
 check_eq "declared failures + errors" "$(( $(get declared_failures) + $(get declared_errors) ))" "$failed"
 check_eq "declared skipped" "$(get declared_skipped)" "$skipped"
+
+# case names: sortable and telling (id, dtype and shape of the first input)
+n=$(grep -c '<testcase name="build"' "$tmp/r/junit.xml")
+check_eq "build test cases" "$n" "$builds"
+n=$(grep -c '<testcase name="case-[0-9]* float16 [0-9x]*"' "$tmp/r/junit.xml")
+check_eq "case names with dtype and shape" "$n" "$((passed + failed + skipped))"
+grep -q '<testcase name="case-0 float16 48x128x512"' "$tmp/r/junit.xml" && ok ||
+	bad "no test case named 'case-0 float16 48x128x512'"
 
 echo "junit-consumer: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "case_select.h"
+#include "case_desc.h"
 #include "manifest.h"
 
 static struct npukb_task *load(const char *rel)
@@ -91,5 +92,51 @@ Test(case_select, smallest_one_keeps_one_case)
 
 	selected(t, NPUKB_CASES_SMALLEST_ONE, buf, sizeof(buf));
 	cr_assert_str_eq(buf, "2");
+	npukb_task_free(t);
+}
+
+/* ---- a case in a few words (case_desc.h) ---------------------------------- */
+
+Test(case_desc, first_input_dtype_and_shape)
+{
+	struct npukb_task *t = load("levels/level1/Math/AddCustom/task.xml");
+	char buf[128], *all;
+
+	cr_assert_eq(npukb_case_describe(t, &t->cases[0], buf, sizeof(buf)), 0);
+	cr_assert_str_eq(buf, "float16 48x128x512");
+	cr_assert_eq(npukb_case_describe(t, &t->cases[1], buf, sizeof(buf)), 0);
+	cr_assert_str_eq(buf, "float16 96x64x1024");
+	/* cut to fit, never overflowing */
+	cr_assert_eq(npukb_case_describe(t, &t->cases[0], buf, 10), 0);
+	cr_assert_str_eq(buf, "float16 4");
+	all = npukb_case_describe_all(t);
+	cr_assert_not_null(all);
+	cr_assert(strncmp(all, "float16 48x128x512;float16 96x64x1024;", 38) == 0, "%s", all);
+	free(all);
+	npukb_task_free(t);
+}
+
+Test(case_desc, dtype_of_the_case)
+{
+	struct npukb_task *t = load("tests/data/levels-variants/level1/Test/DtypeNeg/task.xml");
+	char buf[128], *all = npukb_case_describe_all(t);
+
+	cr_assert_str_eq(all, "float32 1000;int32 999;float32 17;float16 300");
+	free(all);
+	npukb_task_free(t);
+	/* no task, no case: no description */
+	cr_assert_lt(npukb_case_describe(NULL, NULL, buf, sizeof(buf)), 0);
+	cr_assert_str_eq(buf, "");
+}
+
+Test(case_desc, list_tensor)
+{
+	struct npukb_task *t = load("levels/level2/Foreach/ForeachAbs/task.xml");
+	char buf[128];
+
+	cr_assert_eq(npukb_case_describe(t, &t->cases[1], buf, sizeof(buf)), 0);
+	cr_assert_str_eq(buf, "float16 list-of-1 512x3");
+	cr_assert_eq(npukb_case_describe(t, &t->cases[3], buf, sizeof(buf)), 0);
+	cr_assert_str_eq(buf, "float16 list-of-2 1");
 	npukb_task_free(t);
 }

@@ -808,3 +808,47 @@ Test(stats, threads_give_the_one_thread_result)
 	free(exp_);
 	free(act);
 }
+
+/* Bad elements counted by position: bin b holds indices [b*n/64, (b+1)*n/64). */
+Test(stats, bad_elements_by_position)
+{
+	enum { N = 640 };
+	float exp_[N], act[N];
+	static const size_t bad[] = { 0, 9, 10, 300, 301, 302, 303, 304, 305, 306, 307, 308, 309, 639 };
+	struct npukb_compare_stats st;
+	char err[256];
+	size_t i, sum = 0;
+	for (i = 0; i < N; i++)
+		exp_[i] = act[i] = (float)i;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		act[bad[i]] += 1.0f;
+	cr_assert_eq(npukb_compare_tensors("default", -1, -1, NPUKB_DT_FLOAT32, act, exp_, N, 0,
+					   &st, err, sizeof(err)),
+		     1, "%s", err);
+	cr_assert_eq(st.bad, 14);
+	cr_assert_eq(st.bad_bins[0], 2);  /* 0 and 9 */
+	cr_assert_eq(st.bad_bins[1], 1);  /* 10 */
+	cr_assert_eq(st.bad_bins[30], 10); /* 300 .. 309 */
+	cr_assert_eq(st.bad_bins[63], 1); /* 639 */
+	for (i = 0; i < NPUKB_COMPARE_BINS; i++)
+		sum += st.bad_bins[i];
+	cr_assert_eq(sum, st.bad, "the bins hold %zu of %zu bad elements", sum, st.bad);
+}
+
+/* Across threads: the last index of every bin lands in that bin. */
+Test(stats, bins_across_threads)
+{
+	const size_t n = 5u << 20, per = n / NPUKB_COMPARE_BINS;
+	float *exp_ = calloc(n, sizeof(float)), *act = calloc(n, sizeof(float));
+	struct npukb_compare_stats st;
+	size_t b;
+	cr_assert(exp_ && act);
+	for (b = 1; b <= NPUKB_COMPARE_BINS; b++)
+		act[b * per - 1] = 1.0f;
+	act[17 * per] = act[17 * per + 1] = 1.0f;
+	compare_with_threads(4, act, exp_, n, "default", &st);
+	for (b = 0; b < NPUKB_COMPARE_BINS; b++)
+		cr_assert_eq(st.bad_bins[b], b == 17 ? 3u : 1u, "bin %zu: %zu", b, st.bad_bins[b]);
+	free(exp_);
+	free(act);
+}

@@ -11,6 +11,7 @@
 #include "fsutil.h"
 #include "render_run.h"
 #include "journal_resume.h"
+#include "metrics.h"
 
 #include <errno.h>
 #include <math.h>
@@ -467,6 +468,67 @@ Test(journal, reports_are_rendered_from_the_journal)
 	snprintf(file, sizeof file, "%s/results.xml", dir);
 	cr_assert_eq(access(file, F_OK), 0, "results.xml written");
 	npukb_rm_rf(dir);
+}
+
+/* --label goes into the header record, comes back through the reader,
+ * and reaches summary.txt, results.xml and the metrics; a run without one
+ * has none. */
+Test(journal, a_run_label_is_kept_and_shown)
+{
+	struct npukb_journal j;
+	struct npukb_jset set;
+	struct npukb_results res;
+	struct npukb_run_metrics m;
+	char file[512], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	cr_assert_eq(npukb_journal_open(&j, path, "run-l", err, sizeof err), 0, "%s", err);
+	j.label = "model \"A\" <7b>";
+	cr_assert_eq(npukb_journal_begin(&j, "cpusim", "g++ 12", "ascend910b2", 3, 7, "host-a"), 0);
+	judge_unit(&j, "level1/A/B", "answer", 0, 1);
+	cr_assert_eq(npukb_journal_end(&j), 0);
+	npukb_journal_close(&j);
+
+	read_back(&set);
+	cr_assert_eq(set.nruns, 1);
+	cr_assert_str_eq(set.runs[0].label, "model \"A\" <7b>");
+	cr_assert_eq(npukb_metrics_compute(&set.runs[0], NULL, 0, &m, err, sizeof err), 0, "%s", err);
+	cr_assert_str_eq(m.label, "model \"A\" <7b>");
+	npukb_run_metrics_free(&m);
+	npukb_jset_free(&set);
+
+	cr_assert_eq(npukb_render_run_reports(dir, NULL, &res, err, sizeof err), 0, "%s", err);
+	npukb_results_free(&res);
+	snprintf(file, sizeof file, "%s/summary.txt", dir);
+	f = fopen(file, "r");
+	cr_assert_not_null(f);
+	cr_assert_gt(getdelim(&text, &len, '\0', f), 0);
+	fclose(f);
+	cr_assert(strstr(text, "npukb run run-l (label model \"A\" <7b>) on cpusim"), "%s", text);
+	snprintf(file, sizeof file, "%s/results.xml", dir);
+	f = fopen(file, "r");
+	cr_assert_not_null(f);
+	cr_assert_gt(getdelim(&text, &len, '\0', f), 0);
+	fclose(f);
+	cr_assert(strstr(text, "<run id=\"run-l\" label=\"model &quot;A&quot; &lt;7b&gt;\""), "%s",
+		  text);
+	free(text);
+	npukb_rm_rf(dir);
+}
+
+Test(journal, a_run_without_a_label_has_none)
+{
+	struct npukb_journal j;
+	struct npukb_jset set;
+
+	open_begin(&j, "run-n");
+	cr_assert_eq(npukb_journal_end(&j), 0);
+	npukb_journal_close(&j);
+	read_back(&set);
+	cr_assert_eq(set.nruns, 1);
+	cr_assert_null(set.runs[0].label);
+	npukb_jset_free(&set);
 }
 
 /* --resume keeps the whole units of the journal's last run and cuts what

@@ -102,32 +102,42 @@ static void make_results(struct npukb_results *r)
 	npukb_verdict_skip(&s->cases[1].correctness, "backend not usable");
 }
 
+/* Writes r's JUnit to path, validates it against the schema when there is
+ * one, and parses it. */
+static xmlDocPtr write_valid(const struct npukb_results *r, const char *path)
+{
+	char err[256] = "";
+	const char *xsd;
+	cr_assert_eq(npukb_junit_write(r, path, err, sizeof(err)), 0, "%s", err);
+	xsd = xsd_path();
+	if (xsd) {
+		xmlSetGenericErrorFunc(NULL, silent);
+		cr_assert_eq(validate(path, xsd), 0, "%s does not validate against %s", path, xsd);
+	}
+	return xmlReadFile(path, NULL, XML_PARSE_NONET);
+}
+
 Test(junit, valid_counts_and_escaping)
 {
 	struct npukb_results r;
-	char path[] = "/tmp/npukb-junit-XXXXXX", err[256];
-	const char *xsd;
+	char path[] = "/tmp/npukb-junit-XXXXXX";
 	xmlDocPtr doc;
 	char *s;
 	int fd = mkstemp(path);
 	cr_assert_geq(fd, 0);
 	close(fd);
 	make_results(&r);
-	cr_assert_eq(npukb_junit_write(&r, path, err, sizeof(err)), 0, "%s", err);
-
-	xsd = xsd_path();
-	if (xsd) {
-		xmlSetGenericErrorFunc(NULL, silent);
-		cr_assert_eq(validate(path, xsd), 0, "%s does not validate against %s", path, xsd);
-	}
-	doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+	doc = write_valid(&r, path);
 	cr_assert_not_null(doc, "not well-formed");
 	cr_assert_eq(xpath_num(doc, "count(//testsuite)"), 1);
-	cr_assert_eq(xpath_num(doc, "count(//testcase)"), 6);
-	cr_assert_eq(xpath_num(doc, "number(//testsuite/@tests)"), 6);
-	cr_assert_eq(xpath_num(doc, "number(//testsuite/@failures)"), 3);
+	/* 3 samples: a build and 2 cases each */
+	cr_assert_eq(xpath_num(doc, "count(//testcase)"), 9);
+	cr_assert_eq(xpath_num(doc, "number(//testsuite/@tests)"), 9);
+	cr_assert_eq(xpath_num(doc, "count(//testcase[@name='build'])"), 3);
+	cr_assert_eq(xpath_num(doc, "number(//testsuite/@failures)"), 4);
+	cr_assert_eq(xpath_num(doc, "count(//testcase[@name='build'][failure])"), 1);
 	cr_assert_eq(xpath_num(doc, "number(//testsuite/@skipped)"), 1);
-	cr_assert_eq(xpath_num(doc, "count(//failure[@type='api-signature'])"), 2);
+	cr_assert_eq(xpath_num(doc, "count(//failure[@type='api-signature'])"), 3);
 	cr_assert_eq(xpath_num(doc, "count(//failure[@type='mismatch'])"), 1);
 	s = xpath_str(doc, "string(//testsuite/@package)");
 	cr_assert_str_eq(s, "level1.Math");
@@ -139,6 +149,62 @@ Test(junit, valid_counts_and_escaping)
 	s = xpath_str(doc, "string(//testcase[failure[@type='api-signature']][1]/@classname)");
 	cr_assert_str_eq(s, "level1.Math.AddCustom.bad\"<sample>");
 	free(s);
+	xmlFreeDoc(doc);
+	npukb_results_free(&r);
+	unlink(path);
+}
+
+/* Case names sort in case order and say what the case is; the build's time
+ * is its own test case's, not the first case's. */
+Test(junit, case_names_and_build_time)
+{
+	struct npukb_results r;
+	struct npukb_sample_result *s;
+	char path[] = "/tmp/npukb-junit-XXXXXX", name[128], *got;
+	xmlDocPtr doc;
+	size_t i;
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	memset(&r, 0, sizeof(r));
+	r.run_id = strdup("run");
+	r.backend = strdup("cpusim");
+	r.soc = strdup("ascend910b2");
+	s = npukb_results_add(&r, "level1/Math/AddCustom", "s1", 12);
+	npukb_verdict_pass(&s->compile);
+	s->compile.wall_seconds = 7.5;
+	for (i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "%zu", i);
+		s->cases[i].case_id = strdup(name);
+		npukb_verdict_pass(&s->cases[i].correctness);
+		s->cases[i].correctness.wall_seconds = 0.25;
+	}
+	s->cases[3].desc = strdup("float16 48x128x512");
+	npukb_junit_case_name(s, 3, name, sizeof(name));
+	cr_assert_str_eq(name, "case-03 float16 48x128x512");
+	npukb_junit_case_name(s, 11, name, sizeof(name));
+	cr_assert_str_eq(name, "case-11");
+	/* a non-numeric id is left as it is; a long numeric one sets the width */
+	free(s->cases[11].case_id);
+	s->cases[11].case_id = strdup("c7");
+	npukb_junit_case_name(s, 11, name, sizeof(name));
+	cr_assert_str_eq(name, "case-c7");
+	free(s->cases[10].case_id);
+	s->cases[10].case_id = strdup("1000");
+	npukb_junit_case_name(s, 2, name, sizeof(name));
+	cr_assert_str_eq(name, "case-0002");
+
+	doc = write_valid(&r, path);
+	cr_assert_not_null(doc);
+	cr_assert_eq(xpath_num(doc, "number(//testcase[@name='build']/@time)"), 7.5);
+	cr_assert_eq(xpath_num(doc, "number(//testcase[@name='case-0000']/@time)"), 0.25);
+	cr_assert_eq(xpath_num(doc, "number(//testsuite/@time)"), 7.5 + 12 * 0.25);
+	got = xpath_str(doc, "string(//testcase[2]/@name)");
+	cr_assert_str_eq(got, "case-0000", "the build comes first, then the cases");
+	free(got);
+	got = xpath_str(doc, "string(//testcase[5]/@name)");
+	cr_assert_str_eq(got, "case-0003 float16 48x128x512");
+	free(got);
 	xmlFreeDoc(doc);
 	npukb_results_free(&r);
 	unlink(path);

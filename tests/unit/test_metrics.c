@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char err[1024];
@@ -430,8 +431,8 @@ Test(metrics_run, weighted_score_with_a_missing_level)
 	correct(r, "level3/C", "s1", one_case, NULL);
 	compute(r, &m);
 	/* (0.2 * 1/2 + 0.5 * 1) / (0.2 + 0.5) */
-	cr_assert(m.weighted_score.available);
-	cr_assert(near(m.weighted_score.value, 0.6 / 0.7), "%.17g", m.weighted_score.value);
+	cr_assert(m.fast0_weighted_score.available);
+	cr_assert(near(m.fast0_weighted_score.value, 0.6 / 0.7), "%.17g", m.fast0_weighted_score.value);
 	cr_assert_str_eq(m.levels_missing, "level2");
 	npukb_run_metrics_free(&m);
 }
@@ -445,7 +446,7 @@ Test(metrics_run, weighted_score_all_levels)
 	correct(r, "level2/C", "s1", one_case, NULL);
 	compile_fail(r, "level3/D", "s1", "syntax");
 	compute(r, &m);
-	cr_assert(near(m.weighted_score.value, 0.2 * 1 + 0.3 * 0.5 + 0.5 * 0));
+	cr_assert(near(m.fast0_weighted_score.value, 0.2 * 1 + 0.3 * 0.5 + 0.5 * 0));
 	cr_assert_str_eq(m.levels_missing, "");
 	npukb_run_metrics_free(&m);
 }
@@ -456,7 +457,7 @@ Test(metrics_run, weighted_score_without_levels)
 	struct npukb_run_metrics m;
 	correct(r, "misc/A", "s1", one_case, NULL);
 	compute(r, &m);
-	cr_assert_not(m.weighted_score.available);
+	cr_assert_not(m.fast0_weighted_score.available);
 	cr_assert_str_eq(m.levels_missing, "level1, level2, level3");
 	cr_assert_str_eq(m.levels[0].name, "unknown");
 	npukb_run_metrics_free(&m);
@@ -515,6 +516,130 @@ Test(metrics_run, task_missing_from_one_run)
 	cr_assert(near(mb.overall.pass_correct[0].value, 1.0));
 	npukb_run_metrics_free(&ma);
 	npukb_run_metrics_free(&mb);
+}
+
+/* NPUKernelBench's score against hand-computed values: per task the share
+ * of (sample, case) pairs passed (a sample that did not compile passes
+ * none; the answer is not a sample), per level the mean over tasks, then
+ * 0.2 L1 + 0.3 L2 + 0.5 L3 with an absent level adding 0. */
+Test(metrics_run, npukernelbench_score_by_hand)
+{
+	struct npukb_jrun *r = run_new("r");
+	struct npukb_run_metrics m;
+	static const char *const three_cases[] = { "c1", "c2", "c3", NULL };
+	/* level1/A: s1 passes 2 of 3 cases, s2 does not compile: 2 / 6 */
+	add(r, "level1/A", "s1", NULL, NPUKB_STAGE_COMPILE, NPUKB_PASS, NULL, NO_TIME);
+	add(r, "level1/A", "s1", "c1", NPUKB_STAGE_CORRECTNESS, NPUKB_PASS, NULL, NO_TIME);
+	add(r, "level1/A", "s1", "c2", NPUKB_STAGE_CORRECTNESS, NPUKB_FAIL, "mismatch", NO_TIME);
+	add(r, "level1/A", "s1", "c3", NPUKB_STAGE_CORRECTNESS, NPUKB_PASS, NULL, NO_TIME);
+	compile_fail(r, "level1/A", "s2", "syntax");
+	correct(r, "level1/A", "answer", three_cases, NULL);
+	/* level1/B: every case passed: 1 */
+	correct(r, "level1/B", "s1", two_cases, NULL);
+	/* level2/C: 1 of 2 cases, the other without a verdict: 1 / 2; the
+	 * answer failing everything changes nothing */
+	add(r, "level2/C", "s1", NULL, NPUKB_STAGE_COMPILE, NPUKB_PASS, NULL, NO_TIME);
+	add(r, "level2/C", "s1", "c1", NPUKB_STAGE_CORRECTNESS, NPUKB_PASS, NULL, NO_TIME);
+	add(r, "level2/C", "answer", NULL, NPUKB_STAGE_COMPILE, NPUKB_PASS, NULL, NO_TIME);
+	add(r, "level2/C", "answer", "c2", NPUKB_STAGE_CORRECTNESS, NPUKB_FAIL, "mismatch", NO_TIME);
+	/* level2/D: only the answer: not scored */
+	correct(r, "level2/D", "answer", one_case, NULL);
+	compute(r, &m);
+
+	cr_assert(near(task_of(&m, "level1/A")->case_score.value, 2.0 / 6.0));
+	cr_assert_eq(task_of(&m, "level1/A")->n_case_passes, 2);
+	cr_assert(near(task_of(&m, "level1/B")->case_score.value, 1.0));
+	cr_assert(near(task_of(&m, "level2/C")->case_score.value, 0.5));
+	cr_assert_not(task_of(&m, "level2/D")->case_score.available);
+	cr_assert(near(m.nkb_level_score[0].value, (2.0 / 6.0 + 1.0) / 2.0));
+	cr_assert(near(m.nkb_level_score[1].value, 0.5));
+	cr_assert_not(m.nkb_level_score[2].available);
+	cr_assert(m.npukernelbench_score.available);
+	cr_assert(near(m.npukernelbench_score.value, 0.2 * (2.0 / 3.0) + 0.3 * 0.5 + 0.5 * 0),
+		  "%.17g", m.npukernelbench_score.value);
+	/* coverage: tasks judged / tasks of the level (here: of the run) */
+	cr_assert_eq(m.nkb_tasks_judged[0], 2);
+	cr_assert_eq(m.nkb_tasks_total[0], 2);
+	cr_assert_eq(m.nkb_tasks_judged[1], 1);
+	cr_assert_eq(m.nkb_tasks_total[1], 2);
+	cr_assert_eq(m.nkb_tasks_total[2], 0);
+	/* npukb's own score: fast_0 of level 1 is 1/2 (B), of level 2 is 0 */
+	cr_assert(near(m.fast0_weighted_score.value, (0.2 * 0.5 + 0.3 * 0) / 0.5),
+		  "%.17g", m.fast0_weighted_score.value);
+	npukb_run_metrics_free(&m);
+}
+
+Test(metrics_run, npukernelbench_score_without_a_model_sample)
+{
+	struct npukb_jrun *r = run_new("r");
+	struct npukb_run_metrics m;
+	correct(r, "level1/A", "answer", one_case, NULL);
+	compile_fail(r, "misc/B", "s1", "syntax");
+	compute(r, &m);
+	cr_assert_not(m.npukernelbench_score.available);
+	npukb_run_metrics_free(&m);
+}
+
+/* A run's scores do not change with the runs beside it: the tasks only
+ * others have raise the coverage denominator, never the scores. */
+Test(metrics_run, scores_do_not_depend_on_other_runs)
+{
+	struct npukb_jrun *a = run_new("a");
+	struct npukb_run_metrics alone, beside;
+	static const char *const universe[] = { "level1/X", "level1/Y", "level1/Z",
+						"level2/W", "level3/V" };
+	size_t counts[3] = { 37, 2, 40 };
+	correct(a, "level1/X", "s1", one_case, NULL);
+	compute(a, &alone);
+	cr_assert_eq(npukb_metrics_compute(a, universe, 5, &beside, err, sizeof(err)), 0);
+	cr_assert(near(alone.npukernelbench_score.value, 0.2));
+	cr_assert(near(beside.npukernelbench_score.value, 0.2), "%.17g",
+		  beside.npukernelbench_score.value);
+	cr_assert(near(alone.fast0_weighted_score.value, 1.0));
+	cr_assert(near(beside.fast0_weighted_score.value, 1.0), "%.17g",
+		  beside.fast0_weighted_score.value);
+	cr_assert_str_eq(beside.levels_missing, "level2, level3");
+	cr_assert_eq(beside.nkb_tasks_judged[0], 1);
+	cr_assert_eq(beside.nkb_tasks_total[0], 3);
+	cr_assert_eq(beside.nkb_tasks_total[1], 1);
+	/* the levels folder's counts, where larger, are the denominators */
+	npukb_metrics_set_level_tasks(&beside, counts);
+	cr_assert_eq(beside.nkb_tasks_total[0], 37);
+	cr_assert_eq(beside.nkb_tasks_total[1], 2);
+	cr_assert_eq(beside.nkb_tasks_total[2], 40);
+	cr_assert(near(beside.npukernelbench_score.value, 0.2));
+	npukb_run_metrics_free(&alone);
+	npukb_run_metrics_free(&beside);
+}
+
+Test(metrics, count_level_tasks)
+{
+	char dir[] = "/tmp/npukb-count-XXXXXX", path[512];
+	size_t counts[3];
+	const char *files[] = { "level1/Math/A/task.xml", "level1/Math/B/task.xml",
+				"level1/Norm/C/task.xml", "level3/G/D/task.xml" };
+	size_t i;
+	FILE *f;
+	cr_assert_not_null(mkdtemp(dir));
+	for (i = 0; i < 4; i++) {
+		char *p;
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		for (p = path + strlen(dir) + 1; (p = strchr(p, '/')) != NULL; p++) {
+			*p = '\0';
+			mkdir(path, 0700);
+			*p = '/';
+		}
+		cr_assert_not_null(f = fopen(path, "w"));
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/level1/Math/NoManifest", dir);
+	mkdir(path, 0700);
+	cr_assert_eq(npukb_metrics_count_level_tasks(dir, counts), 0);
+	cr_assert_eq(counts[0], 3);
+	cr_assert_eq(counts[1], 0);
+	cr_assert_eq(counts[2], 1);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	cr_assert_eq(system(path), 0);
 }
 
 /* ---- the JSON report, golden ---------------------------------------------- */

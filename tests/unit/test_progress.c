@@ -54,6 +54,28 @@ Test(format, duration)
 	cr_assert_str_eq(b, "?");
 }
 
+/* The line naming a failing sample under its task's line. */
+Test(format, failure_line)
+{
+	char buf[400], long_msg[300];
+	size_t n;
+	n = npukb_progress_format_failure(buf, sizeof(buf), "s1", "api-signature",
+					  "error: no match\nnote: candidate", "k.cpp", 39);
+	cr_assert_str_eq(buf, "  s1: api-signature at k.cpp:39: error: no match");
+	cr_assert_eq(n, strlen(buf));
+	npukb_progress_format_failure(buf, sizeof(buf), "s2", "mismatch", "bad \033[31mred\x7f",
+				      NULL, 0);
+	cr_assert_str_eq(buf, "  s2: mismatch: bad ?[31mred?");
+	memset(long_msg, 'x', sizeof(long_msg) - 1);
+	long_msg[sizeof(long_msg) - 1] = '\0';
+	npukb_progress_format_failure(buf, sizeof(buf), "s3", NULL, long_msg, NULL, 0);
+	cr_assert_eq(strlen(buf), strlen("  s3: failed: ") + 160 + 3, "%s", buf);
+	cr_assert(strstr(buf, "x..."));
+	/* a short buffer is filled, never overrun */
+	npukb_progress_format_failure(buf, 12, "sample", "cat", long_msg, "f.c", 1);
+	cr_assert_eq(strlen(buf), 11);
+}
+
 Test(format, status_counts_task_and_eta)
 {
 	struct npukb_progress_counts c = { .done = 10, .total = 40, .passed = 8, .failed = 2 };

@@ -285,8 +285,18 @@ Test(results_xml, metrics_from_the_runs_journal, .init = setup, .fini = teardown
 	expect(doc, "string(/run/metrics/aggregate[@name='level2']/geomean-speedup/@available)",
 	       "false");
 	/* (0.2 * 1 + 0.3 * 0) / 0.5 */
-	expect(doc, "string(/run/metrics/weighted-score/@value)", "0.4");
-	expect(doc, "string(/run/metrics/weighted-score/@levels-missing)", "level3");
+	expect(doc, "string(/run/metrics/fast0-weighted-score/@value)", "0.4");
+	expect(doc, "string(/run/metrics/fast0-weighted-score/@levels-missing)", "level3");
+	/* NPUKernelBench's score: 0.2 * L1 + 0.3 * L2 with the level's own
+	 * case pass shares, coverage beside */
+	expect(doc, "count(/run/metrics/npukernelbench-score/level)", "3");
+	/* level1/A/B: fast 1 of 1 case, broken none: 0.5; level2/C/D: 0 */
+	expect(doc, "string(/run/metrics/npukernelbench-score/@value)", "0.1");
+	expect(doc, "string(/run/metrics/npukernelbench-score/level[@name='level1']/@value)", "0.5");
+	expect(doc, "string(/run/metrics/npukernelbench-score/level[@name='level1']/@tasks-judged)",
+	       "1");
+	expect(doc, "string(/run/metrics/npukernelbench-score/level[@name='level3']/@available)",
+	       "false");
 	expect(doc, "string(/run/metrics/aggregate[@name='overall']/category[@name='mismatch']/@share)",
 	       "0.5");
 	expect(doc, "count(/run/metrics/speedups/speedup)", "1");
@@ -298,13 +308,21 @@ Test(results_xml, metrics_from_the_runs_journal, .init = setup, .fini = teardown
 	snprintf(page, sizeof(page), "%s/report/index.html", dir);
 	doc = read_html(page);
 	expect(doc, "count(//*[@id='metrics'])", "1");
-	expect(doc, "normalize-space(//*[@data-k='m-overall-compile-1'])", "0.75");
+	/* shares as percentages, speedups with an x; the raw value in data-v */
+	expect(doc, "normalize-space(//*[@data-k='m-overall-compile-1'])", "75.0%");
+	expect(doc, "string(//*[@data-k='m-overall-compile-1']/@data-v)", "0.75");
 	expect(doc, "normalize-space(//*[@data-k='m-overall-compile-5'])", "n<k");
 	expect(doc, "normalize-space(//*[@data-k='m-level2-speedup'])", "n/a");
-	expect(doc, "normalize-space(//*[@data-k='m-level1-speedup'])", "2");
-	expect(doc, "normalize-space(//*[@data-k='m-weighted-score'])", "0.4");
-	expect(doc, "normalize-space(//*[@data-k='m-levels-missing'])", "(missing: level3)");
-	expect(doc, "normalize-space(//*[@data-k='m-overall-share-api-signature'])", "0.5");
+	expect(doc, "normalize-space(//*[@data-k='m-level1-speedup'])", "2.00x");
+	expect(doc, "string(//*[@data-k='m-level1-speedup']/@data-v)", "2");
+	expect(doc, "normalize-space(//*[@data-k='m-fast0-weighted-score'])", "40.0%");
+	expect(doc, "normalize-space(//*[@data-k='m-npukernelbench-score'])", "10.0%");
+	expect(doc, "string(//*[@data-k='m-npukernelbench-score']/@data-v)", "0.1");
+	/* the old name is not shown beside the new ones */
+	expect(doc, "count(//*[@data-k='m-weighted-score'])", "0");
+	expect(doc, "normalize-space(//*[@data-k='m-fast0-weighted-score-levels-missing'])",
+	       "(missing: level3)");
+	expect(doc, "normalize-space(//*[@data-k='m-overall-share-api-signature'])", "50.0%");
 	/* the speedup 2 lands in the 1.5-2 bin */
 	expect(doc, "string(//*[@data-k='m-speedup-chart']//*[@data-bin='4']/@data-n)", "1");
 	expect(doc, "count(//*[local-name()='svg'])", "3");
