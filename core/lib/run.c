@@ -225,12 +225,11 @@ static void commit_unit(struct run_state *st, const struct npukb_task *t,
 {
 	struct npukb_journal_unit u;
 	const char **ids = calloc(t->ncases + 1, sizeof(*ids));
-	char *descs = npukb_case_describe_all(t), *sdir = realpath(s->dir, NULL);
+	char *descs = npukb_case_describe_all(t);
 	size_t i;
 	int rc;
 	if (!ids) {
 		free(descs);
-		free(sdir);
 		io_failure(st, -ENOMEM, st->journal.path, "cannot append to the journal");
 		return;
 	}
@@ -244,7 +243,7 @@ static void commit_unit(struct run_state *st, const struct npukb_task *t,
 	u.case_ids = ids;
 	u.ncases = t->ncases;
 	u.case_descs = descs; /* NULL (no memory): the reports name cases by id only */
-	u.sample_dir = sdir ? sdir : s->dir;
+	u.sample_dir = s->dir; /* absolute (npukb_sample_load) */
 	u.model = s->model;
 	u.response_sha256 = s->response_sha256;
 	rc = npukb_journal_batch_commit(&st->journal, &st->batch, &u);
@@ -252,7 +251,6 @@ static void commit_unit(struct run_state *st, const struct npukb_task *t,
 		io_failure(st, rc, st->journal.path, "cannot append to the journal");
 	free(ids);
 	free(descs);
-	free(sdir);
 }
 
 static int judge_sample(struct run_state *st, const struct npukb_task *t,
