@@ -20,11 +20,14 @@ now() { awk '{ print $1 }' /proc/uptime; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 echo "bench-workers: level 1, --cases $cases, --seeds $seeds; load before: $(load)"
-# fill the build cache's harness object first: every timed run finds it
-"$npukb" run --task level1/Math/AddCustom --cases smallest-one --seeds 1 -q -o "$tmp/warm" \
-	>/dev/null 2>&1 || true
 base=""
 for j in $jobs; do
+	# each run starts from a cache of its own holding only cpusim's
+	# harness object: no run reuses the inputs or verdicts of another
+	export NPUKB_CACHE_DIR="$tmp/cache-$j"
+	"$npukb" run --task level1/Math/AddCustom --cases smallest-one --seeds 1 -q \
+		-o "$tmp/warm-$j" >/dev/null 2>&1 || true
+	rm -rf "$NPUKB_CACHE_DIR/units" "$NPUKB_CACHE_DIR/data"
 	t0=$(now)
 	set +e
 	"$npukb" run --level 1 --cases "$cases" --seeds "$seeds" -j "$j" -q -o "$tmp/j$j" \
