@@ -38,7 +38,7 @@ for j in $jobs; do
 	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 	[ -n "$base" ] || base=$secs
 	printf '  -j %-3s %8s s  (exit %d: %s)  speedup %s\n' "$j" "$secs" "$rc" \
-		"$(tail -n 1 "$tmp/j$j.log")" \
+		"$(tail -n 1 "$tmp/j$j/summary.txt" 2>/dev/null)" \
 		"$(awk -v a="$base" -v b="$secs" 'BEGIN { printf "%.2fx", a / b }')"
 done
 echo "load after: $(load)"
