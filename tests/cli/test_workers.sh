@@ -92,9 +92,11 @@ if [ "$#" -eq 2 ] && [ "$1" = "$2" ]; then pass=$((pass + 1)); else
 runpid=$!
 killed=""
 i=0
-while [ "$i" -lt 100 ] && [ -z "$killed" ]; do
+while [ "$i" -lt 300 ] && [ -z "$killed" ]; do
 	sleep 0.1
-	# the run's own children are its workers; the first one goes
+	# once the journal's header is written the run's own children are
+	# its workers (before, a backend's probe may be one); the first goes
+	grep -q '"type":"run"' "$tmp/k/journal.jsonl" 2>/dev/null || { i=$((i + 1)); continue; }
 	for c in $(pgrep -P "$runpid" 2>/dev/null); do
 		kill -KILL "$c" 2>/dev/null && killed=$c
 		break
