@@ -23,6 +23,11 @@ static char *dir;
 static char *private_dir; /* dir, when it is the run's own */
 static int stored;
 static struct npukb_sha256 base;
+/* What is worth keeping (npukb_data_cache_plan): the tasks several units
+ * of the run judge, sorted, and whether the others' data is kept too. */
+static char **shared_ids;
+static size_t nshared;
+static int keep_others = 1;
 
 int npukb_data_cache_begin(const char *cache_dir, const char *output_dir)
 {
@@ -69,10 +74,53 @@ void npukb_data_cache_end(void)
 	stored = 0;
 	if (private_dir)
 		npukb_rm_rf(private_dir);
+	for (size_t i = 0; i < nshared; i++)
+		free(shared_ids[i]);
+	free(shared_ids);
+	shared_ids = NULL;
+	nshared = 0;
+	keep_others = 1;
 	if (dir != private_dir)
 		free(dir);
 	free(private_dir);
 	dir = private_dir = NULL;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int npukb_data_cache_plan(const char *const *ids, size_t n, uint64_t others_bytes)
+{
+	size_t i;
+	for (i = 0; i < nshared; i++)
+		free(shared_ids[i]);
+	free(shared_ids);
+	nshared = 0;
+	if (!(shared_ids = calloc(n + 1, sizeof(*shared_ids))))
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (!(shared_ids[i] = strdup(ids[i])))
+			return -ENOMEM;
+		nshared++;
+	}
+	qsort(shared_ids, nshared, sizeof(*shared_ids), cmp_id);
+	/* a run's own folder dies with the run: what no other unit of it
+	 * reads is written for nothing. A lasting cache keeps it for later
+	 * runs, unless the run's data is more than the cache holds: the run
+	 * would push out its own first entries before a later run, going
+	 * through the cases in the same order, asks for them, and every
+	 * write would be lost time (half the cap leaves room for the rest
+	 * of the cache) */
+	keep_others = !private_dir && others_bytes <= npukb_cache_max_bytes() / 2;
+	return 0;
+}
+
+static int worth_keeping(const char *task_id)
+{
+	return keep_others ||
+	       (task_id && bsearch(&task_id, shared_ids, nshared, sizeof(*shared_ids), cmp_id));
 }
 
 static int data_key(const struct npukb_task *t, const struct npukb_case *c, uint64_t seed,
@@ -162,7 +210,7 @@ void npukb_data_cache_keep(const struct npukb_task *t, const struct npukb_case *
 	size_t i;
 	int expected;
 
-	if (!dir || data_key(t, c, seed, key) != 0)
+	if (!dir || !worth_keeping(t->id) || data_key(t, c, seed, key) != 0)
 		return;
 	for (i = 0; (ct = npukb_data_cache_part(d, i, &expected)) != NULL; i++) {
 		if (i == NPUKB_CACHE_MAX_PARTS)

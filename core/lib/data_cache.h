@@ -21,12 +21,21 @@
 
 #include "cache_store.h"
 
+#include <stdint.h>
+
 /* For the rest of the process (a run): cache_dir, or when NULL a private
  * folder below output_dir. Returns 0 or a negative errno (then nothing is
  * shared). */
 int npukb_data_cache_begin(const char *cache_dir, const char *output_dir);
 /* Removes the private folder, if any; sharing stops. */
 void npukb_data_cache_end(void);
+
+/* What the run's plan says is worth keeping: the data of the tasks in
+ * ids (n of them), which several units of the run judge, always; that of
+ * the other tasks (others_bytes in all, over their cases and seeds) only
+ * in a lasting cache that holds it with room to spare. Until called,
+ * everything is kept. 0 or -ENOMEM. */
+int npukb_data_cache_plan(const char *const *ids, size_t n, uint64_t others_bytes);
 
 /* 0 with b holding the entry of (t, c, seed), whose parts fit d's tensors
  * (see case_data.c); -ENOENT otherwise. */

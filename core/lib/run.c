@@ -614,6 +614,38 @@ static int make_plan(const struct run_state *st, struct npukb_task *const *tasks
 	return 0;
 }
 
+/* Tell the case-data cache which tasks' data another unit of the run
+ * reads again (those with two samples or more in the plan) and how much
+ * the others would write (their selected cases, every seed and the
+ * re-check's). The plan lists a task's units side by side. */
+static int plan_data_sharing(const struct run_state *st, struct npukb_task *const *tasks,
+			     const struct plan_item *plan, size_t nplan)
+{
+	unsigned seeds = (st->options.nseeds ? st->options.nseeds : NPUKB_DEFAULT_SEEDS) + 1;
+	const char **ids = calloc(nplan + 1, sizeof(*ids));
+	uint64_t others = 0;
+	size_t i = 0, n = 0, c;
+	int rc;
+
+	if (!ids)
+		return -ENOMEM;
+	while (i < nplan) {
+		const struct npukb_task *t = tasks[plan[i].task];
+		size_t units = 0;
+		for (; i < nplan && tasks[plan[i].task] == t; i++)
+			units++;
+		if (units > 1) {
+			ids[n++] = t->id;
+			continue;
+		}
+		for (c = 0; c < t->ncases; c++) /* the selected ones (select_cases) */
+			others += (uint64_t)npukb_case_tensor_bytes(t, &t->cases[c]) * seeds;
+	}
+	rc = npukb_data_cache_plan(ids, n, others);
+	free(ids);
+	return rc;
+}
+
 int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *results,
 		      char *err, size_t errlen)
 {
@@ -756,6 +788,10 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	/* --resume: the units the journal holds whole are neither judged
 	 * again nor counted by the progress display */
 	if ((rc = make_plan(&st, cat.tasks, lists, cat.ntasks, &resumed, &plan, &nplan)) != 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if ((rc = plan_data_sharing(&st, cat.tasks, plan, nplan)) != 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}

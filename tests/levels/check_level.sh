@@ -20,7 +20,8 @@ if [ "${1:-}" = "--one" ]; then
 	npukb="${NPUKB_BUILDDIR:-.}/npukb"
 	run="$out/run-$idx"
 	t0=$(date +%s)
-	"$npukb" run --task "$task" --cases "$subset" --seeds "$seeds" -q \
+	# --no-cache: a suite judges the answers, it does not replay verdicts
+	"$npukb" run --task "$task" --cases "$subset" --seeds "$seeds" -q --no-cache \
 		-o "$run" >"$run.out" 2>&1
 	rc=$?
 	t1=$(date +%s)

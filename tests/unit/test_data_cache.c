@@ -196,3 +196,59 @@ Test(data_cache, no_cache_shares_through_the_runs_own_folder)
 	npukb_case_data_free(&a);
 	npukb_case_data_free(&b);
 }
+
+/* The files of the run's own folder (with --no-cache). */
+static size_t private_entries(void)
+{
+	char cmd[PATH_MAX + 64];
+	unsigned long n = 0;
+	FILE *f;
+	snprintf(cmd, sizeof cmd, "find '%s' -path '*/.npukb-shared-*/data/*' -type f | wc -l", out);
+	f = popen(cmd, "r");
+	cr_assert_not_null(f);
+	cr_assert_eq(fscanf(f, "%lu", &n), 1);
+	pclose(f);
+	return n;
+}
+
+Test(data_cache, a_task_judged_once_keeps_nothing_in_the_runs_own_folder)
+{
+	struct npukb_case_data a;
+	const char *other = "level1/Math/SomethingElse";
+
+	cr_assert_eq(npukb_data_cache_begin(NULL, out), 0);
+	cr_assert_eq(npukb_data_cache_plan(&other, 1, 0), 0);
+	prepare("a", 9, &a);
+	cr_assert_eq(private_entries(), 0, "data no other unit reads was written");
+	npukb_case_data_free(&a);
+	/* the same run with two samples of the task: kept for the second */
+	cr_assert_eq(npukb_data_cache_plan((const char *const *)&task->id, 1, 0), 0);
+	prepare("b", 9, &a);
+	cr_assert_eq(private_entries(), 1);
+	npukb_case_data_free(&a);
+}
+
+Test(data_cache, a_lasting_cache_keeps_a_run_it_can_hold)
+{
+	struct npukb_case_data a;
+
+	setenv("NPUKB_CACHE_MAX", "64M", 1);
+	cr_assert_eq(npukb_data_cache_begin(cache, out), 0);
+	/* other tasks' data (none shared) within half the cap: kept for later runs */
+	cr_assert_eq(npukb_data_cache_plan(NULL, 0, 16u << 20), 0);
+	prepare("a", 1, &a);
+	cr_assert_eq(entries(), 1);
+	npukb_case_data_free(&a);
+	/* a run whose data the cache cannot hold would evict its own
+	 * entries before a later run reads them: nothing is written */
+	cr_assert_eq(npukb_data_cache_plan(NULL, 0, 48u << 20), 0);
+	prepare("b", 2, &a);
+	cr_assert_eq(entries(), 1);
+	npukb_case_data_free(&a);
+	/* but a task the run judges twice shares within the run */
+	cr_assert_eq(npukb_data_cache_plan((const char *const *)&task->id, 1, 48u << 20), 0);
+	prepare("c", 3, &a);
+	cr_assert_eq(entries(), 2);
+	npukb_case_data_free(&a);
+	unsetenv("NPUKB_CACHE_MAX");
+}
