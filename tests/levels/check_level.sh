@@ -20,8 +20,11 @@ if [ "${1:-}" = "--one" ]; then
 	npukb="${NPUKB_BUILDDIR:-.}/npukb"
 	run="$out/run-$idx"
 	t0=$(date +%s)
-	# --no-cache: a suite judges the answers, it does not replay verdicts
-	"$npukb" run --task "$task" --cases "$subset" --seeds "$seeds" -q --no-cache \
+	# a cache of the suite's own: every unit is judged (a suite does not
+	# replay verdicts of an earlier one), while cpusim's harness object is
+	# compiled once for all tasks (--no-cache would compile it each time)
+	NPUKB_CACHE_DIR="$out/cache" \
+	"$npukb" run --task "$task" --cases "$subset" --seeds "$seeds" -q \
 		-o "$run" >"$run.out" 2>&1
 	rc=$?
 	t1=$(date +%s)
