@@ -8,6 +8,7 @@
  * sample (not JSON, unknown task, duplicate sample) is reported as
  * FILE:LINE on stderr, skipped, and the exit status says so. */
 #include "config.h"
+#include "data_path.h"
 
 #include "cmd_import.h"
 #include "catalog.h"
@@ -518,13 +519,7 @@ static int import_markdown(struct import_state *st, const char *path)
 
 static char *levels_dir(const char *opt)
 {
-	const char *root = getenv("NPUKB_DATADIR");
-	char *p;
-	if (opt)
-		return strdup(opt);
-	if (asprintf(&p, "%s/levels", root && *root ? root : NPUKB_PKGDATADIR) < 0)
-		return NULL;
-	return p;
+	return opt ? strdup(opt) : npukb_data_path("levels");
 }
 
 int npukb_cmd_import(int argc, char **argv)

@@ -3,6 +3,7 @@
  * measured against the same task universe and the page shows the figures
  * `npukb report --json` gives for the same arguments. */
 #include "config.h"
+#include "data_path.h"
 #include "cmd_leaderboard.h"
 
 #include "fsutil.h"
@@ -111,15 +112,6 @@ static char *report_of(const char *journal, const char *absout)
 	return href;
 }
 
-static char *reports_dir(void)
-{
-	const char *root = getenv("NPUKB_DATADIR");
-	char *p;
-	if (asprintf(&p, "%s/reports", root && *root ? root : NPUKB_PKGDATADIR) < 0)
-		return NULL;
-	return p;
-}
-
 int npukb_cmd_leaderboard(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -198,7 +190,7 @@ int npukb_cmd_leaderboard(int argc, char **argv)
 	runs = calloc(set.nruns, sizeof(*runs));
 	entries = calloc(set.nruns, sizeof(*entries));
 	hrefs = calloc(set.nruns, sizeof(*hrefs));
-	reports = reports_dir();
+	reports = npukb_data_path("reports");
 	if (!universe || !runs || !entries || !hrefs || !reports ||
 	    asprintf(&xml, "%s/leaderboard.xml", outdir) < 0) {
 		xml = NULL;

@@ -1,6 +1,7 @@
 /* cmd_lint.c - `npukb lint`: check every manifest, then play an all-zero,
  * a copy-of-input and a constant sample against each task. */
 #include "config.h"
+#include "data_path.h"
 
 #include "cmd_lint.h"
 
@@ -51,7 +52,6 @@ int npukb_cmd_lint(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char **ids = calloc((size_t)argc + 1, sizeof(*ids));
-	const char *root = getenv("NPUKB_DATADIR");
 	char *levels = NULL, *schema = NULL, err[4096] = "", work[] = "/tmp/npukb-lint-XXXXXX";
 	size_t nids = 0, max_elements = DEFAULT_MAX_ELEMENTS, i, flagged = 0;
 	struct npukb_catalog cat;
@@ -94,8 +94,8 @@ int npukb_cmd_lint(int argc, char **argv)
 		free(levels);
 		return rc;
 	}
-	if (!levels && asprintf(&levels, "%s/levels", root && *root ? root : NPUKB_PKGDATADIR) < 0)
-		levels = NULL;
+	if (!levels)
+		levels = npukb_data_path("levels");
 	schema = levels ? schema_for(levels) : NULL;
 	if (!levels || !schema || !mkdtemp(work)) {
 		free(ids);

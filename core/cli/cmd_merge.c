@@ -7,6 +7,7 @@
  * merged run, so the merged journal is one any reader takes, record for
  * record what one process would have written (but run ids and times). */
 #include "config.h"
+#include "data_path.h"
 #include "cmd_merge.h"
 
 #include "journal.h"
@@ -460,7 +461,6 @@ static int render_reports(const char *outdir, char *err, size_t errlen)
 {
 	struct npukb_jset set;
 	struct npukb_run_metrics m;
-	const char *root = getenv("NPUKB_DATADIR");
 	char *journal = NULL, *json = NULL, *reports = NULL;
 	FILE *f = NULL;
 	int rc;
@@ -469,7 +469,7 @@ static int render_reports(const char *outdir, char *err, size_t errlen)
 	memset(&m, 0, sizeof(m));
 	if (asprintf(&journal, "%s/journal.jsonl", outdir) < 0 ||
 	    asprintf(&json, "%s/metrics.json", outdir) < 0 ||
-	    asprintf(&reports, "%s/reports", root && *root ? root : NPUKB_PKGDATADIR) < 0) {
+	    !(reports = npukb_data_path("reports"))) {
 		snprintf(err, errlen, "out of memory");
 		rc = -ENOMEM;
 		goto out;

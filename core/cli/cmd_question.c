@@ -2,6 +2,7 @@
  * question of a task in either mode; --write stores the host+device one
  * as question-hostdev.md beside the manifest. */
 #include "config.h"
+#include "data_path.h"
 
 #include "cmd_question.h"
 
@@ -133,7 +134,6 @@ int npukb_cmd_question(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *root = getenv("NPUKB_DATADIR");
 	char *levels = NULL, *schema = NULL, err[4096] = "";
 	struct npukb_catalog cat;
 	int c, rc = 0, hostdev = 0, write = 0;
@@ -174,8 +174,8 @@ int npukb_cmd_question(int argc, char **argv)
 		free(levels);
 		return rc;
 	}
-	if (!levels && asprintf(&levels, "%s/levels", root && *root ? root : NPUKB_PKGDATADIR) < 0)
-		levels = NULL;
+	if (!levels)
+		levels = npukb_data_path("levels");
 	if (!levels || asprintf(&schema, "%s/schema/task.rng", levels) < 0) {
 		free(levels);
 		return 4;

@@ -8,6 +8,7 @@
  *   3  bad input: invalid manifests, missing sample folder, no task selected
  *   4  npukb could not work: plugins missing, out of memory, I/O error */
 #include "config.h"
+#include "data_path.h"
 
 #include "catalog.h"
 #include "cmd_lint.h"
@@ -148,15 +149,6 @@ struct common_opts {
 	const char *levels;
 	const char *plugin_dir;
 };
-
-static char *data_path(const char *rel)
-{
-	const char *root = getenv("NPUKB_DATADIR");
-	char *p;
-	if (asprintf(&p, "%s/%s", root && *root ? root : NPUKB_PKGDATADIR, rel) < 0)
-		return NULL;
-	return p;
-}
 
 static int load_plugins(struct npukb_plugin_set *set, const char *cli_dir)
 {
@@ -449,9 +441,9 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 	/* a named task may be of any level */
 	if (ntasks)
 		cfg.level = 0;
-	levels = co->levels ? strdup(co->levels) : data_path("levels");
-	reports = data_path("reports");
-	schema = data_path("levels/schema/task.rng");
+	levels = co->levels ? strdup(co->levels) : npukb_data_path("levels");
+	reports = npukb_data_path("reports");
+	schema = npukb_data_path("levels/schema/task.rng");
 	if (co->levels && !getenv("NPUKB_DATADIR")) {
 		free(schema);
 		if (asprintf(&schema, "%s/schema/task.rng", co->levels) < 0)
@@ -518,14 +510,14 @@ out_noplugins:
 static int open_catalog(struct common_opts *co, int level, struct npukb_catalog *cat,
 			const char *const *ids)
 {
-	char *levels = co->levels ? strdup(co->levels) : data_path("levels"), *schema;
+	char *levels = co->levels ? strdup(co->levels) : npukb_data_path("levels"), *schema;
 	char err[1024] = "";
 	int rc;
 	if (co->levels) {
 		if (asprintf(&schema, "%s/schema/task.rng", co->levels) < 0)
 			schema = NULL;
 	} else {
-		schema = data_path("levels/schema/task.rng");
+		schema = npukb_data_path("levels/schema/task.rng");
 	}
 	if (!levels || !schema) {
 		free(levels);
@@ -659,7 +651,7 @@ static int cmd_validate(int argc, char **argv, struct common_opts *co)
 	}
 	npukb_ref_plugin_set_dir(co->plugin_dir);
 	if (optind < argc) {
-		char *schema = co->levels ? NULL : data_path("levels/schema/task.rng");
+		char *schema = co->levels ? NULL : npukb_data_path("levels/schema/task.rng");
 		if (co->levels && asprintf(&schema, "%s/schema/task.rng", co->levels) < 0)
 			schema = NULL;
 		if (!schema)
@@ -784,7 +776,7 @@ static int dispatch(const char *cmd, int argc, char **argv)
 	if (strcmp(cmd, "import") == 0)
 		return npukb_cmd_import(argc, argv);
 	if (strcmp(cmd, "task") == 0) {
-		char *templates = data_path("plugins/skeleton/task");
+		char *templates = npukb_data_path("plugins/skeleton/task");
 		int rc = templates ? npukb_cmd_task(argc, argv, templates) : EXIT_INTERNAL;
 		free(templates);
 		return rc;

@@ -1,6 +1,7 @@
 /* metrics.c - from a run's verdicts to the published figures. The
  * definitions are in metrics.h; this file only implements them (the JSON
  * report is metrics_json.c). */
+#include "data_path.h"
 #include "metrics.h"
 
 #include <dirent.h>
@@ -633,11 +634,10 @@ int npukb_metrics_count_level_tasks(const char *levels_dir, size_t counts[3])
 
 void npukb_metrics_cover_levels(struct npukb_run_metrics *m, const char *levels_dir)
 {
-	const char *root = getenv("NPUKB_DATADIR");
 	char *dflt = NULL;
 	size_t counts[3];
 	if (!levels_dir) {
-		if (asprintf(&dflt, "%s/levels", root && *root ? root : NPUKB_PKGDATADIR) < 0)
+		if (!(dflt = npukb_data_path("levels")))
 			return;
 		levels_dir = dflt;
 	}
