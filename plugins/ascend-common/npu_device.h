@@ -9,12 +9,14 @@
  * (worker_start), and every program it starts sees that device alone, as
  * logical device 0, through ASCEND_RT_VISIBLE_DEVICES.
  *
- * Health: after a launch program fails (crash, timeout, an ACL error), the
- * backend runs the same program with --health (init, set device, query
- * its status, a memory round trip). A device that fails stays marked, and
- * every later run is re-checked first and skipped with the reason while
- * the check fails, so one sample that wedges the NPU does not turn the
- * following samples' verdicts into failures. */
+ * Health: the backend runs a program with --health (init, set device,
+ * query its status, a memory round trip) between samples, before the
+ * first run of a program other than the last one run, and after a launch
+ * program fails (crash, timeout, an ACL error). A device that fails stays
+ * marked, and every later run is re-checked first and skipped with the
+ * reason while the check fails, so one sample that wedges the NPU, even
+ * one whose own runs passed, does not turn the following samples' verdicts
+ * into failures. */
 #ifndef NPUKB_NPU_DEVICE_H
 #define NPUKB_NPU_DEVICE_H
 
@@ -54,6 +56,7 @@ struct npukb_limits npukb_npu_run_limits(const struct npukb_limits *base);
 struct npukb_npu_health {
 	int wedged;          /* the last check failed */
 	char why[512];       /* its account */
+	char last[4096];     /* the program of the last run ("": none yet) */
 };
 
 /* Runs `program --health` in workdir with envp (60 s wall clock), output in

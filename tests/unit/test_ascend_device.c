@@ -339,6 +339,17 @@ Test(ascend_device, acl_errors_carry_the_runtime_message)
 	npukb_build_result_clear(&b);
 }
 
+/* The run was skipped, not judged, for the device's failed check. */
+static void assert_kept_off_the_device(struct npukb_run_result *r)
+{
+	cr_assert(r->skipped, "%s", r->message);
+	cr_assert_not(r->ok);
+	cr_assert(strstr(r->message, "not run: NPU health check exited with status 4"), "%s",
+		  r->message);
+	cr_assert_neq(access(fx_at("run/timing.stats"), F_OK), 0, "the sample ran");
+	npukb_run_result_clear(r);
+}
+
 /* A sample that leaves the device unhealthy costs that sample; the next
  * ones are skipped while the device fails its check, and run again once
  * it passes. */
@@ -361,12 +372,7 @@ Test(ascend_device, a_wedged_device_does_not_poison_later_verdicts)
 
 	unsetenv("ASCEND_FAKE_ACL_FAIL");
 	run_add(&b, &info, &r);
-	cr_assert(r.skipped, "%s", r.message);
-	cr_assert_not(r.ok);
-	cr_assert(strstr(r.message, "not run: NPU health check exited with status 4"), "%s",
-		  r.message);
-	cr_assert_neq(access(fx_at("run/timing.stats"), F_OK), 0, "the sample ran");
-	npukb_run_result_clear(&r);
+	assert_kept_off_the_device(&r);
 
 	unsetenv("ASCEND_FAKE_ACL_DEVICE_STATUS");
 	run_add(&b, &info, &r);
@@ -374,6 +380,57 @@ Test(ascend_device, a_wedged_device_does_not_poison_later_verdicts)
 	cr_assert_not(health.wedged);
 	check_sums();
 	npukb_run_result_clear(&r);
+	npukb_build_result_clear(&b);
+}
+
+/* A sample may break the device and still pass its own runs: between
+ * samples (a program other than the last one run) the device is checked
+ * first, so the next sample is skipped with the reason rather than failed;
+ * runs of the same program are not checked again. */
+/* Runs the sample (it must pass); whether the device was checked first. */
+static int run_checks_health(const struct npukb_build_result *b, struct npukb_cann_info *info)
+{
+	struct npukb_run_result r;
+	char *trace;
+	int checked;
+
+	memset(&r, 0, sizeof r);
+	cr_assert_eq(fx_shell("rm -f '%s'", fx_at("trace.log")), 0);
+	run_add(b, info, &r);
+	cr_assert(r.ok, "%s", r.message);
+	npukb_run_result_clear(&r);
+	trace = fx_slurp(fx_at("trace.log"));
+	cr_assert_not_null(trace);
+	checked = strstr(trace, "aclrtQueryDeviceStatus") != NULL;
+	free(trace);
+	return checked;
+}
+
+Test(ascend_device, the_device_is_checked_between_samples)
+{
+	struct npukb_cann_info info;
+	struct npukb_build_result b;
+	struct npukb_run_result r;
+
+	memset(&r, 0, sizeof r);
+	build_add(0, &info, &b);
+	run_add(&b, &info, &r);
+	cr_assert(r.ok, "%s", r.message);
+	npukb_run_result_clear(&r);
+	/* the same sample again: no check before its run */
+	cr_assert_not(run_checks_health(&b, &info), "checked again");
+
+	/* another sample ran last and left the device broken */
+	snprintf(health.last, sizeof health.last, "/elsewhere/npukb_host");
+	setenv("ASCEND_FAKE_ACL_DEVICE_STATUS", "abnormal", 1);
+	run_add(&b, &info, &r);
+	assert_kept_off_the_device(&r);
+	unsetenv("ASCEND_FAKE_ACL_DEVICE_STATUS");
+
+	/* a healthy device: checked, then the sample runs */
+	snprintf(health.last, sizeof health.last, "/elsewhere/npukb_host");
+	cr_assert(run_checks_health(&b, &info), "not checked");
+	check_sums();
 	npukb_build_result_clear(&b);
 }
 
