@@ -135,6 +135,33 @@ Test(ascend_device, fake_acl_header_has_no_kernel_language)
 			       fx_at("k.cpp")), 0);
 }
 
+/* The fake headers are laid out as the real ones (acl.h includes acl_rt.h,
+ * which includes acl_base.h; aclnn/acl_meta.h includes acl_base.h only),
+ * so a generated program that leans on an include the real headers do not
+ * make fails here too; and a value read in the real acl_base.h. */
+Test(ascend_device, fake_headers_include_what_the_real_ones_do)
+{
+	const char *inc = fx_src("tests/data/fake_cann/include");
+
+	fx_put_file("meta.cpp",
+		    "#include \"aclnn/acl_meta.h\"\n"
+		    "aclTensor *t(void *p) { int64_t d = 1; return aclCreateTensor(&d, 1, ACL_FLOAT, "
+		    "&d, 0, ACL_FORMAT_ND, &d, 1, p); }\n"
+		    "aclrtStream s; aclError e = ACL_SUCCESS;\n"
+		    "static_assert(ACL_ERROR_INVALID_DEVICE == 200002, \"acl_base.h's value\");\n",
+		    0);
+	cr_assert_eq(fx_shell("g++ -std=c++17 -Wall -Werror -fsyntax-only -I'%s' '%s'", inc,
+			      fx_at("meta.cpp")), 0);
+	fx_put_file("rt.cpp", "#include \"aclnn/acl_meta.h\"\nint f(void **p) "
+		    "{ return aclrtMalloc(p, 1, ACL_MEM_MALLOC_HUGE_FIRST); }\n", 0);
+	cr_assert_neq(fx_shell("g++ -std=c++17 -fsyntax-only -I'%s' '%s' 2>/dev/null", inc,
+			       fx_at("rt.cpp")), 0, "acl_meta.h must not bring the runtime's calls");
+	fx_put_file("init.cpp", "#include \"acl/acl_rt.h\"\nint f() { return aclInit(nullptr); }\n",
+		    0);
+	cr_assert_neq(fx_shell("g++ -std=c++17 -fsyntax-only -I'%s' '%s' 2>/dev/null", inc,
+			       fx_at("init.cpp")), 0, "aclInit is acl.h's");
+}
+
 /* The launch program compiles as plain C++; the wrapper does not (its
  * <<<>>> belongs to the kernel compiler). */
 Test(ascend_device, host_is_plain_cxx_and_wrapper_is_not)
