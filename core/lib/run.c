@@ -539,10 +539,18 @@ static int work_start(void *ctx, unsigned worker, struct npukb_progress *relay, 
 		      size_t errlen)
 {
 	struct run_work *w = ctx;
+	const struct npukb_backend_ops *ops = w->st->backend.desc->backend;
 	unsigned cpus = npukb_data_threads();
 	int rc;
-	(void)worker;
 	w->st->progress = relay;
+	if (ops->worker_start) {
+		char why[512] = "";
+		if (ops->worker_start(worker, w->jobs, why, sizeof why) != 0) {
+			snprintf(err, errlen, "the %s backend cannot start worker %u: %s",
+				 w->st->backend.desc->name, worker, why[0] ? why : "no reason given");
+			return NPUKB_RUN_EBADINPUT; /* like a refused option: exit 3 */
+		}
+	}
 	/* the workers share the cores: the data path's threads too */
 	npukb_set_data_threads(cpus > w->jobs ? cpus / w->jobs : 1);
 	/* an flock holds between open file descriptions, not between
@@ -802,6 +810,10 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 		struct run_work work = { &st, cat.tasks, lists, plan,
 					 cfg->jobs ? cfg->jobs : npukb_default_jobs() };
 		size_t appended = 0;
+		unsigned most = st.backend.desc->backend->max_workers
+					? st.backend.desc->backend->max_workers() : 0;
+		if (most && work.jobs > most) /* e.g. one worker per NPU */
+			work.jobs = most;
 		if (work.jobs > nplan) /* the workers that will really start */
 			work.jobs = nplan ? (unsigned)nplan : 1;
 		rc = npukb_workers_run(work.jobs, nplan, &work_ops, &work, cfg->progress, &appended,

@@ -27,8 +27,13 @@ const char *npukb_cann_home_option(void);
  * command builders' own default). */
 const char *npukb_cann_host_cxx(void);
 
-/* The NPU to use: the device option, else $NPUKB_ASCEND_DEVICE; -1 when
- * neither names one (the runtime's default device). */
-int npukb_cann_device_option(void);
+/* The most NPUs the device option names. */
+#define NPUKB_CANN_MAX_DEVICES 64
+
+/* The NPUs to use, one worker each, into out (room for
+ * NPUKB_CANN_MAX_DEVICES): the device option's list, else
+ * $NPUKB_ASCEND_DEVICE's; their count, 0 when neither names any (the
+ * runtime's default device; an unreadable variable counts as unset). */
+size_t npukb_cann_devices(int *out);
 
 #endif

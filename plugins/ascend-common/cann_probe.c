@@ -707,10 +707,7 @@ int npukb_cann_hostdev_build_plan(const struct npukb_cann_info *info, const char
 		goto fail;
 	out->n++;
 
-	/* msopgen's build.sh order: package, (install), binary, package. */
-	if ((rc = build_target(&out->steps[out->n], "package", jobs, project, err, errlen)) < 0)
-		goto fail;
-	out->n++;
+	/* msopgen's build.sh order (8.0+): binary, then package. */
 	if ((rc = build_target(&out->steps[out->n], "binary", jobs, project, err, errlen)) < 0)
 		goto fail;
 	out->n++;

@@ -157,20 +157,25 @@ int npukb_cann_device_link_cmd(const struct npukb_cann_info *info, const char *h
 			       struct npukb_cann_cmd *out, char *err, size_t errlen);
 
 /* Host+device flow, build part (ASCENDC.md section 3), in the order of the
- * build.sh msopgen generates (package, install the .run, binary, package
- * again; the installs are npukb_cann_hostdev_stage_cmd, run by the caller
- * after steps 2 and 4):
+ * build.sh msopgen generates for CANN 8.0 and later (the one NPUKernelBench
+ * ships in libs/common_include/msopgen/build.sh, and the same in the
+ * generated projects of 9.0 seen in public repositories): configure, the
+ * binary target (the kernel binaries), then the package target (the .run
+ * that carries them). The install of that .run into the stage is
+ * npukb_cann_hostdev_stage_cmd, run by the caller after the last step.
  *   0 msopgen gen -i <op_json> -c ai_core-<SocVersion> -lan cpp -out <project>
  *   1 cmake -S . -B build_out --preset=default -DASCEND_CANN_PACKAGE_PATH=<root>
  *         -DASCEND_COMPUTE_UNIT=<unit>                      (in <project>)
- *   2 cmake --build build_out --target package -j <jobs>   (in <project>)
- *   3 cmake --build build_out --target binary -j <jobs>    (in <project>)
- *   4 cmake --build build_out --target package -j <jobs>   (in <project>)
- * The preset values are passed with -D rather than by editing
- * CMakePresets.json; -D wins over a preset's cacheVariables. Another
- * generated build.sh seen in public builds both targets in one call
- * (--target binary package) [which CANN release does which: unconfirmed]. */
-#define NPUKB_CANN_HOSTDEV_STEPS 5
+ *   2 cmake --build build_out --target binary -j <jobs>    (in <project>)
+ *   3 cmake --build build_out --target package -j <jobs>   (in <project>)
+ * The older build.sh (CANN 7.x, configured through ASCEND_AICPU_PATH and
+ * jq) built package, ran the .run into the toolkit, built binary and
+ * package again; its global install is what npukb must never do, and 8.0+
+ * no longer needs it. The preset values are passed with -D rather than by
+ * editing CMakePresets.json; -D wins over a preset's cacheVariables.
+ * build.sh's cross-compile branch (a host-native tiling library first) is
+ * not taken: npukb builds on the machine that runs the operator. */
+#define NPUKB_CANN_HOSTDEV_STEPS 4
 int npukb_cann_hostdev_build_plan(const struct npukb_cann_info *info, const char *soc,
 				  const char *op_json, const char *project, int jobs,
 				  struct npukb_cann_plan *out, char *err, size_t errlen);

@@ -11,9 +11,36 @@
 #define HEALTH_LOG "health.log"
 #define HEALTH_SECONDS 60.0
 
+/* This process's worker number in the run (0 outside a run's workers). */
+static unsigned worker_index;
+
+unsigned npukb_npu_max_workers(void)
+{
+	int devices[NPUKB_CANN_MAX_DEVICES];
+	size_t n = npukb_cann_devices(devices);
+
+	return n ? (unsigned)n : 1;
+}
+
+int npukb_npu_worker_start(unsigned worker, unsigned nworkers, char *err, size_t len)
+{
+	unsigned most = npukb_npu_max_workers();
+
+	if (worker >= most || nworkers > most) {
+		snprintf(err, len, "worker %u of %u, but only %u NPU%s to share (one worker per NPU)",
+			 worker + 1, nworkers, most, most == 1 ? "" : "s");
+		return 1;
+	}
+	worker_index = worker;
+	return 0;
+}
+
 int npukb_npu_device_id(void)
 {
-	return npukb_cann_device_option();
+	int devices[NPUKB_CANN_MAX_DEVICES];
+	size_t n = npukb_cann_devices(devices);
+
+	return worker_index < n ? devices[worker_index] : -1;
 }
 
 char **npukb_npu_device_envp(const struct npukb_cann_info *info, const char *stage, int device)

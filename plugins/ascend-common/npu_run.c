@@ -104,13 +104,19 @@ int npukb_npu_run(const char *what, char *const *argv, char *const *envp, const 
 		goto out;
 	}
 	unlink(stats);
-	/* A device an earlier sample left wedged is checked again first; while
-	 * it fails, this sample is not judged on it. */
-	if (h->wedged && npukb_npu_health_check(h, argv[0], envp, work, reads) != 1) {
-		res->skipped = 1;
-		res->message = npukb_cann_strf("not run: %s (since an earlier sample)", h->why);
-		goto out;
+	/* Between samples (another program than the last one run) and while an
+	 * earlier sample's run left it wedged, the device is checked first: an
+	 * earlier sample may have broken it without failing itself. While the
+	 * check fails, this sample is not judged on it. */
+	if (h->wedged || (h->last[0] && strcmp(h->last, argv[0]) != 0)) {
+		if (npukb_npu_health_check(h, argv[0], envp, work, reads) != 1) {
+			res->skipped = 1;
+			res->message = npukb_cann_strf("not run: %s (since an earlier sample)",
+						  h->why);
+			goto out;
+		}
 	}
+	snprintf(h->last, sizeof h->last, "%s", argv[0]);
 	memset(&spec, 0, sizeof spec);
 	spec.argv = (const char *const *)argv;
 	spec.read_paths = reads;

@@ -479,6 +479,8 @@ static const struct npukb_backend_ops device_ops = {
 	.cleanup = NULL, /* everything it makes lives in the core's work directory */
 	.options = npukb_cann_options,
 	.configure = npukb_cann_configure,
+	.max_workers = npukb_npu_max_workers,
+	.worker_start = npukb_npu_worker_start,
 };
 
 NPUKB_PLUGIN_EXPORT const struct npukb_plugin npukb_ascend_device_plugin = {

@@ -5,9 +5,9 @@
  *
  * build(): op.json from the manifest (op_project.h); msopgen generates the
  * project; the sample's op_host/ and op_kernel/ sources replace msopgen's
- * templates; then the order of msopgen's own build.sh: configure, package,
- * install the .run into <work>/stage (absolute, never the toolkit),
- * binary, package, install again (cann_probe.h); finally the aclnn program
+ * templates; then the order of msopgen's own build.sh (8.0+): configure,
+ * binary, package; the .run is installed into <work>/stage (absolute,
+ * never the toolkit) (cann_probe.h); finally the aclnn program
  * (aclnn_program.c) is compiled against the staged operator. Each step
  * runs in the sandbox and its output joins the diagnostics.
  * run(): the aclnn program with the case's tensors (aclCreateTensor each,
@@ -246,13 +246,12 @@ static int build_project(struct build *b, const struct npukb_cann_info *info, co
 	if ((rc = place_sources(req->sample, project, "op_host", &b->res->message)) != 1 ||
 	    (rc = place_sources(req->sample, project, "op_kernel", &b->res->message)) != 1)
 		goto out;
-	/* configure, package | install | binary, package | install */
-	for (size_t i = 1; i < plan.n; i++) {
+	/* configure, binary, package; then the package into the stage */
+	for (size_t i = 1; i < plan.n; i++)
 		if ((rc = step(b, &plan.steps[i], NULL)) != 1)
 			goto out;
-		if ((i == 2 || i == 4) && (rc = install(b, project, stage)) != 1)
-			goto out;
-	}
+	if ((rc = install(b, project, stage)) != 1)
+		goto out;
 	text = npukb_aclnn_source(req->task, err, sizeof err);
 	if (!text) {
 		rc = npukb_cann_set(&b->res->message, "cannot generate the aclnn program: %s", err);
@@ -522,6 +521,8 @@ static const struct npukb_backend_ops hostdev_ops = {
 	.cleanup = NULL, /* project and stage live in the core's work directory */
 	.options = npukb_cann_options,
 	.configure = npukb_cann_configure,
+	.max_workers = npukb_npu_max_workers,
+	.worker_start = npukb_npu_worker_start,
 };
 
 NPUKB_PLUGIN_EXPORT const struct npukb_plugin npukb_ascend_hostdev_plugin = {

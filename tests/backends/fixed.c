@@ -2,7 +2,10 @@
  * (so every output stays unwritten: a fixed verdict), and logs each build
  * to $FIXED_LOG, so a test can tell a unit judged from one replayed. Its
  * identity() calls its results reproducible only when $FIXED_REPRODUCIBLE
- * is set, as a hardware backend would not. */
+ * is set, as a hardware backend would not. For the worker tests it serves
+ * at most $FIXED_SLOTS workers side by side (unset: no limit), logs each
+ * worker's start to $FIXED_WORKERS ("start WORKER of NWORKERS"), and
+ * refuses to start worker $FIXED_REFUSE_WORKER. */
 #include <npukb/plugin.h>
 
 #include <stdio.h>
@@ -47,6 +50,29 @@ static int run(const struct npukb_run_request *req, struct npukb_run_result *res
 	return 0;
 }
 
+static unsigned max_workers(void)
+{
+	const char *v = getenv("FIXED_SLOTS");
+
+	return v ? (unsigned)strtoul(v, NULL, 10) : 0;
+}
+
+static int worker_start(unsigned worker, unsigned nworkers, char *err, size_t len)
+{
+	const char *log = getenv("FIXED_WORKERS"), *refuse = getenv("FIXED_REFUSE_WORKER");
+	FILE *f = log ? fopen(log, "a") : NULL;
+
+	if (f) {
+		fprintf(f, "start %u of %u\n", worker, nworkers);
+		fclose(f);
+	}
+	if (refuse && strtoul(refuse, NULL, 10) == worker) {
+		snprintf(err, len, "worker %u refused on purpose", worker);
+		return 1;
+	}
+	return 0;
+}
+
 static const struct npukb_backend_option options[] = {
 	{ "flavour", "any value: a backend option the verdicts may depend on" },
 	{ NULL, NULL }
@@ -58,6 +84,8 @@ static const struct npukb_backend_ops ops = {
 	.identity = identity,
 	.build = build,
 	.run = run,
+	.max_workers = max_workers,
+	.worker_start = worker_start,
 };
 
 NPUKB_PLUGIN_EXPORT const struct npukb_plugin npukb_fixed_plugin = {

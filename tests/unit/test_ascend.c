@@ -536,11 +536,11 @@ Test(cann, hostdev_build_plan)
 	cr_assert(has_arg(&p.steps[1], "-DASCEND_COMPUTE_UNIT=ascend910b"));
 	cr_assert_str_eq(p.steps[1].workdir, "/w/Proj");
 
-	/* msopgen's build.sh order: package, binary, package. */
-	cr_assert(has_arg(&p.steps[2], "package") && has_arg(&p.steps[2], "4"));
-	cr_assert(has_arg(&p.steps[3], "binary"));
-	cr_assert(has_arg(&p.steps[4], "package"));
-	cr_assert_str_eq(p.steps[4].workdir, "/w/Proj");
+	/* msopgen's build.sh order (8.0+): binary, then package. */
+	cr_assert(has_arg(&p.steps[2], "binary") && has_arg(&p.steps[2], "4"));
+	cr_assert(!has_arg(&p.steps[2], "package"));
+	cr_assert(has_arg(&p.steps[3], "package"));
+	cr_assert_str_eq(p.steps[3].workdir, "/w/Proj");
 	for (size_t i = 0; i < p.n; i++)
 		cr_assert_not_null(p.steps[i].what);
 	npukb_cann_plan_clear(&p);

@@ -135,6 +135,33 @@ Test(ascend_device, fake_acl_header_has_no_kernel_language)
 			       fx_at("k.cpp")), 0);
 }
 
+/* The fake headers are laid out as the real ones (acl.h includes acl_rt.h,
+ * which includes acl_base.h; aclnn/acl_meta.h includes acl_base.h only),
+ * so a generated program that leans on an include the real headers do not
+ * make fails here too; and a value read in the real acl_base.h. */
+Test(ascend_device, fake_headers_include_what_the_real_ones_do)
+{
+	const char *inc = fx_src("tests/data/fake_cann/include");
+
+	fx_put_file("meta.cpp",
+		    "#include \"aclnn/acl_meta.h\"\n"
+		    "aclTensor *t(void *p) { int64_t d = 1; return aclCreateTensor(&d, 1, ACL_FLOAT, "
+		    "&d, 0, ACL_FORMAT_ND, &d, 1, p); }\n"
+		    "aclrtStream s; aclError e = ACL_SUCCESS;\n"
+		    "static_assert(ACL_ERROR_INVALID_DEVICE == 200002, \"acl_base.h's value\");\n",
+		    0);
+	cr_assert_eq(fx_shell("g++ -std=c++17 -Wall -Werror -fsyntax-only -I'%s' '%s'", inc,
+			      fx_at("meta.cpp")), 0);
+	fx_put_file("rt.cpp", "#include \"aclnn/acl_meta.h\"\nint f(void **p) "
+		    "{ return aclrtMalloc(p, 1, ACL_MEM_MALLOC_HUGE_FIRST); }\n", 0);
+	cr_assert_neq(fx_shell("g++ -std=c++17 -fsyntax-only -I'%s' '%s' 2>/dev/null", inc,
+			       fx_at("rt.cpp")), 0, "acl_meta.h must not bring the runtime's calls");
+	fx_put_file("init.cpp", "#include \"acl/acl_rt.h\"\nint f() { return aclInit(nullptr); }\n",
+		    0);
+	cr_assert_neq(fx_shell("g++ -std=c++17 -fsyntax-only -I'%s' '%s' 2>/dev/null", inc,
+			       fx_at("init.cpp")), 0, "aclInit is acl.h's");
+}
+
 /* The launch program compiles as plain C++; the wrapper does not (its
  * <<<>>> belongs to the kernel compiler). */
 Test(ascend_device, host_is_plain_cxx_and_wrapper_is_not)
@@ -339,6 +366,17 @@ Test(ascend_device, acl_errors_carry_the_runtime_message)
 	npukb_build_result_clear(&b);
 }
 
+/* The run was skipped, not judged, for the device's failed check. */
+static void assert_kept_off_the_device(struct npukb_run_result *r)
+{
+	cr_assert(r->skipped, "%s", r->message);
+	cr_assert_not(r->ok);
+	cr_assert(strstr(r->message, "not run: NPU health check exited with status 4"), "%s",
+		  r->message);
+	cr_assert_neq(access(fx_at("run/timing.stats"), F_OK), 0, "the sample ran");
+	npukb_run_result_clear(r);
+}
+
 /* A sample that leaves the device unhealthy costs that sample; the next
  * ones are skipped while the device fails its check, and run again once
  * it passes. */
@@ -361,12 +399,7 @@ Test(ascend_device, a_wedged_device_does_not_poison_later_verdicts)
 
 	unsetenv("ASCEND_FAKE_ACL_FAIL");
 	run_add(&b, &info, &r);
-	cr_assert(r.skipped, "%s", r.message);
-	cr_assert_not(r.ok);
-	cr_assert(strstr(r.message, "not run: NPU health check exited with status 4"), "%s",
-		  r.message);
-	cr_assert_neq(access(fx_at("run/timing.stats"), F_OK), 0, "the sample ran");
-	npukb_run_result_clear(&r);
+	assert_kept_off_the_device(&r);
 
 	unsetenv("ASCEND_FAKE_ACL_DEVICE_STATUS");
 	run_add(&b, &info, &r);
@@ -374,6 +407,57 @@ Test(ascend_device, a_wedged_device_does_not_poison_later_verdicts)
 	cr_assert_not(health.wedged);
 	check_sums();
 	npukb_run_result_clear(&r);
+	npukb_build_result_clear(&b);
+}
+
+/* A sample may break the device and still pass its own runs: between
+ * samples (a program other than the last one run) the device is checked
+ * first, so the next sample is skipped with the reason rather than failed;
+ * runs of the same program are not checked again. */
+/* Runs the sample (it must pass); whether the device was checked first. */
+static int run_checks_health(const struct npukb_build_result *b, struct npukb_cann_info *info)
+{
+	struct npukb_run_result r;
+	char *trace;
+	int checked;
+
+	memset(&r, 0, sizeof r);
+	cr_assert_eq(fx_shell("rm -f '%s'", fx_at("trace.log")), 0);
+	run_add(b, info, &r);
+	cr_assert(r.ok, "%s", r.message);
+	npukb_run_result_clear(&r);
+	trace = fx_slurp(fx_at("trace.log"));
+	cr_assert_not_null(trace);
+	checked = strstr(trace, "aclrtQueryDeviceStatus") != NULL;
+	free(trace);
+	return checked;
+}
+
+Test(ascend_device, the_device_is_checked_between_samples)
+{
+	struct npukb_cann_info info;
+	struct npukb_build_result b;
+	struct npukb_run_result r;
+
+	memset(&r, 0, sizeof r);
+	build_add(0, &info, &b);
+	run_add(&b, &info, &r);
+	cr_assert(r.ok, "%s", r.message);
+	npukb_run_result_clear(&r);
+	/* the same sample again: no check before its run */
+	cr_assert_not(run_checks_health(&b, &info), "checked again");
+
+	/* another sample ran last and left the device broken */
+	snprintf(health.last, sizeof health.last, "/elsewhere/npukb_host");
+	setenv("ASCEND_FAKE_ACL_DEVICE_STATUS", "abnormal", 1);
+	run_add(&b, &info, &r);
+	assert_kept_off_the_device(&r);
+	unsetenv("ASCEND_FAKE_ACL_DEVICE_STATUS");
+
+	/* a healthy device: checked, then the sample runs */
+	snprintf(health.last, sizeof health.last, "/elsewhere/npukb_host");
+	cr_assert(run_checks_health(&b, &info), "not checked");
+	check_sums();
 	npukb_build_result_clear(&b);
 }
 

@@ -167,17 +167,13 @@ static void commands_match(int bisheng, const char *golden)
 	fx_fake_cann(bisheng, &info);
 	cr_assert_eq(npukb_cann_hostdev_build_plan(&info, "ascend910b2", "/w/op.json",
 						   "/w/op_project", 2, &plan, err, sizeof err), 0);
-	for (size_t i = 0; i < plan.n; i++) {
+	for (size_t i = 0; i < plan.n; i++)
 		fx_add_cmd(&all, &plan.steps[i], info.root);
-		if (i == 2 || i == 4) {
-			cr_assert_eq(npukb_cann_hostdev_stage_cmd(
-					     "/w/op_project/build_out/custom_opp_ubuntu_x86_64.run",
-					     "/w/stage", &c, err, sizeof err), 0);
-			fx_add_cmd(&all, &c, info.root);
-			npukb_cann_cmd_clear(&c);
-		}
-	}
 	npukb_cann_plan_clear(&plan);
+	cr_assert_eq(npukb_cann_hostdev_stage_cmd("/w/op_project/build_out/custom_opp_ubuntu_x86_64.run",
+						  "/w/stage", &c, err, sizeof err), 0);
+	fx_add_cmd(&all, &c, info.root);
+	npukb_cann_cmd_clear(&c);
 	cr_assert_eq(npukb_cann_hostdev_program_cmd(&info, NULL, "npukb_aclnn.cpp", "/w/stage",
 						    "npukb_aclnn", &c, err, sizeof err), 0);
 	fx_add_cmd(&all, &c, info.root);
@@ -361,7 +357,8 @@ Test(ascend_hostdev, the_stage_is_what_the_run_uses)
 }
 
 /* A sample without op_kernel sources fails where the project is filled,
- * naming what is missing; the fake tools refuse msopgen's order broken. */
+ * naming what is missing; the fake tools stage no kernel when msopgen's
+ * order is broken. */
 Test(ascend_hostdev, missing_sources_and_broken_order_fail)
 {
 	static const char *const files[] = { "op_host/add_custom.cpp" };
@@ -389,9 +386,23 @@ Test(ascend_hostdev, missing_sources_and_broken_order_fail)
 	npukb_build_result_clear(&b);
 	npukb_task_free(t);
 
-	/* binary before the package is installed */
-	cr_assert_neq(fx_shell("cd '%s' && cmake -S . -B build_out --preset=default "
-			       "-DASCEND_CANN_PACKAGE_PATH=\"$ASCEND_HOME_PATH\" >/dev/null 2>&1; "
-			       "cmake --build build_out --target binary -j 1 2>/dev/null",
-			       fx_at("work/op_project")), 0);
+	/* The fake tools keep msopgen's order honest: with the sources in
+	 * place, a package built before binary stages no kernel, one built
+	 * after it does. */
+	cr_assert_eq(fx_shell("cp '%s' '%s/op_kernel/add_custom.cpp'", fx_at("sample/op_kernel/add_custom.cpp"),
+			      fx_at("work/op_project")), 0);
+	cr_assert_eq(fx_shell("cd '%s' && cmake -S . -B build_out --preset=default "
+			      "-DASCEND_CANN_PACKAGE_PATH=\"$ASCEND_HOME_PATH\" >/dev/null && "
+			      "cmake --build build_out --target package -j 1 && "
+			      "bash build_out/custom_opp_ubuntu_x86_64.run --quiet --install-path='%s'",
+			      fx_at("work/op_project"), fx_at("early")), 0);
+	cr_assert_neq(access(fx_at("early/vendors/customize/op_api/lib/libcust_opapi.so"), F_OK), -1);
+	cr_assert_eq(access(fx_at("early/vendors/customize/op_impl/ai_core/tbe/kernel/npukb_fake_binary"),
+			    F_OK), -1, "a package built before binary carries no kernel");
+	cr_assert_eq(fx_shell("cd '%s' && cmake --build build_out --target binary -j 1 && "
+			      "cmake --build build_out --target package -j 1 && "
+			      "bash build_out/custom_opp_ubuntu_x86_64.run --quiet --install-path='%s'",
+			      fx_at("work/op_project"), fx_at("late")), 0);
+	cr_assert_eq(access(fx_at("late/vendors/customize/op_impl/ai_core/tbe/kernel/npukb_fake_binary"),
+			    F_OK), 0);
 }

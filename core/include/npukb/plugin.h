@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define NPUKB_PLUGIN_ABI 7
+#define NPUKB_PLUGIN_ABI 8
 
 #if defined(__GNUC__)
 #define NPUKB_PLUGIN_EXPORT __attribute__((visibility("default")))
@@ -186,6 +186,17 @@ struct npukb_backend_ops {
 	 * too (optional). 0, or non-zero with a one-line reason that refuses
 	 * the run (an option's value that cannot work). */
 	int (*configure)(const struct npukb_options *options, char *err, size_t len);
+	/* How many workers the backend can serve side by side (optional:
+	 * NULL or 0 is no limit). A backend whose every worker needs a device
+	 * of its own (one worker per NPU) answers how many devices it was
+	 * given, and the run starts no more workers than that. Asked after
+	 * configure(). */
+	unsigned (*max_workers)(void);
+	/* Called in each worker process, once, before its first unit; worker
+	 * counts from 0 to nworkers - 1 (optional). Lets a backend bind the
+	 * worker to its own device. 0, or non-zero with a one-line reason in
+	 * err, which stops the run. */
+	int (*worker_start)(unsigned worker, unsigned nworkers, char *err, size_t len);
 };
 
 /* ---- stages -------------------------------------------------------------- */

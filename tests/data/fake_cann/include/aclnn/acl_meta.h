@@ -6,8 +6,10 @@
 #define NPUKB_ASCEND_FAKE_ACL_META_H
 
 #include <stdint.h>
+#include <stdlib.h>
 
-#include "acl/acl.h"
+/* As the real acl_meta.h: the base types only, not the runtime's calls. */
+#include "acl/acl_base.h"
 
 #ifdef __cplusplus
 extern "C" {
