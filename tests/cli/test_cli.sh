@@ -118,5 +118,15 @@ grep_out "lint reports every task" "0 flagged, 0 invalid manifests" "$tmp/out"
 grep_out "lint names allowed trivial outputs" "Fill: ok .*allowed: constant" "$tmp/out"
 check "lint bad option" 2 "$npukb" lint --level 7
 
+# the shared options: the commands --help names take them, the others refuse them
+shared=$("$npukb" --help | sed -n 's/^Options of \(.*\):$/\1/p' | sed 's/,//g; s/ and / /')
+[ -n "$shared" ] && pass=$((pass + 1)) || { echo "FAIL: --help names no commands for --levels"; fail=$((fail + 1)); }
+for c in run import list plugins validate lint question report merge leaderboard cache task; do
+	want=2
+	case " $shared " in *" $c "*) want=0 ;; esac
+	check "$c --levels" $want "$npukb" $c --levels "$src/levels" --help
+	check "$c --plugin-dir" $want "$npukb" $c --plugin-dir "$tmp" --help
+done
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
