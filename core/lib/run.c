@@ -15,6 +15,7 @@
 
 #include "catalog.h"
 #include "data_cache.h"
+#include "ref_plugin.h"
 #include "fsutil.h"
 #include "journal.h"
 #include "journal_resume.h"
@@ -417,6 +418,37 @@ static size_t count_selected(const struct npukb_run_config *cfg, const struct np
 	return n;
 }
 
+/* Does case c take every output's expected values from a golden file (no
+ * reference is called for it)? */
+static int outputs_all_golden(const struct npukb_task *t, const struct npukb_case *c)
+{
+	for (size_t k = 0; k < t->ntensors; k++)
+		if (t->tensors[k].is_output && !npukb_case_tensor_absent(c, t->tensors[k].name) &&
+		    !npukb_case_golden(c, t->tensors[k].name))
+			return 0;
+	return 1;
+}
+
+/* A reference plugin that cannot serve (not built, not loadable, no such
+ * function) is bad input, said before any work: otherwise every case of
+ * its task would end as an internal error. */
+static int check_reference_plugins(const struct npukb_run_config *cfg,
+				   const struct npukb_catalog *cat, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < cat->ntasks; i++) {
+		const struct npukb_task *t = cat->tasks[i];
+		const struct npukb_reference *ref;
+		int needed = 0;
+		if (!t->reference_plugin)
+			continue;
+		for (size_t c = 0; c < t->ncases && !needed; c++)
+			needed = case_selected(cfg, t, c) && !outputs_all_golden(t, &t->cases[c]);
+		if (needed && npukb_task_reference(t, &ref, err, errlen) != 0)
+			return -ENOENT;
+	}
+	return 0;
+}
+
 /* Move the selected cases of t to the front, in order, and hide the rest
  * behind ncases; returns the real count, which the caller restores. The
  * selection is decided before anything moves: the subset compares cases
@@ -696,7 +728,8 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 		return NPUKB_RUN_EBADINPUT;
 	}
 	if ((rc = npukb_catalog_check_cases(&cat, cfg->case_ids, err, errlen)) != 0 ||
-	    (rc = npukb_catalog_check_samples_root(&cat, cfg->samples_root, err, errlen)) != 0) {
+	    (rc = npukb_catalog_check_samples_root(&cat, cfg->samples_root, err, errlen)) != 0 ||
+	    (rc = check_reference_plugins(cfg, &cat, err, errlen)) != 0) {
 		npukb_catalog_free(&cat);
 		return rc == -ENOMEM ? rc : NPUKB_RUN_EBADINPUT;
 	}

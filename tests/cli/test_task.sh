@@ -3,8 +3,8 @@
 # writes a folder that validates as generated (its plugin not built yet is
 # a note), refuses a bad name and a folder in use; the folder's Makefile
 # builds the reference plugin; `npukb run --task DIR` passes the answer and
-# finds the mismatch of a wrong sample; a run without the plugin says which
-# file it looked for. (The installcheck does the same against the installed
+# finds the mismatch of a wrong sample; a run without the plugin is refused
+# before any work, saying which file it looked for. (The installcheck does the same against the installed
 # npukb.pc.) Prints "N passed, N failed".
 set -u
 npukb="${NPUKB_BUILDDIR:-.}/npukb"
@@ -63,11 +63,13 @@ grep -q "^level1/Custom/MyScale	wrong	case 0	fail	mismatch" "$tmp/r2/summary.txt
 # the same run again into the same folder: the verdict cache replays it
 status 0 "run the answer again" "$npukb" run --task "$dir" --seeds 2 -q -o "$tmp/r1"
 rm "$dir/my_scale_ref.so"
-# neither cache may stand in for the reference plugin once it is gone
-status 1 "the same run without the plugin" "$npukb" run --task "$dir" --seeds 2 -q -o "$tmp/r1"
-status 1 "run without the plugin" "$npukb" run --task "$dir" --seeds 1 -q -o "$tmp/r3"
-grep -q "task.xml:[0-9]*: reference plugin my_scale_ref.so not found in $dir" "$tmp/r3/summary.txt" &&
-	ok || bad "no message naming the missing plugin: $(cat "$tmp/r3/summary.txt")"
+# neither cache may stand in for the reference plugin once it is gone: the
+# run refuses before any work (bad input), naming the file it looked for
+status 3 "the same run without the plugin" "$npukb" run --task "$dir" --seeds 2 -q -o "$tmp/r1"
+status 3 "run without the plugin" "$npukb" run --task "$dir" --seeds 1 -q -o "$tmp/r3"
+grep -q "task.xml:[0-9]*: reference plugin my_scale_ref.so not found in $dir" "$tmp/out" &&
+	ok || bad "no message naming the missing plugin: $(cat "$tmp/out")"
+[ ! -e "$tmp/r3/journal.jsonl" ] && ok || bad "a refused run wrote a journal"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
