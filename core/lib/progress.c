@@ -592,22 +592,14 @@ static void add_failure(struct npukb_progress *p, unsigned worker, const char *l
 	snprintf(a->fails[a->nfails++], FAIL_LINE, "%s", line);
 }
 
-void npukb_progress_failure_w(struct npukb_progress *p, unsigned worker, const char *category,
-			      const struct npukb_verdict *v)
+size_t npukb_progress_failure_line(char *buf, size_t len, const char *sample, const char *dir,
+				   const char *category, const struct npukb_verdict *v)
 {
-	char file[256], line_text[FAIL_LINE];
-	struct worker_now *now;
-	const char *msg;
+	char file[256];
+	const char *msg = v->message;
 	long line = 0;
-	int located;
-	if (!p || !v)
-		return;
-	now = &p->now[p->mode == NPUKB_PROGRESS_RELAY ? 0 : worker % NPUKB_PROGRESS_MAX_WORKERS];
-	if (now->failed)
-		return;
-	now->failed = 1;
-	located = npukb_verdict_sample_location(v, now->dir, file, sizeof(file), &line) == 0;
-	msg = v->message;
+	int located = npukb_verdict_sample_location(v, dir, file, sizeof(file), &line) == 0;
+
 	if (located && msg) {
 		/* "/abs/sample/k.cpp:39:17: error: ..." says where twice: keep
 		 * the "error: ..." */
@@ -622,12 +614,42 @@ void npukb_progress_failure_w(struct npukb_progress *p, unsigned worker, const c
 			msg = at;
 		}
 	}
-	npukb_progress_format_failure(line_text, sizeof(line_text), now->sample, category, msg,
-				      located ? file : NULL, line);
+	return npukb_progress_format_failure(buf, len, sample, category, msg,
+					     located ? file : NULL, line);
+}
+
+void npukb_progress_failure_text_w(struct npukb_progress *p, unsigned worker, const char *text)
+{
+	struct worker_now *now;
+	if (!p || !text)
+		return;
+	now = &p->now[p->mode == NPUKB_PROGRESS_RELAY ? 0 : worker % NPUKB_PROGRESS_MAX_WORKERS];
+	if (now->failed)
+		return;
+	now->failed = 1;
 	if (p->mode == NPUKB_PROGRESS_RELAY)
-		relay(p, 'X', line_text, NULL);
+		relay(p, 'X', text, NULL);
 	else
-		add_failure(p, worker, line_text);
+		add_failure(p, worker, text);
+}
+
+void npukb_progress_failure_w(struct npukb_progress *p, unsigned worker, const char *category,
+			      const struct npukb_verdict *v)
+{
+	char line_text[FAIL_LINE];
+	struct worker_now *now;
+	if (!p || !v)
+		return;
+	now = &p->now[p->mode == NPUKB_PROGRESS_RELAY ? 0 : worker % NPUKB_PROGRESS_MAX_WORKERS];
+	if (now->failed)
+		return;
+	npukb_progress_failure_line(line_text, sizeof(line_text), now->sample, now->dir, category, v);
+	npukb_progress_failure_text_w(p, worker, line_text);
+}
+
+void npukb_progress_failure_text(struct npukb_progress *p, const char *text)
+{
+	npukb_progress_failure_text_w(p, 0, text);
 }
 
 void npukb_progress_failure(struct npukb_progress *p, const char *category,

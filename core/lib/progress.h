@@ -95,6 +95,13 @@ void npukb_progress_failure(struct npukb_progress *p, const char *category,
 size_t npukb_progress_format_failure(char *buf, size_t len, const char *sample,
 				     const char *category, const char *message,
 				     const char *file, long line);
+/* The line npukb_progress_failure shows for a failure v of SAMPLE (whose
+ * folder is dir): into buf (len bytes); returns strlen of buf. */
+size_t npukb_progress_failure_line(char *buf, size_t len, const char *sample, const char *dir,
+				   const char *category, const struct npukb_verdict *v);
+/* The same with that line already made (a unit replayed from the cache). */
+void npukb_progress_failure_text(struct npukb_progress *p, const char *text);
+void npukb_progress_failure_text_w(struct npukb_progress *p, unsigned worker, const char *text);
 /* The unit just reported carries a suspicion flag. */
 void npukb_progress_flagged(struct npukb_progress *p);
 /* A message that must not be torn by the status line (warnings). */

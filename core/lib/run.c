@@ -371,7 +371,7 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 	    passed == t->ncases)
 		rc = measure(st, t, r, &ctx, sdir, history, nhist);
 	if (rc == 0 && !st->io_rc) {
-		npukb_unit_cache_store(&st->ucache, ukey, r, &st->journal, &st->batch);
+		npukb_unit_cache_store(&st->ucache, ukey, s, r, &st->journal, &st->batch);
 		commit_unit(st, t, s, index);
 	}
 	if (rc == 0)

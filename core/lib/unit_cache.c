@@ -195,9 +195,14 @@ static int unit_key(const struct npukb_unit_cache *uc, const struct npukb_task *
 	return 0;
 }
 
-/* Part 0 of an entry: "verdicts N" then a line per case, "<outcome>
- * <flagged> <category or ->", what the progress display shows. */
-static char *summary(const struct npukb_sample_result *r, size_t nverdicts)
+/* The progress display's line for a failure, as the cache keeps it. */
+#define FAILURE_TEXT 400
+
+/* Part 0 of an entry: "verdicts N", for a sample that failed "failure
+ * <the line naming its first failure>", then a line per case, "<outcome>
+ * <flagged> <category or ->": what the progress display shows. */
+static char *summary(const struct npukb_sample_result *r, const struct npukb_sample_entry *s,
+		     size_t nverdicts)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -207,6 +212,18 @@ static char *summary(const struct npukb_sample_result *r, size_t nverdicts)
 	if (!f)
 		return NULL;
 	fprintf(f, "verdicts %zu\n", nverdicts);
+	for (size_t i = 0; i < r->ncases; i++) {
+		const char *cat, *rule;
+		const struct npukb_verdict *v = npukb_case_outcome(r, i, &cat, &rule);
+		char line[FAILURE_TEXT];
+		if (v->outcome != NPUKB_FAIL)
+			continue;
+		npukb_progress_failure_line(line, sizeof line, s->id, s->dir, cat, v);
+		if (strchr(line, '\n'))
+			ok = 0;
+		fprintf(f, "failure %s\n", line);
+		break;
+	}
 	for (size_t i = 0; i < r->ncases; i++) {
 		const char *cat, *rule;
 		const struct npukb_verdict *v = npukb_case_outcome(r, i, &cat, &rule);
@@ -230,6 +247,7 @@ static long replay_summary(const unsigned char *p, size_t len, size_t ncases,
 	char *text = strndup((const char *)p, len), *line, *save = NULL, *end;
 	long nverdicts = -1;
 	size_t cases = 0;
+	const char *failure = NULL;
 
 	if (!text || strlen(text) != len)
 		goto out;
@@ -244,6 +262,18 @@ static long replay_summary(const unsigned char *p, size_t len, size_t ncases,
 	while ((line = strtok_r(NULL, "\n", &save)) != NULL) {
 		int outcome, flagged;
 		char cat[128];
+		if (strncmp(line, "failure ", 8) == 0 && !failure && cases == 0) {
+			failure = line + 8;
+			/* shown on a terminal: printable text only, as it was made */
+			for (const char *c = failure; *c; c++)
+				if ((unsigned char)*c < 0x20 || *c == 0x7f)
+					nverdicts = -1;
+			if (strlen(failure) >= FAILURE_TEXT || nverdicts < 0) {
+				nverdicts = -1;
+				goto out;
+			}
+			continue;
+		}
 		if (sscanf(line, "%d %d %127s", &outcome, &flagged, cat) != 3 ||
 		    outcome < NPUKB_PASS || outcome > NPUKB_SKIPPED) {
 			nverdicts = -1;
@@ -252,6 +282,10 @@ static long replay_summary(const unsigned char *p, size_t len, size_t ncases,
 		cases++;
 		if (!tell)
 			continue;
+		if (outcome == NPUKB_FAIL && failure) { /* before the unit, as run.c does */
+			npukb_progress_failure_text(progress, failure);
+			failure = NULL;
+		}
 		npukb_progress_unit(progress, (enum npukb_outcome)outcome,
 				    strcmp(cat, "-") ? cat : NULL);
 		if (flagged)
@@ -304,8 +338,8 @@ static int machine_bound(const struct npukb_verdict *v)
 }
 
 void npukb_unit_cache_store(struct npukb_unit_cache *uc, const char *key,
-			    const struct npukb_sample_result *r, const struct npukb_journal *j,
-			    const struct npukb_journal_batch *batch)
+			    const struct npukb_sample_entry *s, const struct npukb_sample_result *r,
+			    const struct npukb_journal *j, const struct npukb_journal_batch *batch)
 {
 	struct npukb_cache_part parts[2];
 	char *sum, *records = NULL;
@@ -319,7 +353,7 @@ void npukb_unit_cache_store(struct npukb_unit_cache *uc, const char *key,
 		    machine_bound(&r->cases[i].classify) ||
 		    machine_bound(&r->cases[i].performance))
 			return;
-	sum = summary(r, batch->nverdicts);
+	sum = summary(r, s, batch->nverdicts);
 	if (sum && npukb_journal_batch_detach(j, batch, &records, &len) == 0) {
 		parts[0].data = sum;
 		parts[0].len = strlen(sum);

@@ -64,11 +64,12 @@ int npukb_unit_cache_replay(struct npukb_unit_cache *uc, const struct npukb_task
 			    struct npukb_journal_batch *batch, struct npukb_progress *progress,
 			    char key[NPUKB_UNIT_KEY_LEN + 1]);
 
-/* After judging it, before the batch is committed: keeps r's records
- * (batch) under key, unless a verdict depends on the machine's state. */
+/* After judging sample s, before the batch is committed: keeps r's
+ * records (batch) under key, with the line naming its first failure,
+ * unless a verdict depends on the machine's state. */
 void npukb_unit_cache_store(struct npukb_unit_cache *uc, const char *key,
-			    const struct npukb_sample_result *r, const struct npukb_journal *j,
-			    const struct npukb_journal_batch *batch);
+			    const struct npukb_sample_entry *s, const struct npukb_sample_result *r,
+			    const struct npukb_journal *j, const struct npukb_journal_batch *batch);
 
 /* End of run: evicts the least recently used entries past the cap. */
 void npukb_unit_cache_close(struct npukb_unit_cache *uc);

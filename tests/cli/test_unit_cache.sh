@@ -122,6 +122,20 @@ cmp -s "$tmp/fresh" "$tmp/again" && ok || bad "the replacement replays other rec
 for f in $(find "$tmp/cache/units" -type f); do chmod u+w "$f"; done
 judged "a writable entry" "$(judge --levels "$tmp/levels")"
 
+# a replayed failing unit is named under its task as the judged one was
+# (the fixed backend writes no output: every unit fails)
+rm -rf "$tmp/cache"
+for pass_ in cold warm; do
+	"$npukb" run --plugin-dir "$plugins" --backend fixed --task $task --case 0 --seeds 1 \
+		--no-answer --sample "$tmp/s1" -o "$tmp/out-lines" >"$tmp/lines-$pass_" 2>&1
+done
+grep '^  s1: unwritten-output: ' "$tmp/lines-cold" >"$tmp/line-cold"
+grep '^  s1: unwritten-output: ' "$tmp/lines-warm" >"$tmp/line-warm"
+if [ -s "$tmp/line-cold" ] && cmp -s "$tmp/line-cold" "$tmp/line-warm"; then ok; else
+	bad "a replayed failure is not named as the judged one was:"
+	cat "$tmp/lines-cold" "$tmp/lines-warm"
+fi
+
 # a backend that does not call its results reproducible is always judged
 rm -rf "$tmp/cache"
 unset FIXED_REPRODUCIBLE
