@@ -351,12 +351,28 @@ static const char *npukb_path(void)
 
 static char outdir[] = "/tmp/npukb-progress-XXXXXX";
 
+/* What a child wrote to its terminal m until it closed it (at most len - 1
+ * bytes, NUL-terminated); closes m. */
+static void read_pty(int m, char *out, size_t len)
+{
+	size_t n = 0;
+	for (;;) {
+		ssize_t r = read(m, out + n, len - 1 - n);
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+		if (n + 1 >= len)
+			break;
+	}
+	out[n] = '\0';
+	close(m);
+}
+
 Test(command, status_line_on_a_pseudo_terminal, .timeout = 240)
 {
 	const char *npukb = npukb_path();
 	struct winsize ws = { .ws_row = 24, .ws_col = 120 };
 	static char out[1 << 16];
-	size_t n = 0;
 	int m, status;
 	pid_t pid;
 	if (!npukb)
@@ -373,16 +389,7 @@ Test(command, status_line_on_a_pseudo_terminal, .timeout = 240)
 		      "ascend-device", "-o", outdir, (char *)NULL);
 		_exit(127);
 	}
-	for (;;) { /* read until the child closes the terminal */
-		ssize_t r = read(m, out + n, sizeof(out) - 1 - n);
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-		if (n + 1 >= sizeof(out))
-			break;
-	}
-	out[n] = '\0';
-	close(m);
+	read_pty(m, out, sizeof(out));
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "npukb status %d: %s", status, out);
 	cr_assert(strstr(out, "\r[0/5] \033[32m0 pass\033[0m 0 fail | level1/Math/AddCustom answer") !=
@@ -451,7 +458,6 @@ Test(command, status_line_ticks_while_a_unit_runs, .timeout = 240)
 	struct winsize ws = { .ws_row = 24, .ws_col = 160 };
 	static char out[1 << 16];
 	char sample[4096];
-	size_t n = 0;
 	int m, status, s;
 	unsigned ticks = 0;
 	pid_t pid;
@@ -469,16 +475,7 @@ Test(command, status_line_ticks_while_a_unit_runs, .timeout = 240)
 		      "--run-timeout", "4", "-j", "1", "-o", outdir, (char *)NULL);
 		_exit(127);
 	}
-	for (;;) {
-		ssize_t r = read(m, out + n, sizeof(out) - 1 - n);
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-		if (n + 1 >= sizeof(out))
-			break;
-	}
-	out[n] = '\0';
-	close(m);
+	read_pty(m, out, sizeof(out));
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1, "npukb status %d: %s", status, out);
 	cr_assert(strstr(out, "timeout") != NULL || strstr(out, "1 failed") != NULL, "%s", out);
