@@ -209,11 +209,17 @@ static void strideslice_range(void *ctx, unsigned part, size_t begin, size_t end
 	size_t n;
 	(void)part;
 	for (size_t i = begin; i < end; i += n) {
+		size_t col = i % j->w;
 		n = end - i < REF_BLOCK ? end - i : REF_BLOCK;
 		ref_load_block(j->x, i, n, v);
-		for (size_t k = 0; k < n; k++)
-			npukb_store_from_double(j->y->dtype, j->y->data, i + k,
-						(i + k) % j->w >= j->w / 2 ? -v[k] : v[k]);
+		for (size_t k = 0; k < n; k++) {
+			if (col >= j->w / 2)
+				v[k] = -v[k];
+			if (++col == j->w)
+				col = 0;
+		}
+		/* a block rounded and stored in one call */
+		npukb_store_from_double_n(j->y->dtype, j->y->data, i, v, n);
 	}
 }
 
