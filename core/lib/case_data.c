@@ -159,10 +159,16 @@ static int map_file(const char *path, size_t bytes, int create, void **out)
 	*out = NULL;
 	if (fd < 0)
 		return -errno;
-	if (create && ftruncate(fd, (off_t)bytes) != 0) {
-		int e = errno;
-		close(fd);
-		return -e;
+	/* The blocks are reserved, not just the size set: a full disk is an
+	 * error here, not a SIGBUS when the mapping is written. */
+	if (create && bytes > 0) {
+		int e = posix_fallocate(fd, 0, (off_t)bytes);
+		if (e == EOPNOTSUPP || e == EINVAL) /* a file system without it */
+			e = ftruncate(fd, (off_t)bytes) != 0 ? errno : 0;
+		if (e) {
+			close(fd);
+			return -e;
+		}
 	}
 	if (!create) {
 		/* a backend may have truncated the file: mapping past its end
