@@ -83,9 +83,10 @@ double npukb_rng_uniform01(struct npukb_rng *r)
  * multiplications and comparisons, exact in IEEE arithmetic everywhere.
  * Only the rare wedge and tail draws (about 1.2% of them) call exp and
  * log. */
-#define ZIG_LAYERS 128
+#define ZIG_LAYERS NPUKB_ZIG_LAYERS
 #define ZIG_R 0x1.b8a7c476d2be8p+1
-static const double zig_x[ZIG_LAYERS + 1] = {
+#define zig_x npukb_zig_x
+const double npukb_zig_x[ZIG_LAYERS + 1] = {
 	0x1.db4668fe7e4a3p+1, 0x1.b8a7c476d2be8p+1, 0x1.9c8e0c7c8098fp+1,
 	0x1.8aa73e440ffbcp+1, 0x1.7d45eb36eb842p+1, 0x1.7279dd4ac3f9dp+1,
 	0x1.695c2be68edc9p+1, 0x1.616dff7c8f54ap+1, 0x1.5a61edf7e8f32p+1,
@@ -171,6 +172,11 @@ static double normal_rest(struct npukb_rng *r, uint64_t w)
 			return x;
 		w = rng_next(r);
 	}
+}
+
+double npukb_inputs_normal_rest(struct npukb_rng *r, uint64_t w)
+{
+	return normal_rest(r, w);
 }
 
 /* The rare calls from the fill loop take a copy of the stream: the loop's
@@ -394,13 +400,14 @@ struct fill_job {
 	unsigned nthreads, index;
 };
 
-/* Uniform values without special ones, narrowed through float: four of
+/* Uniform or normal values without special ones, narrowed through float: four of
  * this thread's full chunks at a time where the CPU allows (inputs_x4.h,
  * the same bits). Returns the first chunk left for the one-chunk loop. */
 static size_t fill_chunks_x4(const struct fill_job *j, size_t k)
 {
 	const size_t step = j->nthreads;
-	if (j->dist->kind != NPUKB_DIST_UNIFORM || !narrows_through_float(j->dt) ||
+	const int normal = j->dist->kind == NPUKB_DIST_NORMAL;
+	if ((j->dist->kind != NPUKB_DIST_UNIFORM && !normal) || !narrows_through_float(j->dt) ||
 	    (j->dist->special > 0 && npukb_dtype_is_float(j->dt)))
 		return k;
 	while ((k + 3 * step + 1) * FILL_CHUNK <= j->numel) {
@@ -410,8 +417,10 @@ static size_t fill_chunks_x4(const struct fill_job *j, size_t k)
 			first[l] = (k + l * step) * FILL_CHUNK;
 			chunk_stream(&j->tensor, k + l * step, &r[l]);
 		}
-		if (npukb_inputs_x4_uniform(j->dt, j->buf, first, FILL_CHUNK, j->dist->a,
-					    j->dist->b - j->dist->a, r) != 0)
+		if ((normal ? npukb_inputs_x4_normal(j->dt, j->buf, first, FILL_CHUNK, j->dist->a,
+						     j->dist->b, r)
+			    : npukb_inputs_x4_uniform(j->dt, j->buf, first, FILL_CHUNK, j->dist->a,
+						      j->dist->b - j->dist->a, r)) != 0)
 			break;
 		k += 4 * step;
 	}

@@ -1,4 +1,4 @@
-/* inputs_x4.h - uniform inputs four chunks at a time, where the CPU has
+/* inputs_x4.h - uniform and normal inputs four chunks at a time, where the CPU has
  * AVX2 (private to the core; inputs.c calls it). */
 #ifndef NPUKB_INPUTS_X4_H
 #define NPUKB_INPUTS_X4_H
@@ -15,6 +15,11 @@
  * of 4) cannot take this path and nothing was written. */
 int npukb_inputs_x4_uniform(enum npukb_dtype dt, void *buf, const size_t first[4], size_t n,
 			    double a, double width, const struct npukb_rng st[4]);
+
+/* The same for normal values of mean and standard deviation stddev, as
+ * inputs.c's ziggurat draws them. */
+int npukb_inputs_x4_normal(enum npukb_dtype dt, void *buf, const size_t first[4], size_t n,
+			   double mean, double stddev, const struct npukb_rng st[4]);
 
 /* Tests: nonzero makes npukb_inputs_x4_uniform decline, so that the
  * one-chunk loop fills everything (the reference the fast path must
