@@ -65,17 +65,25 @@ static void prepare(const char *name, uint64_t seed, struct npukb_case_data *d)
 		     0, "%s", err);
 }
 
-static size_t entries(void)
+/* How many files `find ARGS -type f` lists. */
+static size_t count_files(const char *find_args)
 {
-	char cmd[PATH_MAX + 64];
+	char cmd[PATH_MAX + 128];
 	unsigned long n = 0;
 	FILE *f;
-	snprintf(cmd, sizeof cmd, "find '%s/data' -type f 2>/dev/null | wc -l", cache);
+	snprintf(cmd, sizeof cmd, "find %s -type f 2>/dev/null | wc -l", find_args);
 	f = popen(cmd, "r");
 	cr_assert_not_null(f);
 	cr_assert_eq(fscanf(f, "%lu", &n), 1);
 	pclose(f);
 	return n;
+}
+
+static size_t entries(void)
+{
+	char args[PATH_MAX + 16];
+	snprintf(args, sizeof args, "'%s/data'", cache);
+	return count_files(args);
 }
 
 /* Every tensor of a and b holds the same bytes, and every expected
@@ -200,15 +208,9 @@ Test(data_cache, no_cache_shares_through_the_runs_own_folder)
 /* The files of the run's own folder (with --no-cache). */
 static size_t private_entries(void)
 {
-	char cmd[PATH_MAX + 64];
-	unsigned long n = 0;
-	FILE *f;
-	snprintf(cmd, sizeof cmd, "find '%s' -path '*/.npukb-shared-*/data/*' -type f | wc -l", out);
-	f = popen(cmd, "r");
-	cr_assert_not_null(f);
-	cr_assert_eq(fscanf(f, "%lu", &n), 1);
-	pclose(f);
-	return n;
+	char args[PATH_MAX + 64];
+	snprintf(args, sizeof args, "'%s' -path '*/.npukb-shared-*/data/*'", out);
+	return count_files(args);
 }
 
 Test(data_cache, a_task_judged_once_keeps_nothing_in_the_runs_own_folder)
