@@ -174,6 +174,10 @@ int cpusim_run(const struct npukb_run_request *req, struct npukb_run_result *res
 		case NPUKB_PARAM_INOUT: role = "inout"; break;
 		case NPUKB_PARAM_TILING: role = "tiling"; break;
 		case NPUKB_PARAM_WORKSPACE: role = "ws"; break;
+		/* The value's bytes, mapped like the tiling: the kernel
+		 * unit's launcher copies them into the by-value parameter
+		 * (cpusim_kernel_unit.c). */
+		case NPUKB_PARAM_SCALAR: role = "tiling"; break;
 		}
 		if (!role) {
 			rc = -EINVAL;

@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define NPUKB_PLUGIN_ABI 7
+#define NPUKB_PLUGIN_ABI 8
 
 #if defined(__GNUC__)
 #define NPUKB_PLUGIN_EXPORT __attribute__((visibility("default")))
