@@ -1,0 +1,67 @@
+/* test_cpusim_shapes.c - kernel-only samples in the shapes people write
+ * (tests/samples/shapes, each saying which public layout it imitates),
+ * judged end to end on cpusim against tasks of tests/samples/shapes/tasks
+ * (and AddCustom's own): a kernel-launch project (kernel .cpp, host
+ * main.cpp, CMake's probe file) on the blocks its <launch> says, a
+ * kernel taking a scalar by value, a single-source .asc file, and a
+ * kernel that defines its tiling struct itself. */
+#include <criterion/criterion.h>
+
+#include "cpusim_run.h"
+#include "results.h"
+
+#include <string.h>
+
+static struct npukb_results results;
+static struct npukb_plugin_set plugins;
+
+/* Judges the sample tests/samples/shapes/<name> on task `id` of the levels
+ * under levels_rel, every case, one seed; returns its result. */
+static const struct npukb_sample_result *judge(const char *levels_rel, const char *id, const char *name)
+{
+	static char outdir[] = "/tmp/npukb-shapes-XXXXXX";
+	const char *ids[] = { id, NULL };
+	const char *names[] = { name, NULL };
+	struct npukb_run_config cfg;
+	char err[8192] = "";
+
+	strcpy(outdir, "/tmp/npukb-shapes-XXXXXX");
+	test_cpusim_config(&cfg, &plugins, levels_rel, outdir);
+	cfg.task_ids = ids;
+	cfg.sample_dirs = test_sample_dirs("tests/samples/shapes", names);
+	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
+	return test_find_sample(&results, name);
+}
+
+/* main.cpp (ACL host code) and CMake's compiler probe (a main() of its
+ * own) would not compile or link with the kernel: only add_custom.cpp,
+ * the one file that defines a __global__ function, is built. The kernel
+ * splits a fixed length over 8 blocks: on fewer, most of z stays
+ * unwritten, so a pass says <launch block-dim="8"/> was obeyed. */
+Test(cpusim_shapes, launch_project_builds_its_kernel_only_on_its_blocks, .timeout = 300)
+{
+	test_assert_all_pass(judge("tests/samples/shapes/tasks", "level1/Shapes/AddLaunch", "launch_project"), 1);
+}
+
+/* totalLength is a uint32_t passed by value: the two cases differ in it,
+ * and both are right only when the kernel receives numel(x). */
+Test(cpusim_shapes, scalar_parameter_is_passed_by_value, .timeout = 300)
+{
+	test_assert_all_pass(judge("tests/samples/shapes/tasks", "level1/Shapes/AddLaunchScalar", "launch_scalar"),
+			2);
+}
+
+/* add.asc: host main, ACL calls and a <<<>>> launch beside a kernel with
+ * C++ linkage that takes its tiling struct by value. */
+Test(cpusim_shapes, single_source_asc_file_runs_its_kernel_part, .timeout = 300)
+{
+	test_assert_all_pass(judge("tests/samples/shapes/tasks", "level1/Shapes/AddSingleSource", "single_source"),
+			1);
+}
+
+/* AddCustomTilingData defined in the kernel source, as the manifest
+ * names it: not defined a second time by cpusim's forced header. */
+Test(cpusim_shapes, kernel_defining_its_own_tiling_struct, .timeout = 300)
+{
+	test_assert_all_pass(judge("levels", "level1/Math/AddCustom", "own_tiling"), 5);
+}
