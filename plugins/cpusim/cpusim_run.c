@@ -293,6 +293,18 @@ int cpusim_run(const struct npukb_run_request *req, struct npukb_run_result *res
 				      "(exit() inside the kernel?)", res->proc.exit_code);
 		goto out;
 	}
+	report = res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == TILING_EXIT && text
+			 ? line_with(text, TILING_PREFIX, 1)
+			 : NULL;
+	if (report) {
+		/* The op_host side failed before any kernel ran (the harness's
+		 * hostdev driver, runtime/hostdev.cpp): not a kernel crash. */
+		res->category = xstrdup(strstr(report, "declares no DataType combination") ? "unsupported-dtype"
+											     : "tiling-failure");
+		res->message = format("op_host: %s", report + strlen(TILING_PREFIX));
+		free(report);
+		goto out;
+	}
 	if (res->proc.kind == NPUKB_EXIT_NORMAL && text && text[0]) {
 		char *first = strndup(text, strcspn(text, "\n"));
 		res->message = format("kernel %s: %s", desc, first ? first : "");

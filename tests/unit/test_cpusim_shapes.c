@@ -65,3 +65,37 @@ Test(cpusim_shapes, kernel_defining_its_own_tiling_struct, .timeout = 300)
 {
 	test_assert_all_pass(judge("levels", "level1/Math/AddCustom", "own_tiling"), 5);
 }
+
+/* A host+device sample's failure before the kernel runs, on the float32
+ * case of level1/Shapes/AddCustom (the float16 case passes): category and
+ * message of case 1. */
+static void expect_op_host_failure(const char *name, const char *category, const char *what)
+{
+	const struct npukb_sample_result *s = judge("tests/samples/shapes/tasks", "level1/Shapes/AddCustom", name);
+	const char *cat, *rule;
+
+	cr_assert_eq(s->compile.outcome, NPUKB_PASS, "%s", s->compile.message);
+	cr_assert_eq(s->ncases, 2);
+	cr_expect_eq(s->cases[0].correctness.outcome, NPUKB_PASS, "%s", s->cases[0].correctness.message);
+	cr_assert_eq(s->cases[1].correctness.outcome, NPUKB_FAIL, "the float32 case passed");
+	npukb_case_outcome(s, 1, &cat, &rule);
+	cr_expect_str_eq(cat, category, "%s", s->cases[1].correctness.message);
+	cr_expect_not_null(strstr(s->cases[1].correctness.message, what), "%s", s->cases[1].correctness.message);
+}
+
+/* The OpDef declares float16 only: CANN's aclnn call would reject a
+ * float32 case before any tiling; its tiling, which traps on any dtype
+ * but float16, must not run. */
+Test(cpusim_shapes, case_dtype_the_opdef_does_not_declare, .timeout = 300)
+{
+	expect_op_host_failure("undeclared_dtype", "unsupported-dtype",
+			       "the OpDef of AddCustom declares no DataType combination for the case's inputs "
+			       "(x float32, y float32): CANN would reject the call");
+}
+
+/* Declared, so the tiling runs on float32 and traps (SIGILL on x86): a
+ * tiling failure naming the signal, not a kernel crash. */
+Test(cpusim_shapes, tiling_dying_of_a_trap_is_a_tiling_failure, .timeout = 300)
+{
+	expect_op_host_failure("tiling_traps", "tiling-failure", "the tiling function of AddCustom crashed (signal ");
+}
