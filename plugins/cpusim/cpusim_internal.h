@@ -158,6 +158,17 @@ int kernel_sources_pick(const struct build_ctx *b, struct kernel_sources *k, str
 int kernel_unit_write(const struct build_ctx *b, char **home, int auto_sync, struct npukb_build_result *res);
 void kernel_sources_free(struct kernel_sources *k);
 
+/* cpusim_operators.c: the operator under test's folders in a host+device
+ * project (one folder per operator under op_host/ and op_kernel/). */
+struct op_folders {
+	char *host, *kern;   /* "op_host/<op>/", "op_kernel/<op>/", or the whole "op_host/", "op_kernel/" */
+	const char *op_type; /* the OpType the tiling registers: op-type=, else the task's name */
+};
+/* Fills f; a project whose operators none registers the OpType leaves
+ * f->host NULL with the reason in res->message. 0 or -ENOMEM. */
+int op_folders_pick(const struct build_ctx *b, struct op_folders *f, struct npukb_build_result *res);
+void op_folders_free(struct op_folders *f);
+
 /* cpusim_hostdev_build.c */
 int build_host_device(struct build_ctx *b, struct npukb_build_result *res);
 

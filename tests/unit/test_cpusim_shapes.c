@@ -16,8 +16,10 @@ static struct npukb_results results;
 static struct npukb_plugin_set plugins;
 
 /* Judges the sample tests/samples/shapes/<name> on task `id` of the levels
- * under levels_rel, every case, one seed; returns its result. */
-static const struct npukb_sample_result *judge(const char *levels_rel, const char *id, const char *name)
+ * under levels_rel, one seed, the cases named (NULL: all) with the backend
+ * options given (NULL: none); returns its result. */
+static const struct npukb_sample_result *judge_with(const char *levels_rel, const char *id, const char *name,
+						   const char *const *cases, const char *const *opts)
 {
 	static char outdir[] = "/tmp/npukb-shapes-XXXXXX";
 	const char *ids[] = { id, NULL };
@@ -28,9 +30,16 @@ static const struct npukb_sample_result *judge(const char *levels_rel, const cha
 	strcpy(outdir, "/tmp/npukb-shapes-XXXXXX");
 	test_cpusim_config(&cfg, &plugins, levels_rel, outdir);
 	cfg.task_ids = ids;
+	cfg.case_ids = cases;
+	cfg.options.backend_opts = opts;
 	cfg.sample_dirs = test_sample_dirs("tests/samples/shapes", names);
 	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
 	return test_find_sample(&results, name);
+}
+
+static const struct npukb_sample_result *judge(const char *levels_rel, const char *id, const char *name)
+{
+	return judge_with(levels_rel, id, name, NULL, NULL);
 }
 
 /* main.cpp (ACL host code) and CMake's compiler probe (a main() of its
@@ -98,4 +107,33 @@ Test(cpusim_shapes, case_dtype_the_opdef_does_not_declare, .timeout = 300)
 Test(cpusim_shapes, tiling_dying_of_a_trap_is_a_tiling_failure, .timeout = 300)
 {
 	expect_op_host_failure("tiling_traps", "tiling-failure", "the tiling function of AddCustom crashed (signal ");
+}
+
+/* Two operators in one project, one folder each under op_host/ and
+ * op_kernel/, whose tiling headers both declare AddCustomTilingData:
+ * only the operator that registers the task's OpType is built. */
+Test(cpusim_shapes, project_of_several_operators_builds_the_one_under_test, .timeout = 300)
+{
+	static const char *const cases[] = { "0", NULL };
+
+	test_assert_all_pass(judge_with("tests/samples/shapes/tasks", "level1/Shapes/AddCustom", "multi_op", cases,
+					NULL),
+			     1);
+}
+
+/* The task is named Add, the project's OpType AddCustom: without the
+ * op-type option no operator of the project is the task's (a compile
+ * failure saying so); with it, the AddCustom operator runs. */
+Test(cpusim_shapes, optype_that_differs_from_the_task_name, .timeout = 300)
+{
+	static const char *const cases[] = { "0", NULL };
+	static const char *const opts[] = { "op-type=AddCustom", NULL };
+	const struct npukb_sample_result *s;
+
+	s = judge_with("tests/samples/shapes/tasks", "level1/Shapes/Add", "multi_op", cases, NULL);
+	cr_assert_eq(s->compile.outcome, NPUKB_FAIL);
+	cr_expect_not_null(strstr(s->compile.message ? s->compile.message : "",
+				  "none registers OP_ADD(Add); name the project's OpType with --backend-opt op-type=NAME"),
+			   "%s", s->compile.message);
+	test_assert_all_pass(judge_with("tests/samples/shapes/tasks", "level1/Shapes/Add", "multi_op", cases, opts), 1);
 }
