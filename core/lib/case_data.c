@@ -198,19 +198,20 @@ static void unmap(struct npukb_case_tensor *t)
 	t->data = NULL;
 }
 
-/* Pack the kernel-only tiling fields as a C compiler lays out a struct of
- * them: each field at its natural alignment, the size rounded to the
- * largest alignment. */
-static int pack_tiling(const struct npukb_task *t, const struct npukb_case *c,
-		       const char *workdir, struct npukb_case_data *d,
-		       char *err, size_t errlen)
+/* Pack fields as a C compiler lays out a struct of them: each field at its
+ * natural alignment, the size rounded to the largest alignment; written
+ * to *path (malloc'd: workdir/name), its size in *bytes. A struct of no
+ * field is 8 zero bytes: kernels still get a valid pointer. */
+static int pack_fields(const struct npukb_task *t, const struct npukb_case *c,
+		       const struct npukb_tiling_field *fields, size_t n, const char *workdir,
+		       const char *name, char **path, size_t *bytes, char *err, size_t errlen)
 {
 	unsigned char buf[4096];
 	size_t off = 0, maxalign = 1, i;
 	int rc;
 	memset(buf, 0, sizeof(buf));
-	for (i = 0; i < t->ntiling; i++) {
-		const struct npukb_tiling_field *f = &t->tiling[i];
+	for (i = 0; i < n; i++) {
+		const struct npukb_tiling_field *f = &fields[i];
 		size_t size = npukb_dtype_size(f->type);
 		int64_t v = 0;
 		double fval = 0;
@@ -252,15 +253,46 @@ static int pack_tiling(const struct npukb_task *t, const struct npukb_case *c,
 	}
 	off = (off + maxalign - 1) / maxalign * maxalign;
 	if (off == 0)
-		off = 8; /* kernels still get a valid pointer */
-	if (asprintf(&d->tiling_path, "%s/tiling.bin", workdir) < 0) {
-		d->tiling_path = NULL;
+		off = 8;
+	if (asprintf(path, "%s/%s", workdir, name) < 0) {
+		*path = NULL;
 		return -ENOMEM;
 	}
-	d->tiling_bytes = off;
-	rc = npukb_write_file(d->tiling_path, buf, off);
+	*bytes = off;
+	rc = npukb_write_file(*path, buf, off);
 	if (rc)
-		snprintf(err, errlen, "%s: %s", d->tiling_path, strerror(-rc));
+		snprintf(err, errlen, "%s: %s", *path, strerror(-rc));
+	return rc;
+}
+
+/* The kernel-only tiling struct, and each scalar parameter's value as a
+ * struct of one field (scalar_<name>.bin). */
+static int pack_tiling(const struct npukb_task *t, const struct npukb_case *c,
+		       const char *workdir, struct npukb_case_data *d,
+		       char *err, size_t errlen)
+{
+	int rc = pack_fields(t, c, t->tiling, t->ntiling, workdir, "tiling.bin", &d->tiling_path,
+			     &d->tiling_bytes, err, errlen);
+
+	for (size_t i = 0; rc == 0 && i < t->nparams; i++) {
+		const struct npukb_param *p = &t->params[i];
+		char *file;
+		size_t bytes;
+
+		if (p->role != NPUKB_PARAM_SCALAR || !p->scalar)
+			continue;
+		if (!d->scalar_paths) {
+			d->scalar_paths = calloc(t->nparams, sizeof(char *));
+			if (!d->scalar_paths)
+				return -ENOMEM;
+			d->nscalar_paths = t->nparams;
+		}
+		if (asprintf(&file, "scalar_%s.bin", p->name) < 0)
+			return -ENOMEM;
+		rc = pack_fields(t, c, p->scalar, 1, workdir, file, &d->scalar_paths[i], &bytes, err,
+				 errlen);
+		free(file);
+	}
 	return rc;
 }
 
@@ -551,6 +583,15 @@ static int build_args(const struct npukb_task *t, struct npukb_case_data *d,
 		if (p->role == NPUKB_PARAM_TILING) {
 			a->path = d->tiling_path;
 			a->bytes = d->tiling_bytes;
+		} else if (p->role == NPUKB_PARAM_SCALAR) {
+			struct stat st;
+
+			a->path = d->scalar_paths ? d->scalar_paths[i] : NULL;
+			if (!a->path || stat(a->path, &st) != 0) {
+				snprintf(err, errlen, "scalar parameter %s has no value", p->name);
+				return -EINVAL;
+			}
+			a->bytes = (size_t)st.st_size;
 		} else if (p->role == NPUKB_PARAM_WORKSPACE) {
 			a->bytes = d->workspace_bytes;
 		} else {
@@ -809,6 +850,9 @@ void npukb_case_data_free(struct npukb_case_data *d)
 	}
 	free(d->tensors);
 	free(d->tiling_path);
+	for (i = 0; i < d->nscalar_paths; i++)
+		free(d->scalar_paths[i]);
+	free(d->scalar_paths);
 	free(d->args);
 	memset(d, 0, sizeof(*d));
 }

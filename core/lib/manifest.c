@@ -462,10 +462,35 @@ static int param_seen(const struct npukb_task *t, size_t before, const char *nam
 }
 
 
+/* A tiling field's or scalar parameter's type and value from n's type and
+ * value attributes (what names the element in messages). */
+static void read_field(struct loader *L, xmlNodePtr n, struct npukb_tiling_field *f, const char *what)
+{
+	char *type = need_attr(L, n, "type");
+
+	f->expr = need_attr(L, n, "value");
+	if (type && strcmp(type, "uint32") == 0) {
+		f->type = NPUKB_DT_INT32;
+		f->is_unsigned = 1;
+	} else if (type && strcmp(type, "int32") == 0) {
+		f->type = NPUKB_DT_INT32;
+	} else if (type && strcmp(type, "uint64") == 0) {
+		f->type = NPUKB_DT_INT64;
+		f->is_unsigned = 1;
+	} else if (type && strcmp(type, "int64") == 0) {
+		f->type = NPUKB_DT_INT64;
+	} else if (type && strcmp(type, "float32") == 0) {
+		f->type = NPUKB_DT_FLOAT32;
+	} else if (type) {
+		fail(L, n, "%s type '%s' is not one of uint32, int32, uint64, int64, float32", what, type);
+	}
+	free(type);
+}
+
 static void build_params(struct loader *L, xmlNodePtr root, int has_tiling_elem)
 {
 	static const char *const role_names[] = { "", "input", "output", "workspace",
-						  "tiling", "inout" };
+						  "tiling", "inout", "scalar" };
 	struct npukb_task *t = L->t;
 	xmlNodePtr kernel = first_child(root, "kernel"), n, tiling_param = NULL;
 	size_t i = 0;
@@ -496,12 +521,25 @@ static void build_params(struct loader *L, xmlNodePtr root, int has_tiling_elem)
 			p->role = NPUKB_PARAM_TILING;
 		else if (role && strcmp(role, "inout") == 0)
 			p->role = NPUKB_PARAM_INOUT;
+		else if (role && strcmp(role, "scalar") == 0)
+			p->role = NPUKB_PARAM_SCALAR;
 		else if (role)
-			fail(L, n, "parameter role '%s' is not input, output, inout, workspace or tiling",
+			fail(L, n, "parameter role '%s' is not input, output, inout, workspace, tiling or scalar",
 			     role);
 		free(role);
 		if (!p->name || !p->role)
 			continue;
+		if (p->role == NPUKB_PARAM_SCALAR) {
+			/* Passed by value: no tensor, a type and a value. */
+			p->scalar = alloc_array(L, 1, sizeof(*p->scalar));
+			if (!p->scalar)
+				continue;
+			p->scalar->name = dup_str(L, p->name);
+			read_field(L, n, p->scalar, "scalar parameter");
+		} else if (xmlHasProp(n, BAD_CAST "type") || xmlHasProp(n, BAD_CAST "value")) {
+			fail(L, n, "kernel parameter '%s' has a type or value but role %s (only a scalar has)",
+			     p->name, role_names[p->role]);
+		}
 		if (param_seen(t, i - 1, p->name)) {
 			fail(L, n, "duplicate kernel parameter '%s'", p->name);
 			continue;
@@ -538,6 +576,11 @@ static void build_params(struct loader *L, xmlNodePtr root, int has_tiling_elem)
 				     p->name, role_names[p->role], p->tensor,
 				     td->is_output ? "output" : "input");
 			break;
+		case NPUKB_PARAM_SCALAR:
+			if (td)
+				fail(L, n, "kernel parameter '%s' has role scalar but is the name of a tensor",
+				     p->name);
+			break;
 		case NPUKB_PARAM_WORKSPACE:
 		case NPUKB_PARAM_TILING:
 			if (td)
@@ -571,6 +614,23 @@ static void build_params(struct loader *L, xmlNodePtr root, int has_tiling_elem)
 		     "the kernel takes a tiling parameter but the manifest has no <tiling>");
 }
 
+/* <launch block-dim="N"/>: the blocks of a kernel that takes no tiling. */
+static void build_launch(struct loader *L, xmlNodePtr root)
+{
+	xmlNodePtr launch = first_child(root, "launch");
+	char *bd;
+	long long v = 0;
+
+	if (!launch)
+		return;
+	bd = need_attr(L, launch, "block-dim");
+	if (bd && (parse_ll(bd, &v) < 0 || v < 1 || v > 65535))
+		fail(L, launch, "block-dim '%s' is not a number from 1 to 65535", bd);
+	else
+		L->t->block_dim = (int)v;
+	free(bd);
+}
+
 static void build_tiling(struct loader *L, xmlNodePtr root, int has_tiling_param)
 {
 	struct npukb_task *t = L->t;
@@ -595,28 +655,10 @@ static void build_tiling(struct loader *L, xmlNodePtr root, int has_tiling_param
 		return;
 	FOR_EACH_CHILD(n, tiling, "field") {
 		struct npukb_tiling_field *f = &t->tiling[i];
-		char *type = need_attr(L, n, "type");
 
 		f->name = need_attr(L, n, "name");
-		f->expr = need_attr(L, n, "value");
 		t->ntiling = ++i;
-		if (type && strcmp(type, "uint32") == 0) {
-			f->type = NPUKB_DT_INT32;
-			f->is_unsigned = 1;
-		} else if (type && strcmp(type, "int32") == 0) {
-			f->type = NPUKB_DT_INT32;
-		} else if (type && strcmp(type, "uint64") == 0) {
-			f->type = NPUKB_DT_INT64;
-			f->is_unsigned = 1;
-		} else if (type && strcmp(type, "int64") == 0) {
-			f->type = NPUKB_DT_INT64;
-		} else if (type && strcmp(type, "float32") == 0) {
-			f->type = NPUKB_DT_FLOAT32;
-		} else if (type) {
-			fail(L, n, "tiling field type '%s' is not one of uint32, int32, uint64, int64, float32",
-			     type);
-		}
-		free(type);
+		read_field(L, n, f, "tiling field");
 		if (!f->name)
 			continue;
 		for (size_t j = 0; j + 1 < i; j++)
@@ -668,6 +710,7 @@ static void build_task(struct loader *L, xmlDocPtr doc, const char *path)
 		if (L->t->params[i].role == NPUKB_PARAM_TILING)
 			has_tiling_param = 1;
 	build_tiling(L, root, has_tiling_param);
+	build_launch(L, root);
 	decl_problems = L->d->n + L->d->dropped;
 	build_cases(L, root, &bad);
 	/* Evaluating cases against broken declarations would only repeat

@@ -351,6 +351,45 @@ static void check_dist_exprs(struct loader *L, const unsigned char *bad)
 	}
 }
 
+/* Evaluates field f (a tiling field or a scalar parameter: what) over
+ * every good case; one report at n for the first case that fails. */
+static void check_field(struct loader *L, xmlNodePtr n, const struct npukb_tiling_field *f,
+			const char *what, const unsigned char *bad)
+{
+	const struct npukb_task *t = L->t;
+
+	if (!f->name || !f->expr)
+		return;
+	/* One report per field: every case would repeat it. */
+	for (size_t k = 0; k < t->ncases; k++) {
+		const struct npukb_case *c = &t->cases[k];
+		char why[512];
+		const char *range = NULL;
+		int64_t v = 0;
+		double fv;
+
+		if (bad[k])
+			continue;
+		if (f->type == NPUKB_DT_FLOAT32
+			    ? npukb_tiling_eval_float(t, c, f->expr, &fv, why, sizeof(why)) < 0
+			    : npukb_tiling_eval(t, c, f->expr, &v, why, sizeof(why)) < 0) {
+			fail(L, n, "%s '%s' (case '%s'): %s", what, f->name, c->id, why);
+			break;
+		}
+		if (f->type == NPUKB_DT_INT32 && f->is_unsigned && (v < 0 || v > (int64_t)UINT32_MAX))
+			range = "uint32";
+		else if (f->type == NPUKB_DT_INT32 && !f->is_unsigned && (v < INT32_MIN || v > INT32_MAX))
+			range = "int32";
+		else if (f->type == NPUKB_DT_INT64 && f->is_unsigned && v < 0)
+			range = "uint64";
+		if (range) {
+			fail(L, n, "%s '%s' (case '%s'): value %lld of '%s' does not fit %s", what, f->name,
+			     c->id, (long long)v, f->expr, range);
+			break;
+		}
+	}
+}
+
 void check_cases_and_tiling(struct loader *L, xmlNodePtr root, unsigned char *bad)
 {
 	const struct npukb_task *t = L->t;
@@ -367,43 +406,16 @@ void check_cases_and_tiling(struct loader *L, xmlNodePtr root, unsigned char *ba
 	check_dist_exprs(L, bad);
 	i = 0;
 	FOR_EACH_CHILD(n, tiling, "field") {
-		const struct npukb_tiling_field *f;
-
 		if (i >= t->ntiling)
 			break;
-		f = &t->tiling[i++];
-		if (!f->name || !f->expr)
-			continue;
-		/* One report per field: every case would repeat it. */
-		for (size_t k = 0; k < t->ncases; k++) {
-			const struct npukb_case *c = &t->cases[k];
-			char why[512];
-			const char *range = NULL;
-			int64_t v;
-
-			if (bad[k])
-				continue;
-			double fv;
-
-			if (f->type == NPUKB_DT_FLOAT32
-				    ? npukb_tiling_eval_float(t, c, f->expr, &fv, why, sizeof(why)) < 0
-				    : npukb_tiling_eval(t, c, f->expr, &v, why, sizeof(why)) < 0) {
-				fail(L, n, "tiling field '%s' (case '%s'): %s", f->name, c->id, why);
-				break;
-			}
-			if (f->type == NPUKB_DT_INT32 && f->is_unsigned &&
-			    (v < 0 || v > (int64_t)UINT32_MAX))
-				range = "uint32";
-			else if (f->type == NPUKB_DT_INT32 && !f->is_unsigned &&
-				 (v < INT32_MIN || v > INT32_MAX))
-				range = "int32";
-			else if (f->type == NPUKB_DT_INT64 && f->is_unsigned && v < 0)
-				range = "uint64";
-			if (range) {
-				fail(L, n, "tiling field '%s' (case '%s'): value %lld of '%s' does not fit %s",
-				     f->name, c->id, (long long)v, f->expr, range);
-				break;
-			}
-		}
+		check_field(L, n, &t->tiling[i++], "tiling field", bad);
+	}
+	i = 0;
+	FOR_EACH_CHILD(n, first_child(root, "kernel"), "param") {
+		if (i >= t->nparams)
+			break;
+		if (t->params[i].scalar)
+			check_field(L, n, t->params[i].scalar, "scalar parameter", bad);
+		i++;
 	}
 }

@@ -77,6 +77,11 @@ void npukb_task_free(struct npukb_task *t)
 	for (size_t i = 0; i < t->nparams; i++) {
 		free(t->params[i].name);
 		free(t->params[i].tensor);
+		if (t->params[i].scalar) {
+			free(t->params[i].scalar->name);
+			free(t->params[i].scalar->expr);
+			free(t->params[i].scalar);
+		}
 	}
 	free(t->params);
 	for (size_t i = 0; i < t->ntensors; i++) {

@@ -18,6 +18,10 @@ static const char *const known_categories[] = {
 	/* run */
 	"crash", "timeout", "ub-overflow", "misaligned", "out-of-bounds",
 	"queue-misuse", "sync-race", "resource-limit", "sandbox-violation", "early-exit",
+	/* run, host+device: the op_host tiling failed (returned an error,
+	 * died of a signal, gave an invalid launch), or the case's dtypes are
+	 * none the OpDef declares (CANN rejects the call before any tiling) */
+	"tiling-failure", "unsupported-dtype",
 	/* correctness */
 	"mismatch", "nan-inf", "unwritten-output", "input-mutated", "shape",
 	/* npukb itself could not judge */

@@ -366,6 +366,7 @@ static char **launch_argv(const struct npukb_run_request *req, const char *work,
 		case NPUKB_PARAM_INOUT: role = "out"; break;
 		case NPUKB_PARAM_TILING: role = "tiling"; break;
 		case NPUKB_PARAM_WORKSPACE: role = "ws"; break;
+		case NPUKB_PARAM_SCALAR: role = NULL; break; /* refused at build (host_program.c) */
 		}
 		if (a->tensor && a->tensor->is_absent) {
 			/* An absent optional input: a null address. */

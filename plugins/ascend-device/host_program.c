@@ -248,6 +248,7 @@ static char role_letter(enum npukb_param_role r)
 	case NPUKB_PARAM_INOUT: return 'o';
 	case NPUKB_PARAM_TILING: return 't';
 	case NPUKB_PARAM_WORKSPACE: return 'w';
+	case NPUKB_PARAM_SCALAR: return 0; /* not passed yet: see check_kernel */
 	}
 	return 0;
 }
@@ -275,6 +276,14 @@ static char *check_kernel(const char *kernel_name, const struct npukb_param *par
 	}
 	for (size_t i = 0; i < nparams; i++) {
 		roles[i] = role_letter(params[i].role);
+		if (!roles[i] && params[i].role == NPUKB_PARAM_SCALAR) {
+			snprintf(err, errlen,
+				 "parameter %s of %s is a scalar passed by value: the generated host "
+				 "program passes device addresses only (not supported yet)",
+				 params[i].name, kernel_name);
+			free(roles);
+			return NULL;
+		}
 		if (!roles[i]) {
 			snprintf(err, errlen, "parameter %zu of %s has an unknown role", i, kernel_name);
 			free(roles);

@@ -54,9 +54,7 @@ static int is_ident_char(char c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
-/* When s[i] starts a comment or a literal, the index just after it (the
- * end of the text if unterminated); else i. */
-static size_t skip_opaque(const char *s, size_t i)
+size_t chevron_skip_opaque(const char *s, size_t i)
 {
 	const char *end;
 
@@ -124,7 +122,7 @@ static size_t config_end(const char *s, size_t i)
 	int depth = 0;
 
 	while (s[i] && i - start < CHEVRON_MAX_CONFIG) {
-		size_t j = skip_opaque(s, i);
+		size_t j = chevron_skip_opaque(s, i);
 
 		if (j != i) {
 			i = j;
@@ -151,7 +149,7 @@ int chevron_rewrite_text(const char *s, char **out)
 
 	*out = NULL;
 	while (s[i] && rc == 0) {
-		size_t j = skip_opaque(s, i), ne, ns, close;
+		size_t j = chevron_skip_opaque(s, i), ne, ns, close;
 
 		if (j != i) {
 			i = j;

@@ -25,4 +25,9 @@ int chevron_rewrite(const char *src, const char *dst, int *rewritten, char *err,
  * -ENOMEM. */
 int chevron_rewrite_text(const char *text, char **out);
 
+/* When s[i] starts a comment or a string or character literal (raw
+ * strings too), the index just after it (the end of the text if
+ * unterminated); else i. kernel_source.c scans with it too. */
+size_t chevron_skip_opaque(const char *s, size_t i);
+
 #endif

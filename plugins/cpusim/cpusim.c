@@ -122,6 +122,8 @@ static const struct npukb_backend_option cpusim_options[] = {
 	{ "cxx", "the C++ compiler kernels are built with (default: $NPUKB_CXX, else g++)" },
 	{ "data-dir", "cpusim's emulation headers, harness and SoC files (default: $NPUKB_CPUSIM_DIR, "
 		      "else the installed ones)" },
+	{ "op-type", "host+device: the OpType the sample registers for the task (OP_ADD), when it is not the "
+		     "task's name (AddcmulCustom for Addcmul); picks that operator in a project of several" },
 	{ NULL, NULL }
 };
 

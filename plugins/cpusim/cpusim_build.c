@@ -47,9 +47,10 @@ static const char ge_dtype_macros[] =
  * kernel-only mode (the question says the framework provides it, as CANN
  * generates it from the op_host), DTYPE_<TENSOR> for every tensor, and the
  * kernel's rename when it clashes with the C library. */
-static int write_forced_header(const char *path, const struct npukb_task *t, const struct npukb_case *c,
+static int write_forced_header(const char *path, const struct build_ctx *b, const struct npukb_case *c,
 			       char *const *tiling_headers)
 {
+	const struct npukb_task *t = b->req->task;
 	FILE *f = fopen(path, "w");
 	char *src = NULL;
 	size_t i, j;
@@ -76,6 +77,13 @@ static int write_forced_header(const char *path, const struct npukb_task *t, con
 		fputs("namespace npukb_tiling_types {}\nusing namespace npukb_tiling_types;\n"
 		      "namespace optiling { namespace npukb_tiling_types {} }\n"
 		      "using namespace optiling::npukb_tiling_types;\n", f);
+	} else if (t->tiling_struct && b->own_tiling_file) {
+		/* The kernel defines it (a kernel-only source written for a
+		 * launch of its own): a second definition here would not
+		 * compile. The tiling argument still holds the manifest's
+		 * fields in order; GET_TILING_DATA checks its size. */
+		fprintf(f, "/* %s is the sample's own (%s:%d) */\n", t->tiling_struct, b->own_tiling_file,
+			b->own_tiling_line);
 	} else if (t->tiling_struct) {
 		rc = npukb_tiling_struct_source(t, &src);
 		if (rc == 0)
@@ -156,7 +164,7 @@ static int write_launcher(const char *path, const struct npukb_task *t, int auto
 
 /* Whether the sample's CMake project builds its kernel with
  * --cce-auto-sync=off (CANN's default is on; see runtime.h auto_sync). */
-static int auto_sync_off(const char *sdir)
+int auto_sync_off(const char *sdir)
 {
 	static const char *const lists[] = { "CMakeLists.txt", "op_kernel/CMakeLists.txt" };
 	int off = 0;
@@ -466,7 +474,7 @@ int build_variants(struct build_ctx *b, const char **argv, size_t argc, const ch
 		if (!forced || !exe || !label) {
 			rc = -ENOMEM;
 		} else {
-			rc = write_forced_header(forced, t, variant_case(t, &b->v, k), tiling_headers);
+			rc = write_forced_header(forced, b, variant_case(t, &b->v, k), tiling_headers);
 			if (rc < 0) {
 				res->message = format("cpusim: cannot write %s: %s", forced, strerror(-rc));
 			} else {
@@ -625,26 +633,32 @@ static int build_kernel_only(struct build_ctx *b, struct npukb_build_result *res
 {
 	const struct npukb_task *t = b->req->task;
 	const struct npukb_sample *s = b->req->sample;
-	char **srcs = NULL, **quote_dirs = NULL, *tiling_def = NULL;
+	char **quote_dirs = NULL, *tiling_def = NULL;
 	const char **argv = NULL, **tail = NULL;
-	size_t i, nsrc = 0, argc;
+	struct kernel_sources k;
+	size_t i, argc;
 	int rc = 0;
 
-	srcs = sample_files(s, b->sdir, "", NULL, NULL, &nsrc);
+	rc = kernel_sources_pick(b, &k, res);
 	quote_dirs = calloc(s->nfiles + 1, sizeof(*quote_dirs));
-	argv = calloc(2 * s->nfiles + 26, sizeof(*argv));
+	argv = calloc(3 * s->nfiles + 26, sizeof(*argv));
 	tail = calloc(s->nfiles + 4, sizeof(*tail));
 	if (t->tiling_struct)
 		tiling_def = format("-DNPUKB_TILING_STRUCT=%s", t->tiling_struct);
-	if (!srcs || !quote_dirs || !argv || !tail || (t->tiling_struct && !tiling_def)) {
+	if (rc == 0 && (!quote_dirs || !argv || !tail || (t->tiling_struct && !tiling_def)))
 		rc = -ENOMEM;
+	if (rc < 0)
+		goto out;
+	if (k.n == 0) {
+		if (!res->message)
+			res->message = xstrdup("sample has no C++ source file (.cpp, .asc)");
 		goto out;
 	}
-	if (nsrc == 0) {
-		res->message = xstrdup("sample has no C++ source file (.cpp)");
-		goto out;
-	}
-	rc = rewrite_launches(b, srcs, nsrc, quote_dirs, res);
+	b->own_tiling_file = k.type_file;
+	b->own_tiling_line = k.type_line;
+	rc = rewrite_launches(b, k.srcs, k.n, quote_dirs, res);
+	if (rc == 0 && k.unit)
+		rc = kernel_unit_write(b, &k.srcs[k.home], !auto_sync_off(b->sdir), res);
 	if (rc < 0)
 		goto out;
 	rc = build_harness(b, argv, res);
@@ -657,17 +671,21 @@ static int build_kernel_only(struct build_ctx *b, struct npukb_build_result *res
 		argv[argc++] = tiling_def;
 	for (i = 0; quote_dirs[i]; i++)
 		argv[argc++] = quote_dirs[i];
+	for (i = 0; k.quote_dirs[i]; i++)
+		argv[argc++] = k.quote_dirs[i];
 	/* The harness first: its .preinit_array entry (the run token) must
 	 * run before anything of the sample's, and those run in link order. */
 	i = 0;
 	tail[i++] = HARNESS_OBJ;
-	for (size_t j = 0; j < nsrc; j++)
-		tail[i++] = srcs[j];
-	tail[i++] = LAUNCHER_NAME;
+	for (size_t j = 0; j < k.n; j++)
+		tail[i++] = k.srcs[j];
+	if (!k.unit)
+		tail[i++] = LAUNCHER_NAME;
 	tail[i] = NULL;
 	rc = build_variants(b, argv, argc, tail, NULL, res);
 out:
-	free_list(srcs);
+	b->own_tiling_file = NULL;
+	kernel_sources_free(&k);
 	free_list(quote_dirs);
 	free(argv);
 	free(tail);

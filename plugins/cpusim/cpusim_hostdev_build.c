@@ -120,32 +120,42 @@ int build_host_device(struct build_ctx *b, struct npukb_build_result *res)
 	const char **argv = NULL, **tail = NULL;
 	size_t i, nhost = 0, nkern = 0, ntiling = 0, argc, nobj = 0;
 	struct cmake_host_sources cmake;
+	struct op_folders ops;
 	int rc = 0;
 
+	memset(&cmake, 0, sizeof cmake);
+	rc = op_folders_pick(b, &ops, res);
+	if (rc < 0 || !ops.host)
+		goto out;
 	rc = cmake_host_sources_read(b->sdir, b->req->task->kernel_name, &cmake);
 	if (rc < 0) {
 		res->message = format("cpusim: cannot read %s/CMakeLists.txt: %s", b->sdir, strerror(-rc));
 		goto out;
 	}
-	host = sample_files(s, b->sdir, "op_host/", NULL, &cmake, &nhost);
-	kern = sample_files(s, b->sdir, "op_kernel/", NULL, NULL, &nkern);
-	tiling = sample_files(s, b->sdir, "op_host/", "tiling", NULL, &ntiling);
+	host = sample_files(s, b->sdir, ops.host, NULL, &cmake, &nhost);
+	kern = sample_files(s, b->sdir, ops.kern, NULL, NULL, &nkern);
+	tiling = sample_files(s, b->sdir, ops.host, "tiling", NULL, &ntiling);
 	objs = calloc(s->nfiles + 5, sizeof(*objs));
 	libs = calloc(cmake.ntargets + 2, sizeof(*libs));
 	quote_dirs = calloc(s->nfiles + 1, sizeof(*quote_dirs));
 	argv = calloc(2 * s->nfiles + 34, sizeof(*argv));
 	tail = calloc(s->nfiles + cmake.ntargets + 16, sizeof(*tail));
-	host_inc = format("-I%s/op_host", b->sdir);
-	kern_inc = format("-I%s/op_kernel", b->sdir);
-	tiling_def = format("-DNPUKB_TILING_STRUCT=npukb_tiling_reg_%s", b->req->task->name);
+	/* the operator's own folder (nested projects), else op_host/ */
+	host_inc = format("-I%s/%s", b->sdir, ops.host);
+	kern_inc = format("-I%s/%s", b->sdir, ops.kern);
+	tiling_def = is_identifier(ops.op_type) ? format("-DNPUKB_TILING_STRUCT=npukb_tiling_reg_%s", ops.op_type)
+						 : NULL;
+	if (!is_identifier(ops.op_type)) {
+		res->message = format("cpusim: op-type '%s' is not a C identifier", ops.op_type);
+		goto out;
+	}
 	if (!host || !kern || !tiling || !objs || !libs || !quote_dirs || !argv || !tail || !host_inc ||
 	    !kern_inc || !tiling_def) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	if (nhost == 0 || nkern == 0) {
-		res->message = format("host+device sample without %s sources (.cpp)",
-				      nhost == 0 ? "op_host/" : "op_kernel/");
+		res->message = format("host+device sample without %s sources (.cpp)", nhost == 0 ? ops.host : ops.kern);
 		goto out;
 	}
 
@@ -220,6 +230,7 @@ int build_host_device(struct build_ctx *b, struct npukb_build_result *res)
 	tail[i] = NULL;
 	rc = build_variants(b, argv, argc, tail, tiling, res);
 out:
+	op_folders_free(&ops);
 	cmake_host_sources_free(&cmake);
 	free_list(host);
 	free_list(kern);

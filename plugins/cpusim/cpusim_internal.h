@@ -110,6 +110,10 @@ struct build_ctx {
 	char *launcher, *exe0, *inc, *sinc, *soc_def, *prefix_map, *harness, *gm_buffers, *hostdev;
 	char *arch_def, *npu_arch_def; /* __CCE_AICORE__, __NPU_ARCH__ of the SoC */
 	struct variants v;
+	/* Kernel-only: the sample defines the task's tiling struct itself
+	 * (file and line), so the forced header leaves it out. */
+	const char *own_tiling_file;
+	int own_tiling_line;
 };
 
 /* Kernel sources only (CANN compiles op_host code with g++): CANN's kernel
@@ -131,6 +135,40 @@ int build_variants(struct build_ctx *b, const char **argv, size_t argc, const ch
 		   char *const *tiling_headers, struct npukb_build_result *res);
 int rewrite_launches(const struct build_ctx *b, char **srcs, size_t n, char **quote_dirs,
 		     struct npukb_build_result *res);
+/* Whether the sample's CMake project turns CANN's --cce-auto-sync off. */
+int auto_sync_off(const char *sdir);
+
+/* cpusim_kernel_unit.c: a kernel-only sample's sources to compile. */
+struct kernel_sources {
+	char **srcs;       /* absolute paths (a .asc file's kernel part: a copy), NULL-terminated */
+	size_t n;
+	char **quote_dirs; /* -iquote options the copies need, NULL-terminated */
+	size_t nquote;
+	long home;         /* index of the file defining the task's kernel, -1: none seen */
+	int unit;          /* the launcher goes into the home file's translation unit */
+	char *type_file;   /* the sample file defining the tiling struct, or NULL */
+	int type_line;
+};
+/* Fills k: the files that define a __global__ function (every C++ source
+ * when none does), .asc files as their kernel part. 0 or a negative errno
+ * with res->message. */
+int kernel_sources_pick(const struct build_ctx *b, struct kernel_sources *k, struct npukb_build_result *res);
+/* Writes the unit (the home file included, then the launcher) and puts
+ * its path in *home. */
+int kernel_unit_write(const struct build_ctx *b, char **home, int auto_sync, struct npukb_build_result *res);
+void kernel_sources_free(struct kernel_sources *k);
+
+/* cpusim_operators.c: the operator under test's folders in a host+device
+ * project (one folder per operator under op_host/ and op_kernel/). */
+struct op_folders {
+	char *host, *kern;   /* "op_host/<op>/", "op_kernel/<op>/", or the whole "op_host/", "op_kernel/" */
+	const char *op_type; /* the OpType the tiling registers: op-type=, else the task's name */
+};
+/* Fills f; a project whose operators none registers the OpType leaves
+ * f->host NULL with the reason in res->message. 0 or -ENOMEM. */
+int op_folders_pick(const struct build_ctx *b, struct op_folders *f, struct npukb_build_result *res);
+void op_folders_free(struct op_folders *f);
+
 /* cpusim_hostdev_build.c */
 int build_host_device(struct build_ctx *b, struct npukb_build_result *res);
 

@@ -174,6 +174,10 @@ int cpusim_run(const struct npukb_run_request *req, struct npukb_run_result *res
 		case NPUKB_PARAM_INOUT: role = "inout"; break;
 		case NPUKB_PARAM_TILING: role = "tiling"; break;
 		case NPUKB_PARAM_WORKSPACE: role = "ws"; break;
+		/* The value's bytes, mapped like the tiling: the kernel
+		 * unit's launcher copies them into the by-value parameter
+		 * (cpusim_kernel_unit.c). */
+		case NPUKB_PARAM_SCALAR: role = "tiling"; break;
 		}
 		if (!role) {
 			rc = -EINVAL;
@@ -287,6 +291,18 @@ int cpusim_run(const struct npukb_run_request *req, struct npukb_run_result *res
 		res->category = xstrdup("early-exit");
 		res->message = format("the kernel process exited with status %d before the launch finished "
 				      "(exit() inside the kernel?)", res->proc.exit_code);
+		goto out;
+	}
+	report = res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == TILING_EXIT && text
+			 ? line_with(text, TILING_PREFIX, 1)
+			 : NULL;
+	if (report) {
+		/* The op_host side failed before any kernel ran (the harness's
+		 * hostdev driver, runtime/hostdev.cpp): not a kernel crash. */
+		res->category = xstrdup(strstr(report, "declares no DataType combination") ? "unsupported-dtype"
+											     : "tiling-failure");
+		res->message = format("op_host: %s", report + strlen(TILING_PREFIX));
+		free(report);
 		goto out;
 	}
 	if (res->proc.kind == NPUKB_EXIT_NORMAL && text && text[0]) {

@@ -147,11 +147,11 @@ static struct npukb_tiling_field tiling_fields[] = {
 };
 
 static struct npukb_param params[] = {
-	{ n_x, NPUKB_PARAM_INPUT, NULL },
-	{ n_y, NPUKB_PARAM_INPUT, NULL },
-	{ n_z, NPUKB_PARAM_OUTPUT, NULL },
-	{ n_ws, NPUKB_PARAM_WORKSPACE, NULL },
-	{ n_tiling, NPUKB_PARAM_TILING, NULL },
+	{ n_x, NPUKB_PARAM_INPUT, NULL, NULL },
+	{ n_y, NPUKB_PARAM_INPUT, NULL, NULL },
+	{ n_z, NPUKB_PARAM_OUTPUT, NULL, NULL },
+	{ n_ws, NPUKB_PARAM_WORKSPACE, NULL, NULL },
+	{ n_tiling, NPUKB_PARAM_TILING, NULL, NULL },
 };
 
 void fake_task(struct npukb_task *t)

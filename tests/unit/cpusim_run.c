@@ -42,6 +42,16 @@ const struct npukb_sample_result *test_find_sample(const struct npukb_results *r
 	return NULL;
 }
 
+void test_assert_all_pass(const struct npukb_sample_result *s, size_t ncases)
+{
+	cr_assert_eq(s->compile.outcome, NPUKB_PASS, "%s\n%s", s->compile.message,
+		     s->compile.details ? s->compile.details : "");
+	cr_assert_eq(s->ncases, ncases);
+	for (size_t i = 0; i < s->ncases; i++)
+		cr_expect_eq(s->cases[i].correctness.outcome, NPUKB_PASS, "case %zu: %s", i,
+			     s->cases[i].correctness.message);
+}
+
 void test_cpusim_config(struct npukb_run_config *cfg, struct npukb_plugin_set *plugins,
 			const char *levels_rel, char *outdir)
 {

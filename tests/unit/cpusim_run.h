@@ -27,6 +27,9 @@ const char *const *test_sample_dirs(const char *folder, const char *const *names
 const struct npukb_sample_result *test_find_sample(const struct npukb_results *results,
 						   const char *id);
 
+/* The sample compiled and passed each of its ncases cases. */
+void test_assert_all_pass(const struct npukb_sample_result *s, size_t ncases);
+
 void test_cpusim_config(struct npukb_run_config *cfg, struct npukb_plugin_set *plugins,
 			const char *levels_rel, char *outdir);
 

@@ -693,11 +693,11 @@ static void fake_compiler_tree(int fails)
 
 /* AddCustom's kernel: x, y in; z out; workspace; tiling. */
 static struct npukb_param add_params[] = {
-	{ (char *)"x", NPUKB_PARAM_INPUT, NULL },
-	{ (char *)"y", NPUKB_PARAM_INPUT, NULL },
-	{ (char *)"z", NPUKB_PARAM_OUTPUT, NULL },
-	{ (char *)"workspace", NPUKB_PARAM_WORKSPACE, NULL },
-	{ (char *)"tiling", NPUKB_PARAM_TILING, NULL },
+	{ (char *)"x", NPUKB_PARAM_INPUT, NULL, NULL },
+	{ (char *)"y", NPUKB_PARAM_INPUT, NULL, NULL },
+	{ (char *)"z", NPUKB_PARAM_OUTPUT, NULL, NULL },
+	{ (char *)"workspace", NPUKB_PARAM_WORKSPACE, NULL, NULL },
+	{ (char *)"tiling", NPUKB_PARAM_TILING, NULL, NULL },
 };
 
 static struct npukb_task add_task(void)
@@ -962,8 +962,8 @@ Test(cann, skeleton_is_never_usable_and_says_why)
 
 Test(cann, launch_program_refuses_what_it_cannot_spell)
 {
-	struct npukb_param bad_role[] = { { (char *)"x", (enum npukb_param_role)0, NULL } };
-	struct npukb_param odd_name[] = { { (char *)"my-x", NPUKB_PARAM_INPUT, NULL } };
+	struct npukb_param bad_role[] = { { (char *)"x", (enum npukb_param_role)0, NULL, NULL } };
+	struct npukb_param odd_name[] = { { (char *)"my-x", NPUKB_PARAM_INPUT, NULL, NULL } };
 	char err[256];
 	char *text;
 

@@ -20,11 +20,11 @@
 TestSuite(ascend_device, .init = fx_make_tmp, .fini = fx_remove_tmp, .timeout = 120);
 
 static struct npukb_param add_params[] = {
-	{ (char *)"x", NPUKB_PARAM_INPUT, NULL },
-	{ (char *)"y", NPUKB_PARAM_INPUT, NULL },
-	{ (char *)"z", NPUKB_PARAM_OUTPUT, NULL },
-	{ (char *)"workspace", NPUKB_PARAM_WORKSPACE, NULL },
-	{ (char *)"tiling", NPUKB_PARAM_TILING, NULL },
+	{ (char *)"x", NPUKB_PARAM_INPUT, NULL, NULL },
+	{ (char *)"y", NPUKB_PARAM_INPUT, NULL, NULL },
+	{ (char *)"z", NPUKB_PARAM_OUTPUT, NULL, NULL },
+	{ (char *)"workspace", NPUKB_PARAM_WORKSPACE, NULL, NULL },
+	{ (char *)"tiling", NPUKB_PARAM_TILING, NULL, NULL },
 };
 #define NADD (sizeof add_params / sizeof add_params[0])
 
@@ -508,11 +508,11 @@ Test(ascend_device, a_worker_sees_its_device_alone)
 Test(ascend_device, tensor_lists_and_absent_inputs)
 {
 	static struct npukb_param params[] = {
-		{ (char *)"xs", NPUKB_PARAM_INPUT, NULL },
-		{ (char *)"bias", NPUKB_PARAM_INPUT, NULL },
-		{ (char *)"z", NPUKB_PARAM_OUTPUT, NULL },
-		{ (char *)"workspace", NPUKB_PARAM_WORKSPACE, NULL },
-		{ (char *)"tiling", NPUKB_PARAM_TILING, NULL },
+		{ (char *)"xs", NPUKB_PARAM_INPUT, NULL, NULL },
+		{ (char *)"bias", NPUKB_PARAM_INPUT, NULL, NULL },
+		{ (char *)"z", NPUKB_PARAM_OUTPUT, NULL, NULL },
+		{ (char *)"workspace", NPUKB_PARAM_WORKSPACE, NULL, NULL },
+		{ (char *)"tiling", NPUKB_PARAM_TILING, NULL, NULL },
 	};
 	static const char *const files[] = { "list_add.cpp" };
 	/* Two members of 3 floats, the second at element 128 (512 bytes). */

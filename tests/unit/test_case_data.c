@@ -20,8 +20,8 @@ static char dt_case[] = "$dtype", x_ref[] = "x", f_total[] = "totalLength",
 	    rule[] = "default";
 
 static struct npukb_param params[] = {
-	{ n_x, NPUKB_PARAM_INPUT, NULL }, { n_y, NPUKB_PARAM_INPUT, NULL }, { n_z, NPUKB_PARAM_OUTPUT, NULL },
-	{ n_ws, NPUKB_PARAM_WORKSPACE, NULL }, { n_t, NPUKB_PARAM_TILING, NULL },
+	{ n_x, NPUKB_PARAM_INPUT, NULL, NULL }, { n_y, NPUKB_PARAM_INPUT, NULL, NULL }, { n_z, NPUKB_PARAM_OUTPUT, NULL, NULL },
+	{ n_ws, NPUKB_PARAM_WORKSPACE, NULL, NULL }, { n_t, NPUKB_PARAM_TILING, NULL, NULL },
 };
 static struct npukb_tensor_decl tensors[] = {
 	{ n_x, 0, dt_case, NULL, { NPUKB_DIST_UNIFORM, -100, 100, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL }, 0, 0, 0, 0 },

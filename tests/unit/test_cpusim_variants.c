@@ -40,16 +40,6 @@ static const struct npukb_sample_result *sample(const char *id)
 	return NULL;
 }
 
-/* The sample compiled and passed each of its ncases cases. */
-static void assert_all_pass(const struct npukb_sample_result *s, size_t ncases)
-{
-	cr_assert_eq(s->compile.outcome, NPUKB_PASS, "%s\n%s", s->compile.message,
-		     s->compile.details ? s->compile.details : "");
-	cr_assert_eq(s->ncases, ncases);
-	for (size_t i = 0; i < s->ncases; i++)
-		cr_expect_eq(s->cases[i].correctness.outcome, NPUKB_PASS, "case %zu: %s", i,
-			     s->cases[i].correctness.message);
-}
 
 static const char *case_outcome(const struct npukb_sample_result *s, size_t i)
 {
@@ -62,7 +52,7 @@ Test(cpusim_variants, one_source_serves_every_dtype, .timeout = 300)
 	const struct npukb_sample_result *bad;
 
 	run_task("level1/Test/DtypeNeg", samples);
-	assert_all_pass(sample("dtype_neg"), 4);
+	test_assert_all_pass(sample("dtype_neg"), 4);
 
 	/* The float-only sample is right exactly where the build's dtype is
 	 * float32 (cases 0 and 2): each case ran its own dtype's build. */
@@ -96,7 +86,7 @@ Test(cpusim_variants, tensor_list_output_is_checked_member_by_member, .timeout =
 	size_t i;
 
 	run_task("level1/Test/ListNeg", samples);
-	assert_all_pass(sample("list_neg"), 2);
+	test_assert_all_pass(sample("list_neg"), 2);
 
 	bad = sample("list_neg_skips_last");
 	cr_assert_eq(bad->compile.outcome, NPUKB_PASS);
@@ -125,7 +115,7 @@ Test(cpusim_variants, absent_optional_input_is_a_null_argument, .timeout = 300)
 	size_t i;
 
 	run_task("level1/Test/OptionalAdd", samples);
-	assert_all_pass(sample("optional_add"), 4);
+	test_assert_all_pass(sample("optional_add"), 4);
 
 	bad = sample("optional_add_always_reads");
 	cr_assert_eq(bad->compile.outcome, NPUKB_PASS);

@@ -191,6 +191,31 @@ Test(manifest, addcustom_loads)
 	npukb_task_free(t);
 }
 
+/* <launch>: the blocks of a kernel without a tiling parameter; a scalar
+ * parameter's type and value expression. */
+Test(manifest, launch_and_scalar_parameter)
+{
+	char err[ERRLEN];
+	struct npukb_task *t = NULL;
+	const struct npukb_param *p;
+	int rc = load("tests/data/manifests/valid_launch.xml", &t, err, sizeof(err));
+
+	cr_assert_eq(rc, 0, "load failed (%d):\n%s", rc, err);
+	cr_expect_eq(t->block_dim, 8);
+	cr_expect_null(t->tiling_struct);
+	cr_assert_eq(t->nparams, 4);
+	p = &t->params[3];
+	cr_expect_eq(p->role, NPUKB_PARAM_SCALAR);
+	cr_assert_not_null(p->scalar);
+	cr_expect_str_eq(p->scalar->name, "totalLength");
+	cr_expect_str_eq(p->scalar->expr, "numel(x)");
+	cr_expect_eq(p->scalar->type, NPUKB_DT_INT32);
+	cr_expect_eq(p->scalar->is_unsigned, 1);
+	for (size_t i = 0; i < 3; i++)
+		cr_expect_null(t->params[i].scalar);
+	npukb_task_free(t);
+}
+
 Test(manifest, attributes_and_dtype_references)
 {
 	char err[ERRLEN];
@@ -341,6 +366,12 @@ ParameterizedTestParameters(manifest, reports_problem_at_line)
 		{ "sem_optional.xml", 35, "case '2': tensor 'bias' is absent but has a shape" },
 		{ "sem_optional.xml", 37,
 		  "case '3': tensor 'y' has the shape of 'bias', which case '3' leaves out" },
+		/* scalar parameters (issue 21) */
+		{ "sem_scalar.xml", 6,
+		  "kernel parameter 'x' has a type or value but role input (only a scalar has)" },
+		{ "sem_scalar.xml", 9, "<param> has no attribute 'value'" },
+		{ "sem_scalar_range.xml", 9,
+		  "scalar parameter 'big' (case '1'): value 39321600000 of 'numel(x) * 100000' does not fit int32" },
 	};
 
 	return cr_make_param_array(struct problem, problems,
@@ -376,6 +407,8 @@ ParameterizedTestParameters(manifest, problem_count)
 		{ "sem_inout_decl.xml", 3, "" },
 		{ "sem_list_cases.xml", 3, "" },
 		{ "sem_derived.xml", 4, "" },
+		{ "sem_scalar.xml", 2, "" },
+		{ "sem_scalar_range.xml", 1, "" },
 	};
 
 	return cr_make_param_array(struct problem, counts, sizeof(counts) / sizeof(counts[0]));

@@ -46,10 +46,10 @@ struct npukb_case_tensor {
 /* One kernel argument, in the kernel's parameter order. */
 struct npukb_kernel_arg {
 	enum npukb_param_role role;
-	const char *path;  /* inputs, outputs, tiling: the file (NULL: absent input) */
+	const char *path;  /* inputs, outputs, tiling, scalars: the file (NULL: absent input) */
 	size_t bytes;      /* size of the file, or of the workspace */
 	/* Tensor parameters: the tensor (its dtype and list members); NULL for
-	 * the workspace and the tiling. */
+	 * the workspace, the tiling and scalars. */
 	const struct npukb_case_tensor *tensor;
 };
 
@@ -62,6 +62,10 @@ struct npukb_case_data {
 	int block_dim;
 	size_t nargs;
 	struct npukb_kernel_arg *args;
+	/* The files of scalar arguments (the value's bytes, padded as a
+	 * one-field struct), one per parameter, NULL for other roles. */
+	char **scalar_paths;
+	size_t nscalar_paths;
 	uint64_t seed;
 };
 

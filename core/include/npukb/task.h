@@ -33,8 +33,15 @@ enum npukb_param_role {
 	/* A tensor the kernel updates in place (Sscal's x, ScatterList's var):
 	 * generated like an input, compared like an output. Several parameters
 	 * may carry the same in-place tensor (CANN passes var and varOut). */
-	NPUKB_PARAM_INOUT
+	NPUKB_PARAM_INOUT,
+	/* A value passed by value (a kernel-launch project's `uint32_t
+	 * totalLength`): its type and value, an expression over the case,
+	 * as a tiling field's. The backend hands over its bytes, laid out
+	 * as a one-field struct. */
+	NPUKB_PARAM_SCALAR
 };
+
+struct npukb_tiling_field;
 
 struct npukb_param {
 	char *name;   /* as in the kernel's signature */
@@ -42,6 +49,9 @@ struct npukb_param {
 	char *tensor; /* inputs/outputs/inout: the tensor it carries (the name,
 		       * unless the manifest's tensor="..." says otherwise);
 		       * NULL means the name */
+	/* NPUKB_PARAM_SCALAR: the value's type and expression, named after
+	 * the parameter (owned); NULL for every other role. */
+	struct npukb_tiling_field *scalar;
 };
 
 static inline const char *npukb_param_tensor(const struct npukb_param *p)
@@ -187,7 +197,9 @@ struct npukb_task {
 
 	/* Kernel-only mode: what the framework passes as the tiling argument. */
 	char *tiling_struct; /* C struct name the kernel reads (GET_TILING_DATA) */
-	int block_dim;       /* blocks launched in kernel-only mode */
+	int block_dim;       /* blocks launched in kernel-only mode (<tiling>'s
+			      * block-dim, or <launch>'s for a kernel that
+			      * takes no tiling); 0 when the manifest gives none */
 	size_t ntiling;
 	struct npukb_tiling_field *tiling;
 

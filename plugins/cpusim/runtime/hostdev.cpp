@@ -436,21 +436,38 @@ void on_tiling_crash(int sig)
 	_exit(TILING_ERROR_EXIT);
 }
 
+/* Every signal a function's own fault raises: a tiling that dies of any
+ * is a failed tiling, never a kernel crash (a trap, __builtin_trap or a
+ * function that falls off its end, is SIGILL on x86, SIGTRAP elsewhere).
+ * Not SIGSYS (the sandbox's) or SIGXCPU (the time limit): those keep
+ * their own verdicts. The handler runs on a stack of its own, so that a
+ * tiling that overflows its stack is reported too. */
+const int tiling_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL, SIGTRAP };
+constexpr size_t NSIGNALS = sizeof tiling_signals / sizeof tiling_signals[0];
+alignas(16) char crash_stack[64 * 1024];
+
 ge::graphStatus run_guarded(const std::function<ge::graphStatus()> &f, const char *what, const std::string &op)
 {
 	crash_len = (size_t)snprintf(crash_msg, sizeof crash_msg, "npukb-cpusim-hostdev: the %s of %s crashed (signal ",
 				     what, op.c_str());
 	if (crash_len >= sizeof crash_msg)
 		crash_len = sizeof crash_msg - 1;
-	struct sigaction sa, old[4];
+	struct sigaction sa, old[NSIGNALS];
+	stack_t alt, old_alt;
 	memset(&sa, 0, sizeof sa);
+	memset(&alt, 0, sizeof alt);
+	alt.ss_sp = crash_stack;
+	alt.ss_size = sizeof crash_stack;
+	const bool have_alt = sigaltstack(&alt, &old_alt) == 0;
 	sa.sa_handler = on_tiling_crash;
-	const int sigs[4] = { SIGSEGV, SIGBUS, SIGFPE, SIGABRT };
-	for (int i = 0; i < 4; i++)
-		sigaction(sigs[i], &sa, &old[i]);
+	sa.sa_flags = have_alt ? SA_ONSTACK : 0;
+	for (size_t i = 0; i < NSIGNALS; i++)
+		sigaction(tiling_signals[i], &sa, &old[i]);
 	const ge::graphStatus st = f();
-	for (int i = 0; i < 4; i++)
-		sigaction(sigs[i], &old[i], nullptr);
+	for (size_t i = 0; i < NSIGNALS; i++)
+		sigaction(tiling_signals[i], &old[i], nullptr);
+	if (have_alt)
+		sigaltstack(&old_alt, nullptr);
 	return st;
 }
 
@@ -492,6 +509,56 @@ void check_interface(const ops::OpDef &def, const std::vector<IoItem> &io)
 		tiling_error("the operator %s takes inputs (%s) and outputs (%s); the task passes inputs (%s) and "
 			     "outputs (%s)",
 			     def.type.c_str(), want_in.c_str(), want_out.c_str(), got_in.c_str(), got_out.c_str());
+}
+
+/* CANN builds an operator for the DataType columns its OpDef declares, and
+ * the aclnn API rejects a call whose input dtypes match no column, before
+ * any tiling or kernel runs. A case with such dtypes ends here with that
+ * reason (its tiling would run on a dtype its author never handled). A
+ * DataTypeList input accepts any of its dtypes in every column; an OpDef
+ * that gives some input no DataType (or Follow) is not checked. */
+bool column_declares(const ops::OpDef &def, const std::vector<IoItem> &io, size_t j)
+{
+	size_t k = 0;
+	for (const IoItem &it : io) {
+		if (it.output)
+			continue;
+		if (k >= def.inputs.size())
+			break;
+		const ops::OpParamDef &pd = def.inputs[k++];
+		const ge::DataType dt = ge_dtype(it.dtype);
+		bool ok = false;
+		if (pd.dtype_any)
+			for (ge::DataType d : pd.dtypes)
+				ok = ok || d == dt;
+		else
+			ok = j < pd.dtypes.size() && pd.dtypes[j] == dt;
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+void check_declared_dtypes(const ops::OpDef &def, const std::vector<IoItem> &io)
+{
+	size_t ncols = 1;
+	std::string got;
+
+	for (const ops::OpParamDef &pd : def.inputs) {
+		if (pd.dtypes.empty() || pd.follows)
+			return;
+		if (!pd.dtype_any)
+			ncols = pd.dtypes.size() > ncols ? pd.dtypes.size() : ncols;
+	}
+	for (size_t j = 0; j < ncols; j++)
+		if (column_declares(def, io, j))
+			return;
+	for (const IoItem &it : io)
+		if (!it.output)
+			got += (got.empty() ? "" : ", ") + it.name + " " + it.dtype;
+	tiling_error("the OpDef of %s declares no DataType combination for the case's inputs (%s): CANN would "
+		     "reject the call (aclnn%sGetWorkspaceSize) before any tiling or kernel runs",
+		     def.type.c_str(), got.c_str(), def.type.c_str());
 }
 
 /* The output after the OpDef's (check_interface let one through only for
@@ -557,6 +624,7 @@ extern "C" void npukb_hostdev_args(const char *case_path, uint64_t *blocks, uint
 
 	check_interface(*def, io);
 	mark_shape_buffer(*def, io);
+	check_declared_dtypes(*def, io);
 
 	/* Outputs the operator declares in another dtype: a temporary each. */
 	const int col = dtype_column(*def, io);

@@ -477,10 +477,18 @@ public:
 	/* The kernel computes this output's shape: CANN then passes one more
 	 * kernel argument after the outputs, where the kernel writes it. */
 	bool shape_depends_on_compute = false;
+	/* DataTypeList: any of dtypes with every column of the others (not
+	 * a column of its own); Follow: another parameter's dtype. */
+	bool dtype_any = false, follows = false;
 	explicit OpParamDef(const char *n = "") : name(n) {}
 	OpParamDef &ParamType(Option o) { param_type = o; return *this; }
 	OpParamDef &DataType(std::vector<ge::DataType> v) { dtypes = std::move(v); return *this; }
-	OpParamDef &DataTypeList(std::vector<ge::DataType> v) { dtypes = std::move(v); return *this; }
+	OpParamDef &DataTypeList(std::vector<ge::DataType> v)
+	{
+		dtypes = std::move(v);
+		dtype_any = true;
+		return *this;
+	}
 	OpParamDef &Format(std::vector<ge::Format> v) { formats = std::move(v); return *this; }
 	OpParamDef &FormatList(std::vector<ge::Format> v) { formats = std::move(v); return *this; }
 	OpParamDef &UnknownShapeFormat(std::vector<ge::Format>) { return *this; }
@@ -491,7 +499,11 @@ public:
 	OpParamDef &IgnoreContiguous() { return *this; }
 	OpParamDef &OutputShapeDependOnCompute() { shape_depends_on_compute = true; return *this; }
 	OpParamDef &InitValue(uint64_t) { return *this; }
-	OpParamDef &Follow(const char *) { return *this; }
+	OpParamDef &Follow(const char *)
+	{
+		follows = true;
+		return *this;
+	}
 	OpParamDef &To(const char *) { return *this; }
 	OpParamDef &To(ge::DataType) { return *this; }
 };
