@@ -143,19 +143,25 @@ int build_host_device(struct build_ctx *b, struct npukb_build_result *res)
 	/* the operator's own folder (nested projects), else op_host/ */
 	host_inc = format("-I%s/%s", b->sdir, ops.host);
 	kern_inc = format("-I%s/%s", b->sdir, ops.kern);
-	tiling_def = is_identifier(ops.op_type) ? format("-DNPUKB_TILING_STRUCT=npukb_tiling_reg_%s", ops.op_type)
-						 : NULL;
-	if (!is_identifier(ops.op_type)) {
-		res->message = format("cpusim: op-type '%s' is not a C identifier", ops.op_type);
-		goto out;
-	}
 	if (!host || !kern || !tiling || !objs || !libs || !quote_dirs || !argv || !tail || !host_inc ||
-	    !kern_inc || !tiling_def) {
+	    !kern_inc) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	if (nhost == 0 || nkern == 0) {
 		res->message = format("host+device sample without %s sources (.cpp)", nhost == 0 ? ops.host : ops.kern);
+		goto out;
+	}
+	if (!ops.op_type || !is_identifier(ops.op_type)) {
+		res->message = ops.op_type
+			? format("cpusim: op-type '%s' is not a C identifier", ops.op_type)
+			: format("cpusim: the task has no name to take the operator type from "
+				 "(--backend-opt op-type=NAME)");
+		goto out;
+	}
+	tiling_def = format("-DNPUKB_TILING_STRUCT=npukb_tiling_reg_%s", ops.op_type);
+	if (!tiling_def) {
+		rc = -ENOMEM;
 		goto out;
 	}
 
