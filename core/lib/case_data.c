@@ -12,6 +12,7 @@
 #include "inputs.h"
 #include "ref_plugin.h"
 #include "reference.h"
+#include "tensor_pool.h"
 
 #include <npukb/npy.h>
 
@@ -152,11 +153,19 @@ size_t npukb_poison_find(enum npukb_dtype dt, const void *buf, size_t begin, siz
 	return end;
 }
 
-static int map_file(const char *path, size_t bytes, int create, void **out)
+/* *reused: the pages held an earlier seed's data (a pooled file). */
+static int map_file(const char *path, size_t bytes, int create, void **out, int *reused)
 {
-	int fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT | O_TRUNC : 0), 0644);
+	int fd, rc;
 	void *m;
 	*out = NULL;
+	*reused = 0;
+	if (create) {
+		rc = npukb_tensor_pool_file(path, bytes, out, reused);
+		if (rc != -ENOSYS)
+			return rc;
+	}
+	fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT | O_TRUNC : 0), 0644);
 	if (fd < 0)
 		return -errno;
 	/* The blocks are reserved, not just the size set: a full disk is an
@@ -193,9 +202,21 @@ static int map_file(const char *path, size_t bytes, int create, void **out)
 
 static void unmap(struct npukb_case_tensor *t)
 {
-	if (t->data && t->bytes)
+	if (t->data && t->bytes && !npukb_tensor_pool_return(t->data))
 		munmap(t->data, t->bytes);
 	t->data = NULL;
+}
+
+static void *alloc_expected(size_t bytes)
+{
+	void *p = npukb_tensor_pool_buffer(bytes);
+	return p ? p : malloc(bytes ? bytes : 1);
+}
+
+static void free_expected(void *p)
+{
+	if (!npukb_tensor_pool_return(p))
+		free(p);
 }
 
 /* Pack fields as a C compiler lays out a struct of them: each field at its
@@ -676,6 +697,7 @@ static int prepare(const struct npukb_task *t, const struct npukb_case *c, uint6
 	size_t i;
 	int rc = 0, have = 0;
 	bool golden_any;
+	int reused;
 
 	memset(d, 0, sizeof(*d));
 	if (errlen)
@@ -713,7 +735,11 @@ static int prepare(const struct npukb_task *t, const struct npukb_case *c, uint6
 			break;
 		ct->numel = npukb_shape_numel(&ct->shape);
 		ct->bytes = ct->numel * npukb_dtype_size(ct->dtype);
-		rc = map_file(ct->path, ct->bytes, 1, &ct->data);
+		rc = map_file(ct->path, ct->bytes, 1, &ct->data, &reused);
+		/* a derived input may leave elements alone: they read as
+		 * zeros, as in a new file */
+		if (rc == 0 && reused && !td->is_output && td->dist.kind == NPUKB_DIST_DERIVED)
+			memset(ct->data, 0, ct->bytes);
 		if (rc) {
 			snprintf(err, errlen, "%s: cannot create %zu-byte tensor file: %s",
 				 ct->path, ct->bytes, strerror(-rc));
@@ -728,7 +754,7 @@ static int prepare(const struct npukb_task *t, const struct npukb_case *c, uint6
 			ct->members = members;
 		}
 		if (td->is_output && with_reference) {
-			ct->expected = malloc(ct->bytes ? ct->bytes : 1);
+			ct->expected = alloc_expected(ct->bytes);
 			if (!ct->expected) {
 				snprintf(err, errlen, "out of memory for the expected %s (%zu bytes)",
 					 td->name, ct->bytes);
@@ -790,6 +816,8 @@ static int prepare(const struct npukb_task *t, const struct npukb_case *c, uint6
 		snprintf(err, errlen, "out of memory preparing case %s", c->id);
 	if (rc)
 		npukb_case_data_free(d);
+	/* what the previous seed left and this one did not take */
+	npukb_tensor_pool_trim();
 	return rc;
 }
 
@@ -812,11 +840,17 @@ int npukb_case_data_load_outputs(struct npukb_case_data *d, char *err, size_t er
 	size_t i;
 	for (i = 0; i < d->ntensors; i++) {
 		struct npukb_case_tensor *ct = &d->tensors[i];
-		int rc;
+		int rc, reused;
 		if (!ct->is_output)
 			continue;
+		rc = npukb_tensor_pool_check(ct->data, ct->path);
+		if (rc == 1)
+			continue; /* the kept file, whole: its mapping shows the kernel's writes */
+		if (rc == 2)
+			ct->data = NULL; /* replaced: the mapping went back to the pool */
 		unmap(ct);
-		rc = map_file(ct->path, ct->bytes, 0, &ct->data);
+		if (rc >= 0)
+			rc = map_file(ct->path, ct->bytes, 0, &ct->data, &reused);
 		if (rc) {
 			snprintf(err, errlen, "%s: cannot read the output back: %s", ct->path,
 				 rc == -EMSGSIZE ? "its size changed during the run" : strerror(-rc));
@@ -845,7 +879,7 @@ void npukb_case_data_free(struct npukb_case_data *d)
 		unmap(ct);
 		free(ct->name);
 		free(ct->path);
-		free(ct->expected);
+		free_expected(ct->expected);
 		free(ct->member_offsets);
 	}
 	free(d->tensors);
@@ -855,4 +889,22 @@ void npukb_case_data_free(struct npukb_case_data *d)
 	free(d->scalar_paths);
 	free(d->args);
 	memset(d, 0, sizeof(*d));
+}
+
+void npukb_case_data_discard(struct npukb_case_data *d)
+{
+	size_t i;
+	for (i = 0; i < d->ntensors; i++) {
+		struct npukb_case_tensor *ct = &d->tensors[i];
+		if (ct->data && npukb_tensor_pool_keep(ct->data))
+			ct->data = NULL;
+		else if (ct->path)
+			unlink(ct->path);
+	}
+	if (d->tiling_path)
+		unlink(d->tiling_path);
+	for (i = 0; i < d->nscalar_paths; i++)
+		if (d->scalar_paths[i])
+			unlink(d->scalar_paths[i]);
+	npukb_case_data_free(d);
 }

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "run.h"
 #include "run_workers.h"
+#include "tensor_pool.h"
 #include "data_threads.h"
 #include "case_select.h"
 #include "case_desc.h"
@@ -148,6 +149,7 @@ static int measure(struct run_state *st, const struct npukb_task *t,
 			return -ENOMEM;
 		ctx.kcase = &t->cases[i];
 		ctx.workdir = pdir;
+		ctx.case_correctness = &cr->correctness;
 		judge(st, NPUKB_STAGE_PERFORMANCE, &ctx, &cr->performance);
 		journal(st, t->id, r->sample_id, cr->case_id, &cr->performance);
 		if (!st->options.keep_workdirs)
@@ -298,6 +300,10 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 	npukb_rm_rf(sdir);
 	if ((rc = npukb_mkdir_p(sdir, 0755)) != 0)
 		goto out;
+	/* seeds of a case reuse each other's tensor memory; kept work
+	 * folders must keep each seed's files as it left them */
+	if (!cfg->options.keep_workdirs)
+		(void)npukb_tensor_pool_open(st->workroot);
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.task = t;
@@ -378,6 +384,7 @@ static int judge_sample(struct run_state *st, const struct npukb_task *t,
 		rc = st->io_rc;
 
 out:
+	npukb_tensor_pool_trim(); /* a worker between units holds no tensors */
 	st->batch.len = 0; /* an unfinished unit's records are dropped */
 	st->batch.nverdicts = 0;
 	if (ctx.artifact_out && st->backend.desc->backend->cleanup)
@@ -865,6 +872,7 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 out:
 	/* a failed run frees its disk too: the work folders are only worth
 	 * keeping when asked for */
+	npukb_tensor_pool_close();
 	if (!cfg->options.keep_workdirs && st.workroot)
 		npukb_rm_rf(st.workroot);
 	npukb_unit_cache_close(&st.ucache);

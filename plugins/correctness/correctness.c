@@ -450,21 +450,13 @@ struct totals {
 	long long tolerated_bad; /* ratio: bad elements within the budget */
 	size_t outputs;
 	unsigned first_seed;     /* outputs are counted on this seed only */
+	/* the first seed's launch, when the backend's cycles are a model's */
+	int has_cost;
+	double cycles, time_us;
 };
 
 /* Remove the files case_data created, so five seeds of a large case do not
  * hold five copies on disk; what the backend left stays for the core. */
-static void drop_seed_files(const struct npukb_case_data *d, const char *dir)
-{
-	size_t i;
-	for (i = 0; i < d->ntensors; i++)
-		if (d->tensors[i].path)
-			unlink(d->tensors[i].path);
-	if (d->tiling_path)
-		unlink(d->tiling_path);
-	rmdir(dir); /* only when nothing else is left in it */
-}
-
 /* What one seed's run produced, for the constant-output check: a hash of
  * all inputs, of all reference outputs and of all actual outputs. */
 struct seed_hashes {
@@ -687,6 +679,11 @@ static int judge_seed(struct npukb_stage_ctx *ctx, unsigned s, unsigned nseeds,
 		if (s == tot->first_seed)
 			tot->outputs++;
 	}
+	if (!verdict && s == tot->first_seed && res.has_cycles && res.cycles_modelled) {
+		tot->has_cost = 1;
+		tot->cycles = res.cycles;
+		tot->time_us = res.time_us;
+	}
 
 done:
 	if (ran && verdict && out->outcome == NPUKB_FAIL && ctx->options &&
@@ -695,9 +692,12 @@ done:
 		note_dump(out, where, note);
 		free(where);
 	}
-	if (!(ctx->options && ctx->options->keep_workdirs))
-		drop_seed_files(&data, dir);
-	npukb_case_data_free(&data);
+	if (!(ctx->options && ctx->options->keep_workdirs)) {
+		npukb_case_data_discard(&data);
+		rmdir(dir); /* only when nothing else is left in it */
+	} else {
+		npukb_case_data_free(&data);
+	}
 	npukb_run_result_clear(&res);
 	if (rc < 0)
 		return rc;
@@ -730,7 +730,7 @@ static int constant_output(const struct seed_hashes *h, size_t n)
 
 static int correctness_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *out)
 {
-	struct totals tot = { 0, 0, 0, 0, 0 };
+	struct totals tot = { 0, 0, 0, 0, 0, 0, 0, 0 };
 	struct seed_hashes *hashes;
 	unsigned nseeds, s, first, last, judged = 0;
 	double t0 = npukb_monotonic_seconds();
@@ -765,7 +765,7 @@ static int correctness_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 	if (rc == 1 && out->outcome == NPUKB_FAIL && judged == 1 && last - first > 1 &&
 	    hashes[0].valid) {
 		struct npukb_verdict probe;
-		struct totals ptot = { 0, 0, 0, 0, first + 1 };
+		struct totals ptot = { 0, 0, 0, 0, first + 1, 0, 0, 0 };
 		npukb_verdict_init(&probe, NPUKB_STAGE_CORRECTNESS);
 		if (judge_seed(ctx, first + 1, nseeds, &ptot, &hashes[1], &probe) >= 0)
 			judged++;
@@ -786,6 +786,9 @@ static int correctness_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 	out->max_rel_err = tot.max_rel;
 	out->bad_count = tot.tolerated_bad;
 	out->first_bad_index = -1;
+	out->has_checked_cost = tot.has_cost;
+	out->checked_cycles = tot.cycles;
+	out->checked_time_us = tot.time_us;
 	if (ctx->seed_offset)
 		set_text(&out->message, "re-check on fresh seed %u: %zu output%s within tolerance; max abs err %s, max rel err %s",
 			 ctx->seed_offset, tot.outputs, tot.outputs == 1 ? "" : "s",

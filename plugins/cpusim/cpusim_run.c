@@ -261,6 +261,7 @@ int cpusim_run(const struct npukb_run_request *req, struct npukb_run_result *res
 		if (st == 0) {
 			res->ok = 1;
 			res->has_cycles = 1;
+			res->cycles_modelled = 1;
 			res->message = format("ran %d blocks: %.0f cycles, %.3f us", block_dim, res->cycles,
 					      res->time_us);
 		} else if (st == -EPERM) {

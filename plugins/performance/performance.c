@@ -2,7 +2,11 @@
  *
  * Runs the kernel once more with timing requested, on inputs from a seed
  * the correctness stage did not use, and records what the backend measured
- * (device cycles and/or microseconds). Warm-up, repetition and the median
+ * (device cycles and/or microseconds). A backend whose cycles are a cost
+ * model's (cpusim) is not launched again: the same launch always costs the
+ * same, so the cost of the case's first checked launch, which the
+ * correctness stage kept, is the figure, and it belongs to a launch whose
+ * outputs were checked. Warm-up, repetition and the median
  * are the backend's business (options perf_warmup and perf_runs ask for
  * counts); when a backend reports a median with its spread, the verdict's
  * message carries both. Speedups against the expert answer are the core's,
@@ -44,15 +48,44 @@ static const char *why_not_correct(const struct npukb_stage_ctx *ctx)
 	return NULL;
 }
 
-static void drop_files(const struct npukb_case_data *d, const char *dir)
+/* The pass verdict of a run that reported its time. */
+static void timed_pass(struct npukb_verdict *out, const struct npukb_run_result *res)
 {
-	size_t i;
-	for (i = 0; i < d->ntensors; i++)
-		if (d->tensors[i].path)
-			unlink(d->tensors[i].path);
-	if (d->tiling_path)
-		unlink(d->tiling_path);
-	rmdir(dir);
+	char c[40], us[40];
+	int rc;
+
+	npukb_verdict_pass(out);
+	out->has_timing = 1;
+	out->cycles = res->has_cycles ? res->cycles : 0;
+	out->time_us = res->time_us > 0 ? res->time_us : 0;
+	free(out->message);
+	npukb_fmt_double(c, sizeof(c), res->cycles, 6);
+	npukb_fmt_double(us, sizeof(us), res->time_us, 6);
+	if (res->has_cycles && res->time_us > 0)
+		rc = asprintf(&out->message, "%s cycles, %s us", c, us);
+	else if (res->has_cycles)
+		rc = asprintf(&out->message, "%s cycles", c);
+	else if (res->has_spread) {
+		char lo[40], hi[40];
+		/* Hardware without a cycle counter: the median and how
+		 * far the timed launches strayed from it. */
+		rc = asprintf(&out->message, "%s us (median of %u launches; min %s, max %s us)",
+			      us, res->timed_runs,
+			      npukb_fmt_double(lo, sizeof(lo), res->time_min_us, 6),
+			      npukb_fmt_double(hi, sizeof(hi), res->time_max_us, 6));
+	} else
+		rc = asprintf(&out->message, "%s us", us);
+	if (rc < 0)
+		out->message = NULL;
+	/* Backends put their spread and repetition counts here. What
+	 * the sample printed stays out of a passing verdict: it is
+	 * the sample's text, and reports are ours (issue 15). */
+	if (res->has_spread && res->message && *res->message)
+		npukb_verdict_set_details(out, res->message);
+	/* No work takes no time: a kernel that returns at once is no
+	 * speedup, whatever the quotient says. */
+	if (res->has_cycles && !(res->cycles > 0))
+		npukb_verdict_add_flag(out, "suspect-speedup");
 }
 
 static int performance_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *out)
@@ -76,6 +109,15 @@ static int performance_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 	why = why_not_correct(ctx);
 	if (why) {
 		npukb_verdict_skip(out, "%s", why);
+		return 0;
+	}
+	if (ctx->case_correctness && ctx->case_correctness->has_checked_cost) {
+		memset(&res, 0, sizeof(res));
+		res.ok = res.has_cycles = res.cycles_modelled = 1;
+		res.cycles = ctx->case_correctness->checked_cycles;
+		res.time_us = ctx->case_correctness->checked_time_us;
+		timed_pass(out, &res);
+		out->wall_seconds = npukb_monotonic_seconds() - t0;
 		return 0;
 	}
 
@@ -127,44 +169,15 @@ static int performance_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 	} else if (!res.has_cycles && !(res.time_us > 0)) {
 		npukb_verdict_skip(out, "backend reports no timing");
 	} else {
-		char c[40], us[40];
-		npukb_verdict_pass(out);
-		out->has_timing = 1;
-		out->cycles = res.has_cycles ? res.cycles : 0;
-		out->time_us = res.time_us > 0 ? res.time_us : 0;
-		free(out->message);
-		npukb_fmt_double(c, sizeof(c), res.cycles, 6);
-		npukb_fmt_double(us, sizeof(us), res.time_us, 6);
-		if (res.has_cycles && res.time_us > 0)
-			rc = asprintf(&out->message, "%s cycles, %s us", c, us);
-		else if (res.has_cycles)
-			rc = asprintf(&out->message, "%s cycles", c);
-		else if (res.has_spread) {
-			char lo[40], hi[40];
-			/* Hardware without a cycle counter: the median and how
-			 * far the timed launches strayed from it. */
-			rc = asprintf(&out->message, "%s us (median of %u launches; min %s, max %s us)",
-				      us, res.timed_runs,
-				      npukb_fmt_double(lo, sizeof(lo), res.time_min_us, 6),
-				      npukb_fmt_double(hi, sizeof(hi), res.time_max_us, 6));
-		} else
-			rc = asprintf(&out->message, "%s us", us);
-		if (rc < 0)
-			out->message = NULL;
-		/* Backends put their spread and repetition counts here. What
-		 * the sample printed stays out of a passing verdict: it is
-		 * the sample's text, and reports are ours (issue 15). */
-		if (res.has_spread && res.message && *res.message)
-			npukb_verdict_set_details(out, res.message);
-		/* No work takes no time: a kernel that returns at once is no
-		 * speedup, whatever the quotient says. */
-		if (res.has_cycles && !(res.cycles > 0))
-			npukb_verdict_add_flag(out, "suspect-speedup");
+		timed_pass(out, &res);
 	}
 	out->wall_seconds = npukb_monotonic_seconds() - t0;
-	if (!(ctx->options && ctx->options->keep_workdirs))
-		drop_files(&data, dir);
-	npukb_case_data_free(&data);
+	if (!(ctx->options && ctx->options->keep_workdirs)) {
+		npukb_case_data_discard(&data);
+		rmdir(dir); /* only when nothing else is left in it */
+	} else {
+		npukb_case_data_free(&data);
+	}
 	npukb_run_result_clear(&res);
 	return 0;
 }

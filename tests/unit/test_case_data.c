@@ -5,7 +5,11 @@
 #include <npukb/case_data.h>
 #include <npukb/util.h>
 #include "fsutil.h"
+#include "tensor_pool.h"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -129,6 +133,97 @@ Test(case_data, seeds_are_reproducible_and_distinct)
 	cr_assert_neq(memcmp(copy, b.tensors[0].data, b.tensors[0].bytes), 0);
 	npukb_case_data_free(&b);
 	free(copy);
+}
+
+/* With the pool on, a discarded seed's files are the next seed's, and
+ * what the next seed holds is exactly what a fresh file would hold. */
+static void *dup_bytes(const void *p, size_t n)
+{
+	void *c = malloc(n);
+	cr_assert_not_null(c);
+	memcpy(c, p, n);
+	return c;
+}
+
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+	cr_assert_not_null(d, "%s", dir);
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
+	return n;
+}
+
+/* Some file of dir, opened, and its inode number. */
+static int open_one(const char *dir, ino_t *ino)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat st;
+	int fd = -1;
+	cr_assert_not_null(d);
+	while (fd < 0 && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			fd = openat(dirfd(d), e->d_name, O_RDONLY);
+	closedir(d);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(fstat(fd, &st), 0);
+	*ino = st.st_ino;
+	return fd;
+}
+
+Test(case_data, pooled_seeds_hold_what_fresh_files_hold)
+{
+	struct npukb_case_data a, b, fresh;
+	char err[256] = "", d1[4200], d2[4200], d3[4200];
+	void *copy[3], *expected;
+	char pool[4300];
+	int kept, same = 0;
+	ino_t kept_ino;
+	size_t i;
+
+	snprintf(d1, sizeof d1, "%s/s1", workdir);
+	snprintf(d2, sizeof d2, "%s/s2", workdir);
+	snprintf(d3, sizeof d3, "%s/s3", workdir);
+	cr_assert_eq(npukb_mkdir_p(d1, 0700) | npukb_mkdir_p(d2, 0700) | npukb_mkdir_p(d3, 0700), 0);
+	cr_assert_eq(npukb_tensor_pool_open(workdir), 0);
+	cr_assert_eq(npukb_case_data_prepare(&task, &kcase, 1, d1, &a, err, sizeof(err)), 0, "%s", err);
+	/* the kernel wrote its output */
+	memset(a.tensors[2].data, 0, a.tensors[2].bytes);
+	npukb_case_data_discard(&a);
+	cr_expect_eq(count_entries(d1), 0, "seed 1's folder is emptied");
+	snprintf(pool, sizeof pool, "%s/.tensor-pool-%ld", workdir, (long)getpid());
+	cr_expect_eq(count_entries(pool), 3, "the pool keeps seed 1's three tensor files");
+	/* held open, a kept file's inode number cannot go to a new file */
+	kept = open_one(pool, &kept_ino);
+	cr_assert_eq(npukb_case_data_prepare(&task, &kcase, 2, d2, &b, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(count_entries(pool), 0, "seed 2 took them all");
+	for (i = 0; i < 3; i++) {
+		struct stat st;
+		cr_assert_eq(stat(b.tensors[i].path, &st), 0);
+		same += st.st_ino == kept_ino;
+	}
+	cr_expect_eq(same, 1, "seed 2 holds the kept file");
+	close(kept);
+	for (i = 0; i < 3; i++)
+		copy[i] = dup_bytes(b.tensors[i].data, b.tensors[i].bytes);
+	expected = dup_bytes(b.tensors[2].expected, b.tensors[2].bytes);
+	npukb_case_data_discard(&b);
+	npukb_tensor_pool_close();
+
+	cr_assert_eq(npukb_case_data_prepare(&task, &kcase, 2, d3, &fresh, err, sizeof(err)), 0);
+	for (i = 0; i < 3; i++)
+		cr_expect_eq(memcmp(copy[i], fresh.tensors[i].data, fresh.tensors[i].bytes), 0,
+			     "tensor %zu differs from a fresh file's", i);
+	cr_expect_eq(memcmp(expected, fresh.tensors[2].expected, fresh.tensors[2].bytes), 0);
+	cr_expect(npukb_is_poison(fresh.tensors[2].dtype, copy[2], 0), "the output is poisoned again");
+	npukb_case_data_discard(&fresh);
+	for (i = 0; i < 3; i++)
+		free(copy[i]);
+	free(expected);
 }
 
 Test(case_data, mutation_and_outputs_are_seen_through_the_files)

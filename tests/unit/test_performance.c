@@ -31,7 +31,7 @@ static char workdir[] = "/tmp/npukb-perf-XXXXXX";
 
 /* What the fake backend answers, and what it was asked. */
 static struct npukb_run_result answer;
-static unsigned seen_warmup, seen_runs;
+static unsigned seen_warmup, seen_runs, nruns;
 static int seen_timing;
 
 static int fake_probe(char *reason, size_t len)
@@ -50,6 +50,7 @@ static int fake_build(const struct npukb_build_request *req, struct npukb_build_
 
 static int fake_run(const struct npukb_run_request *req, struct npukb_run_result *res)
 {
+	nruns++;
 	seen_timing = req->want_timing;
 	seen_warmup = req->options->perf_warmup;
 	seen_runs = req->options->perf_runs;
@@ -86,6 +87,7 @@ static void setup(void)
 	strcpy(workdir, "/tmp/npukb-perf-XXXXXX");
 	cr_assert_not_null(mkdtemp(workdir));
 	memset(&answer, 0, sizeof answer);
+	nruns = 0;
 }
 
 static void teardown(void)
@@ -95,7 +97,10 @@ static void teardown(void)
 
 TestSuite(performance, .init = setup, .fini = teardown, .timeout = 30);
 
-static void judge(struct npukb_options *opt, struct npukb_verdict *v)
+/* The performance verdict after a correctness pass; cost, when not NULL,
+ * is what a backend with modelled cycles left in that pass. */
+static void judge_after(struct npukb_options *opt, const struct npukb_verdict *cost,
+			struct npukb_verdict *v)
 {
 	struct npukb_backend backend = { &fake_plugin, 1, "" };
 	struct npukb_verdict correct;
@@ -103,6 +108,11 @@ static void judge(struct npukb_options *opt, struct npukb_verdict *v)
 
 	npukb_verdict_init(&correct, NPUKB_STAGE_CORRECTNESS);
 	npukb_verdict_pass(&correct);
+	if (cost) {
+		correct.has_checked_cost = cost->has_checked_cost;
+		correct.checked_cycles = cost->checked_cycles;
+		correct.checked_time_us = cost->checked_time_us;
+	}
 	memset(&ctx, 0, sizeof ctx);
 	ctx.task = &task;
 	ctx.kcase = &kcase;
@@ -112,8 +122,45 @@ static void judge(struct npukb_options *opt, struct npukb_verdict *v)
 	ctx.artifact = "/nonexistent/npukb_host";
 	ctx.previous = &correct;
 	ctx.nprevious = 1;
+	ctx.case_correctness = &correct;
 	cr_assert_eq(performance_judge(&ctx, v), 0);
 	npukb_verdict_clear(&correct);
+}
+
+static void judge(struct npukb_options *opt, struct npukb_verdict *v)
+{
+	judge_after(opt, NULL, v);
+}
+
+/* cpusim: the same launch always costs the same, so the cost of the
+ * checked launch is reported and the kernel is not launched again. */
+Test(performance, a_modelled_cost_is_the_checked_launchs)
+{
+	struct npukb_options opt;
+	struct npukb_verdict v, cost;
+
+	memset(&opt, 0, sizeof opt);
+	memset(&cost, 0, sizeof cost);
+	cost.has_checked_cost = 1;
+	cost.checked_cycles = 4096;
+	cost.checked_time_us = 2.5;
+	answer.ok = 1;
+	answer.has_cycles = 1;
+	answer.cycles = 1; /* what a launch would say: must not be asked */
+	judge_after(&opt, &cost, &v);
+	cr_expect_eq(nruns, 0, "the kernel was launched again");
+	cr_assert_eq(v.outcome, NPUKB_PASS, "%s", v.message);
+	cr_expect(v.has_timing);
+	cr_expect_float_eq(v.cycles, 4096, 1e-9);
+	cr_expect_float_eq(v.time_us, 2.5, 1e-9);
+	cr_expect_str_eq(v.message, "4096 cycles, 2.5 us");
+	npukb_verdict_clear(&v);
+
+	/* without a checked cost (measured time): a timed launch */
+	judge_after(&opt, NULL, &v);
+	cr_expect_eq(nruns, 1);
+	cr_expect_float_eq(v.cycles, 1, 1e-9);
+	npukb_verdict_clear(&v);
 }
 
 Test(performance, time_with_spread_and_no_cycles)

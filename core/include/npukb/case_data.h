@@ -92,6 +92,10 @@ int npukb_case_data_load_outputs(struct npukb_case_data *d, char *err, size_t er
 /* Name of the first input whose content changed, or NULL. */
 const char *npukb_case_data_mutated_input(const struct npukb_case_data *d);
 void npukb_case_data_free(struct npukb_case_data *d);
+/* npukb_case_data_free, and the files are no longer wanted: they are
+ * removed, or kept by npukb for the next seed of the case (whose files
+ * then cost no new memory). The work folder itself is the caller's. */
+void npukb_case_data_discard(struct npukb_case_data *d);
 
 /* Bit pattern written into output buffers before a run: a quiet NaN with a
  * recognisable payload for floats, a marker for integers. */

@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define NPUKB_PLUGIN_ABI 8
+#define NPUKB_PLUGIN_ABI 9
 
 #if defined(__GNUC__)
 #define NPUKB_PLUGIN_EXPORT __attribute__((visibility("default")))
@@ -131,6 +131,10 @@ struct npukb_run_result {
 	char *diagnostics;  /* stderr and check reports (malloc'd, may be NULL) */
 	int has_cycles;
 	double cycles;      /* simulated or measured device cycles */
+	/* The cycles are a cost model's: the same launch always costs the
+	 * same, so a checked launch's count is the sample's time and the
+	 * performance stage need not launch again (cpusim). 0: measured. */
+	int cycles_modelled;
 	double time_us;     /* with repeated launches: the median */
 	/* Set when time_us is the median of timed_runs launches. */
 	int has_spread;
@@ -222,6 +226,9 @@ struct npukb_stage_ctx {
 	 * seed number seed_offset (a seed index never used by the regular
 	 * pass: the core's re-check, right after case 0's regular seeds). */
 	unsigned seed_offset;
+	/* performance: the case's correctness verdict (a backend whose cycles
+	 * are a model's left its checked launch's cost there). */
+	const struct npukb_verdict *case_correctness;
 };
 
 struct npukb_stage_ops {

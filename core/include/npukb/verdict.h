@@ -50,6 +50,13 @@ struct npukb_verdict {
 	double cycles;
 	double time_us;
 
+	/* Correctness, when the backend's cycles are a cost model's: the cost
+	 * of the first seed's launch, which the performance stage reports
+	 * instead of launching again. Held in memory for that stage only: the
+	 * journal records it as the performance verdict. */
+	int has_checked_cost;
+	double checked_cycles, checked_time_us;
+
 	double wall_seconds; /* time the stage took on this host */
 };
 
