@@ -738,7 +738,8 @@ static int prepare(const struct npukb_task *t, const struct npukb_case *c, uint6
 		rc = map_file(ct->path, ct->bytes, 1, &ct->data, &reused);
 		/* a derived input may leave elements alone: they read as
 		 * zeros, as in a new file */
-		if (rc == 0 && reused && !td->is_output && td->dist.kind == NPUKB_DIST_DERIVED)
+		if (rc == 0 && reused && (!td->is_output || td->is_inout) &&
+		    td->dist.kind == NPUKB_DIST_DERIVED)
 			memset(ct->data, 0, ct->bytes);
 		if (rc) {
 			snprintf(err, errlen, "%s: cannot create %zu-byte tensor file: %s",
@@ -847,7 +848,7 @@ int npukb_case_data_load_outputs(struct npukb_case_data *d, char *err, size_t er
 		if (rc == 1)
 			continue; /* the kept file, whole: its mapping shows the kernel's writes */
 		if (rc == 2)
-			ct->data = NULL; /* replaced: the mapping went back to the pool */
+			ct->data = NULL; /* replaced: the pool has dropped its mapping */
 		unmap(ct);
 		if (rc >= 0)
 			rc = map_file(ct->path, ct->bytes, 0, &ct->data, &reused);
