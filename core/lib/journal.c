@@ -226,6 +226,9 @@ static void verdict_fields(FILE *f, const struct npukb_journal *j, const char *t
 	field_capped(f, "message", v->message, MESSAGE_MAX, "a message is one line");
 	if (v->flags && *v->flags)
 		field_capped(f, "flags", v->flags, MESSAGE_MAX, "too long");
+	/* at most DEFECTS_MAX lines of a few hundred bytes each (cpusim) */
+	if (v->defects && *v->defects)
+		field_capped(f, "defects", v->defects, 4 * MESSAGE_MAX, "too long");
 	if (v->has_error_stats) {
 		field_num(f, "max_abs_err", v->max_abs_err);
 		field_num(f, "max_rel_err", v->max_rel_err);
