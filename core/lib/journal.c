@@ -182,6 +182,8 @@ int npukb_journal_write_header(struct npukb_journal *j, const struct npukb_journ
 	field_capped(r.f, "soc", h->soc, MESSAGE_MAX, "too long");
 	fprintf(r.f, ",\"seeds\":%u,\"base_seed\":%llu,\"level\":%d", h->nseeds, h->base_seed,
 		j->level);
+	if (h->strict)
+		fputs(",\"strict\":1", r.f);
 	field_capped(r.f, "host", h->hostname, MESSAGE_MAX, "too long");
 	if (j->label && *j->label)
 		field_capped(r.f, "label", j->label, MESSAGE_MAX, "a label is one line");
