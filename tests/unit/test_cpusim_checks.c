@@ -176,7 +176,7 @@ Test(cpusim_checks, errors_fail_with_or_without_strict, .timeout = 600)
 	static const char *const names[] = { "ub_overalloc_touched", "gm_overlap_differ", "use_while_enqueued",
 					     "raw_write_past_end", NULL };
 	static const char *const ub = "LocalTensor::SetValue: element at UB 0x37ffe, past the 196608 bytes of";
-	static const char *const race = "blocks 0 and 1 both write bytes 16384..16415 of argument 2 (out)";
+	static const char *const race = "both write bytes 16384..16415 of argument 2 (out)";
 	static const char *const enq = "DataCopy GM->UB: destination is a queue's tensor while it is enqueued";
 	static const char *const oob = "200000 bytes past its end";
 

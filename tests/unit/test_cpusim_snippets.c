@@ -266,7 +266,7 @@ Test(cpusim, acc_val_read_waits_for_the_vector_pipe, .timeout = 120)
 		       "    pipe.InitBuffer(a, 2048);\n"
 		       "    LocalTensor<half> t = a.Get<half>();\n"
 		       "    Duplicate(t, (half)0.5f, 1024);\n"
-		       "    PipeBarrier<PIPE_V>();\n"
+		       "    PipeBarrier<PIPE_ALL>();\n"
 		       "    vcadd(nullptr, (__ubuf__ half *)t.GetPhyAddr(), 8, 1, 1, 8, true);\n"
 		       "    uint64_t bits = GetAccVal();\n"
 		       "    half sum;\n"
