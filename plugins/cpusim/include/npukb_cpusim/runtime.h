@@ -183,20 +183,30 @@ alignas(4096) inline unsigned char ub_arena[UB_ARENA_BYTES];
 
 /* ---- reporting --------------------------------------------------------- */
 
+/* One report line on stderr: "<prefix><category>: <message> (block N) at
+ * <file>:<line>" (cpusim_run.c reads them back). */
+inline void report_line(const char *prefix, const char *category, SrcLoc loc, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+inline void report_line(const char *prefix, const char *category, SrcLoc loc, const char *fmt, va_list ap)
+{
+	char msg[512];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	fflush(stdout);
+	fprintf(stderr, "%s%s: %s (block %lld) at %s:%d\n", prefix, category, msg, (long long)g.block_idx,
+		loc.file ? loc.file : "?", loc.line);
+	fflush(stderr);
+}
+
 [[noreturn]] inline void fail(const char *category, SrcLoc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 [[noreturn]] inline void fail(const char *category, SrcLoc loc, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	report_line("npukb-cpusim: ", category, loc, fmt, ap);
 	va_end(ap);
-	fflush(stdout);
-	fprintf(stderr, "npukb-cpusim: %s: %s (block %lld) at %s:%d\n", category, msg,
-		(long long)g.block_idx, loc.file ? loc.file : "?", loc.line);
-	fflush(stderr);
 	/* _exit: the kernel's own static destructors must not run after a
 	 * report, and a second report must never follow the first. */
 	_exit(3);
@@ -229,15 +239,10 @@ inline void defect(const char *category, SrcLoc loc, const char *fmt, ...)
 	if (defects_n >= DEFECTS_MAX)
 		return;
 	defects_seen[defects_n++] = DefectSeen{category, file, loc.line};
-	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	report_line("npukb-cpusim-defect: ", category, loc, fmt, ap);
 	va_end(ap);
-	fflush(stdout);
-	fprintf(stderr, "npukb-cpusim-defect: %s: %s (block %lld) at %s:%d\n", category, msg,
-		(long long)g.block_idx, file, loc.line);
-	fflush(stderr);
 }
 
 /* ---- global memory -------------------------------------------------------- */
