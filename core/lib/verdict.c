@@ -189,14 +189,6 @@ void npukb_verdict_add_defects(struct npukb_verdict *v, const char *lines)
 	}
 }
 
-size_t npukb_verdict_defect_count(const struct npukb_verdict *v)
-{
-	size_t n = 0;
-	for (const char *p = v->defects; p && *p; p++)
-		n += *p == '\n' || p[1] == '\0';
-	return n;
-}
-
 int npukb_verdict_strict(struct npukb_verdict *v)
 {
 	const char *d = v->defects;

@@ -90,8 +90,6 @@ void npukb_verdict_add_flag(struct npukb_verdict *v, const char *flag);
 int npukb_verdict_has_flag(const struct npukb_verdict *v, const char *flag);
 /* Add each line of lines ("category: message") not already listed. */
 void npukb_verdict_add_defects(struct npukb_verdict *v, const char *lines);
-/* The number of defect lines listed. */
-size_t npukb_verdict_defect_count(const struct npukb_verdict *v);
 /* --strict: a passing verdict with defects fails on the first one, its
  * category the verdict's. Returns 1 when it changed the verdict. */
 int npukb_verdict_strict(struct npukb_verdict *v);
