@@ -2,8 +2,8 @@
 # test_api_doc.sh - plugins/cpusim/API.md stays true to the emulation:
 # every API row marked emulated or partial names an identifier that the
 # emulation headers (plugins/cpusim/include, comments stripped) declare or
-# use in code; every emulated row names what exercises it; every status is
-# one of the three; and the coverage figures (the summary table, per family
+# use in code; every emulated row names what exercises it, a test or
+# answer that exists; every status is one of the three; and the coverage figures (the summary table, per family
 # and overall, and the "Overall:" line) equal the counts of the table rows.
 # The checker is also run on two copies of API.md broken on purpose (a
 # missing API marked emulated; one summary count changed), which it must
@@ -96,6 +96,22 @@ check() {
 check "$doc" >"$tmp/out"
 if [ -s "$tmp/out" ]; then bad "API.md is inconsistent:"; cat "$tmp/out"; else ok; fi
 echo "api-doc: $(grep '^Overall: ' "$doc")"
+
+# The tests a row names exist: suite::name is a Criterion Test(suite, name)
+# of the cpusim tests, test_ophost its program, levels/... an answer folder.
+grep -h -o -E '^Test\([a-z_0-9]+, *[a-z_0-9]+' "$src"/tests/cpusim/*.cpp "$src"/tests/unit/test_cpusim*.c |
+	sed 's/^Test(//; s/, */::/' | sort -u >"$tmp/tests"
+[ "$(wc -l <"$tmp/tests")" -ge 100 ] && ok || bad "too few cpusim tests read: $(wc -l <"$tmp/tests")"
+grep -o -E 'Exercised by [^|]*' "$doc" | grep -o -E '[a-z_0-9]+::[a-z_0-9]+|test_ophost|levels/[^ ,.]+' |
+	sort -u >"$tmp/named"
+[ "$(wc -l <"$tmp/named")" -ge 50 ] && ok || bad "too few tests named by emulated rows: $(wc -l <"$tmp/named")"
+while read -r t; do
+	case $t in
+	test_ophost) [ -s "$src/tests/cpusim/test_ophost.cpp" ] && ok || bad "no tests/cpusim/test_ophost.cpp" ;;
+	levels/*) [ -d "$src/$t" ] && ok || bad "API.md names $t, which does not exist" ;;
+	*) grep -qxF "$t" "$tmp/tests" && ok || bad "API.md names the test $t, which does not exist" ;;
+	esac
+done <"$tmp/named"
 
 # Broken on purpose: the first missing row that names no declared
 # identifier is marked emulated (with a made-up test), the counts left as
