@@ -3,8 +3,9 @@
 # every API row marked emulated or partial names an identifier that the
 # emulation headers (plugins/cpusim/include, comments stripped) declare or
 # use in code; every emulated row names what exercises it, a test or
-# answer that exists; every status is one of the three; and the coverage figures (the summary table, per family
-# and overall, and the "Overall:" line) equal the counts of the table rows.
+# answer that exists; every status is one of the three; and the coverage
+# figures (the summary table, per family and overall, and the "Overall:"
+# line) equal the counts of the table rows.
 # The checker is also run on two copies of API.md broken on purpose (a
 # missing API marked emulated; one summary count changed), which it must
 # reject, so a checker that cannot fail fails this test.
