@@ -5,11 +5,28 @@
 
 /* ---- run ------------------------------------------------------------------ */
 
-/* cycles= and time_us= are required; block_dim= (host+device: what the
- * tiling function chose) is read when present. */
-static int read_stats(const char *path, const char *token, double *cycles, double *time_us,
-		      int *block_dim)
+/* Appends the n bytes at p and a newline to the malloc'd *out (length
+ * *len). Defects are beside the verdict: on no memory, keep what fits. */
+static void append_line(char **out, size_t *len, const char *p, size_t n)
 {
+	char *grown = realloc(*out, *len + n + 2);
+
+	if (!grown)
+		return;
+	*out = grown;
+	memcpy(*out + *len, p, n);
+	*len += n;
+	(*out)[(*len)++] = '\n';
+	(*out)[*len] = '\0';
+}
+
+/* cycles= and time_us= are required; block_dim= (host+device: what the
+ * tiling function chose) is read when present; each defect= line is one
+ * of the launch's defects, appended to *defects (malloc'd, NULL: none). */
+static int read_stats(const char *path, const char *token, double *cycles, double *time_us,
+		      int *block_dim, char **defects)
+{
+	size_t ndefects = 0;
 	FILE *f = fopen(path, "r");
 	char line[256];
 	int have = 0, genuine = 0;
@@ -33,11 +50,16 @@ static int read_stats(const char *path, const char *token, double *cycles, doubl
 			*time_us = npukb_strtod(line + 8, &end);
 			if (end != line + 8)
 				have |= 2;
+		} else if (strncmp(line, "defect=", 7) == 0 && line[7] && line[7] != '\n') {
+			append_line(defects, &ndefects, line + 7, strcspn(line + 7, "\n"));
 		}
 	}
 	fclose(f);
-	if (!genuine)
+	if (!genuine) {
+		free(*defects);
+		*defects = NULL;
 		return -EPERM;
+	}
 	return have == 3 ? 0 : -EINVAL;
 }
 
@@ -93,16 +115,8 @@ static char *report_defects(const char *text)
 
 	for (const char *p = text; p && *p;) {
 		const size_t n = strcspn(p, "\n");
-		if (n > np && strncmp(p, DEFECT_PREFIX, np) == 0) {
-			char *grown = realloc(out, len + n - np + 2);
-			if (!grown)
-				break; /* defects are beside the verdict: keep what fits */
-			out = grown;
-			memcpy(out + len, p + np, n - np);
-			len += n - np;
-			out[len++] = '\n';
-			out[len] = '\0';
-		}
+		if (n > np && strncmp(p, DEFECT_PREFIX, np) == 0)
+			append_line(&out, &len, p + np, n - np);
 		p += n;
 		if (*p == '\n')
 			p++;
@@ -281,11 +295,13 @@ int cpusim_run(const struct npukb_run_request *req, struct npukb_run_result *res
 	/* The report is the harness's last words: keep the tail. */
 	text = read_text(errpath, DIAG_MAX, 1);
 	res->diagnostics = text;
-	res->defects = report_defects(text);
 	npukb_sandbox_describe(&res->proc, desc, sizeof desc);
 
 	if (res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == 0) {
-		int st = read_stats(stats, token, &res->cycles, &res->time_us, &block_dim);
+		/* A launch that ended well: its defects from the stats file,
+		 * which the kernel's own output can neither cut nor forge
+		 * (runtime.h, defect()) */
+		int st = read_stats(stats, token, &res->cycles, &res->time_us, &block_dim, &res->defects);
 		if (st == 0) {
 			res->ok = 1;
 			res->has_cycles = 1;
@@ -304,6 +320,8 @@ int cpusim_run(const struct npukb_run_request *req, struct npukb_run_result *res
 		}
 		goto out;
 	}
+	/* A failed launch: the defects it printed, beside its failure */
+	res->defects = report_defects(text);
 	report = text ? line_with(text, REPORT_PREFIX, 1) : NULL;
 	if (res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == CHECK_EXIT && report) {
 		res->category = report_category(report);

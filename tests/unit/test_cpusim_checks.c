@@ -149,7 +149,7 @@ Test(cpusim_checks, queue_tensor_used_after_free_or_while_enqueued, .timeout = 3
 Test(cpusim_checks, defects_pass_by_default_and_fail_under_strict, .timeout = 600)
 {
 	static const char *const names[] = { "ub_overalloc_untouched", "use_after_free_last", "gm_overlap",
-					     "read_padding", NULL };
+					     "read_padding", "defect_then_noise", NULL };
 	static const char *const ub = "InitBuffer of 196608 bytes brings the unified buffer to 229376 bytes, "
 				      "beyond the 196608 bytes of";
 	static const char *const uaf = "Add: first source is a queue's tensor after FreeTensor";
@@ -162,12 +162,15 @@ Test(cpusim_checks, defects_pass_by_default_and_fail_under_strict, .timeout = 60
 	expect_pass_with_defect("use_after_free_last", "queue-misuse", uaf);
 	expect_pass_with_defect("gm_overlap", "sync-race", race);
 	expect_pass_with_defect("read_padding", "out-of-bounds", pad);
+	/* printed 2000 lines on stderr after its defect, then closed it */
+	expect_pass_with_defect("defect_then_noise", "ub-overflow", ub);
 
 	run_checks_as(names, 1);
 	expect_strict_failure("ub_overalloc_untouched", "ub-overflow", ub);
 	expect_strict_failure("use_after_free_last", "queue-misuse", uaf);
 	expect_strict_failure("gm_overlap", "sync-race", race);
 	expect_strict_failure("read_padding", "out-of-bounds", pad);
+	expect_strict_failure("defect_then_noise", "ub-overflow", ub);
 }
 
 /* The error side of the same checks fails with or without --strict. */

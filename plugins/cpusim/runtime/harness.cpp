@@ -644,6 +644,8 @@ int main(int argc, char **argv)
 		hbm_bound, (unsigned long long)rt::g.gm_bytes, rt::g.ub_peak,
 		(unsigned long long)rt::g.dma_instrs, (unsigned long long)rt::g.vec_instrs,
 		(unsigned long long)(blocks * ratio));
+	for (int i = 0; i < rt::defects_n; i++)
+		fprintf(f, "defect=%s\n", rt::defects_seen[i].text);
 	if (fclose(f) != 0)
 		usage_error("cannot write %s", stats);
 	/* The kernel's static objects are not torn down: their checks belong to
