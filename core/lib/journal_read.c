@@ -182,11 +182,13 @@ static int take_run(struct ctx *c, const struct jobj *o)
 		return rc;
 	r->has_shard_units = r->has_shard_units || (get(o, "units") && get(o, "units_total"));
 	{
-		double seeds = 0, base = 0, level = 0;
+		double seeds = 0, base = 0, level = 0, strict = 0;
 		int hs = figure(o, "seeds", &seeds), hb = figure(o, "base_seed", &base);
-		int hl = figure(o, "level", &level);
-		if (hs < 0 || hb < 0 || hl < 0)
-			return bad(c, "\"seeds\", \"base_seed\" and \"level\" must be numbers");
+		int hl = figure(o, "level", &level), hst = figure(o, "strict", &strict);
+		if (hs < 0 || hb < 0 || hl < 0 || hst < 0)
+			return bad(c, "\"seeds\", \"base_seed\", \"level\" and \"strict\" must be numbers");
+		if (hst == 1 && strict != 0)
+			r->strict = 1;
 		if (hs == 1 && hb == 1 && !r->has_seeds) {
 			r->has_seeds = 1;
 			r->nseeds = seeds >= 0 && seeds < 1e9 ? (unsigned)seeds : 0;

@@ -65,6 +65,7 @@ struct npukb_jrun {
 	unsigned nseeds;
 	double base_seed;  /* a JSON number: exact up to 2^53 */
 	int level;         /* 0: every level (or not recorded) */
+	int strict;        /* `npukb run --strict`: defects failed cases */
 	double seconds;    /* from the last end-of-run record; 0 when none */
 	char *shard;       /* "I/N" of a --shard run, else NULL */
 	int has_shard_units; /* a --shard run: units judged of units_total */
