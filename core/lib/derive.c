@@ -197,10 +197,58 @@ static int unique_inverse(const struct npukb_derive_args *g, char *err, size_t e
 	return unique_common(g, 1, err, errlen);
 }
 
+/* Group end offsets (a grouped GEMM's group list): numel(dst) integers in
+ * [0, count], each drawn uniformly, sorted ascending; group g spans
+ * [end(g-1), end(g)) with end(-1) = 0, so a group may be empty. group_ends
+ * makes the last end count (the groups cover every row); group_ends_open
+ * leaves it drawn (the groups may leave a tail of the dimension out). */
+static int group_ends_common(const struct npukb_derive_args *g, int closed, char *err,
+			     size_t errlen)
+{
+	struct npukb_case_tensor *t = g->dst;
+	size_t n = t->numel, i;
+	int64_t *v;
+
+	if (g->count < 0 || (t->dtype != NPUKB_DT_INT32 && t->dtype != NPUKB_DT_INT64) ||
+	    (t->dtype == NPUKB_DT_INT32 && g->count > INT32_MAX)) {
+		snprintf(err, errlen, "%s: group ends in [0, %lld] need an int32 or int64 tensor and a count >= 0",
+			 t->name, (long long)g->count);
+		return -EINVAL;
+	}
+	if (n == 0)
+		return 0;
+	v = malloc(n * sizeof *v);
+	if (!v) {
+		snprintf(err, errlen, "%s: out of memory", t->name);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		v[i] = (int64_t)(npukb_rng_next(g->rng) % (uint64_t)(g->count + 1));
+	if (closed)
+		v[n - 1] = g->count;
+	qsort(v, n, sizeof *v, cmp_i64);
+	for (i = 0; i < n; i++)
+		put(t, i, v[i]);
+	free(v);
+	return 0;
+}
+
+static int group_ends(const struct npukb_derive_args *g, char *err, size_t errlen)
+{
+	return group_ends_common(g, 1, err, errlen);
+}
+
+static int group_ends_open(const struct npukb_derive_args *g, char *err, size_t errlen)
+{
+	return group_ends_common(g, 0, err, errlen);
+}
+
 static const struct npukb_derive_fn derive_fns[] = {
 	{ "distinct_rows", 0, 1, 1, distinct_rows },
 	{ "unique_flat", 1, 0, 0, unique_flat },
 	{ "unique_inverse", 1, 0, 0, unique_inverse },
+	{ "group_ends", 0, 1, 0, group_ends },
+	{ "group_ends_open", 0, 1, 0, group_ends_open },
 };
 
 const struct npukb_derive_fn *npukb_derive_find(const char *name)
