@@ -15,8 +15,8 @@
  *     groups; A is given K-major ([k, m]); out[g] = A_g^T B_g, an empty
  *     group's block 0 (dequantised: times scale[g][j] and
  *     per_token_scale[g][i]).
- *   group_gemm   groups of their own sizes (list attributes mList, kList,
- *     nList), flat A, B and C one group after another; out_g = alpha[g]
+ *   group_gemm   groups of their own sizes (the int64 inputs m_list,
+ *     k_list, n_list), flat A, B and C one group after another; out_g = alpha[g]
  *     A_g B_g + beta[g] C_g. */
 #include "gemm.h"
 #include "ref_util.h"
@@ -280,64 +280,41 @@ int npukb_ref_grouped_matmul_slice_k_dequant(const struct npukb_ref_call *c, cha
 	return slice_k(c, 1, err, errlen);
 }
 
-/* A list attribute of at most max whole numbers >= 0. */
-static long sizes(const struct npukb_ref_call *c, const char *name, size_t *out, size_t max,
-		  char *err, size_t errlen)
+/* Group g's size from the int64 (or int32) list tensor t. */
+static size_t size_at(const struct npukb_ref_tensor *t, size_t g)
 {
-	double v[64];
-	const char *text = ref_attr_text(c, name, err, errlen);
-	long count, i;
-	if (!text)
-		return -1;
-	if (max > 64)
-		max = 64;
-	count = npukb_attr_list_parse(text, v, max);
-	if (count > (long)max)
-		count = -1;
-	for (i = 0; i < count; i++) {
-		if (v[i] < 0 || v[i] != (double)(size_t)v[i]) {
-			snprintf(err, errlen, "%s: %g is not a size", name, v[i]);
-			return -1;
-		}
-		out[i] = (size_t)v[i];
-	}
-	if (count < 0)
-		snprintf(err, errlen, "%s = '%s' is not a list of at most %zu sizes", name, text, max);
-	return count;
+	int64_t v = ref_load_i64(t, g);
+	return v < 0 ? 0 : (size_t)v;
 }
 
 int npukb_ref_group_gemm(const struct npukb_ref_call *c, char *err, size_t errlen)
 {
-	size_t ms[64], ks[64], ns[64], g, oa = 0, ob = 0, oc = 0;
-	long groups = sizes(c, "mList", ms, 64, err, errlen);
+	const struct npukb_ref_tensor *ml = &c->in[5], *kl = &c->in[6], *nl = &c->in[7];
+	size_t groups = ml->numel, g, oa = 0, ob = 0, oc = 0;
 	struct epilogue e = plain(&c->out[0]);
 	int rc;
 
-	if (groups < 0 || sizes(c, "kList", ks, 64, err, errlen) != groups ||
-	    sizes(c, "nList", ns, 64, err, errlen) != groups) {
-		if (groups >= 0)
-			snprintf(err, errlen, "mList, kList and nList must be lists of one length");
-		return -EINVAL;
-	}
-	for (g = 0; g < (size_t)groups; g++) {
-		oa += ms[g] * ks[g];
-		ob += ks[g] * ns[g];
-		oc += ms[g] * ns[g];
+	if (kl->numel != groups || nl->numel != groups)
+		return bad_shapes(c, "m_list, k_list and n_list of one length", err, errlen);
+	for (g = 0; g < groups; g++) {
+		oa += size_at(ml, g) * size_at(kl, g);
+		ob += size_at(kl, g) * size_at(nl, g);
+		oc += size_at(ml, g) * size_at(nl, g);
 	}
 	if (c->in[0].numel != oa || c->in[1].numel != ob || c->in[2].numel != oc ||
-	    c->in[3].numel != (size_t)groups || c->in[4].numel != (size_t)groups ||
-	    c->out[0].numel != oc)
-		return bad_shapes(c, "the groups of mList, kList and nList", err, errlen);
+	    c->in[3].numel != groups || c->in[4].numel != groups || c->out[0].numel != oc)
+		return bad_shapes(c, "the groups of m_list, k_list and n_list", err, errlen);
 	e.add = &c->in[2];
-	for (g = oa = ob = oc = 0; g < (size_t)groups; g++) {
+	for (g = oa = ob = oc = 0; g < groups; g++) {
+		size_t m = size_at(ml, g), k = size_at(kl, g), n = size_at(nl, g);
 		e.alpha = at(&c->in[3], g);
 		e.beta = at(&c->in[4], g);
 		e.out_off = e.add_off = oc;
-		if ((rc = product(&c->in[0], oa, &c->in[1], ob, ms[g], ks[g], ns[g], &e)))
+		if ((rc = product(&c->in[0], oa, &c->in[1], ob, m, k, n, &e)))
 			return finish(rc, err, errlen);
-		oa += ms[g] * ks[g];
-		ob += ks[g] * ns[g];
-		oc += ms[g] * ns[g];
+		oa += m * k;
+		ob += k * n;
+		oc += m * n;
 	}
 	return 0;
 }
