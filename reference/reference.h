@@ -63,6 +63,9 @@ int npukb_ref_grouped_matmul_slice_k(const struct npukb_ref_call *call, char *er
 int npukb_ref_grouped_matmul_slice_k_dequant(const struct npukb_ref_call *call, char *err,
 					     size_t errlen);
 int npukb_ref_group_gemm(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* attention.c */
+int npukb_ref_flash_attention_bsh(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_mla(const struct npukb_ref_call *call, char *err, size_t errlen);
 /* index.c */
 int npukb_ref_gather_v3(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_scatter_list(const struct npukb_ref_call *call, char *err, size_t errlen);

@@ -50,6 +50,8 @@ static const struct npukb_reference references[] = {
 	{ "grouped_matmul_slice_k", 3, 1, npukb_ref_grouped_matmul_slice_k },
 	{ "grouped_matmul_slice_k_dequant", 5, 1, npukb_ref_grouped_matmul_slice_k_dequant },
 	{ "group_gemm", 8, 1, npukb_ref_group_gemm },
+	{ "flash_attention_bsh", 3, 1, npukb_ref_flash_attention_bsh },
+	{ "mla", 5, 1, npukb_ref_mla },
 	{ "tril", 1, 1, npukb_ref_tril },
 	{ "triu", 1, 1, npukb_ref_triu },
 	{ "rms_norm", 2, 2, npukb_ref_rms_norm },

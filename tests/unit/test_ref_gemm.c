@@ -259,3 +259,65 @@ Test(ref_gemm, group_gemm_walks_groups_of_their_own_sizes)
 	in[6] = ref_tensor1("k_list", NPUKB_DT_INT64, 1, (void *)short_k);
 	cr_expect_lt(ref_run("group_gemm", in, 8, &out, 1, NULL, err), 0);
 }
+
+/* ---- attention ------------------------------------------------------------ */
+
+#include <math.h>
+
+/* B = 1, S = 2, H = 2, two heads of d = 1: each head's column attends on
+ * its own; with q = (1, 2), k = (0.5, -1), v = (3, -1) for head 0 and
+ * scale 2: row 0's scores (1, -2), row 1's (2, -4). */
+Test(ref_attention, flash_attention_splits_heads_and_softmaxes_rows)
+{
+	const float q[4] = { 1, 9, 2, 9 }, k[4] = { 0.5f, 0, -1, 0 }, v[4] = { 3, 5, -1, 7 };
+	const int64_t dims[3] = { 1, 2, 2 };
+	float y[4];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[3] = {
+		ref_tensor("query", NPUKB_DT_FLOAT32, (void *)q, 3, dims),
+		ref_tensor("key", NPUKB_DT_FLOAT32, (void *)k, 3, dims),
+		ref_tensor("value", NPUKB_DT_FLOAT32, (void *)v, 3, dims),
+	};
+	struct npukb_ref_tensor out = ref_tensor("attention_out", NPUKB_DT_FLOAT32, y, 3, dims);
+	const char *kv[] = { "head_num", "2", "scale_value", "2", NULL };
+	const char *odd[] = { "head_num", "3", "scale_value", "2", NULL };
+	double p0 = 1 / (1 + exp(-3.0)), p1 = 1 / (1 + exp(-6.0));
+
+	cr_assert_eq(ref_run("flash_attention_bsh", in, 3, &out, 1, kv, err), 0, "%s", err);
+	cr_expect_float_eq(y[0], (float)(p0 * 3 + (1 - p0) * -1), 1e-6);
+	cr_expect_float_eq(y[2], (float)(p1 * 3 + (1 - p1) * -1), 1e-6);
+	/* head 1: all keys 0, so the weights are equal: the mean of v's column */
+	cr_expect_float_eq(y[1], 6.0f, 1e-6);
+	cr_expect_float_eq(y[3], 6.0f, 1e-6);
+	cr_expect_lt(ref_run("flash_attention_bsh", in, 3, &out, 1, odd, err), 0);
+}
+
+/* One token, two heads sharing one kv head, dnope = drope = 1, three cached
+ * tokens over blocks of 2 found through block_tables (1, 0): tokens 0 and
+ * 1 are block 1's rows, token 2 block 0's row 0. */
+Test(ref_attention, mla_reads_the_paged_cache_through_the_block_table)
+{
+	const float qn[2] = { 1, 0 }, qr[2] = { 1, 0 };
+	/* caches [blocks 2, block_size 2, kv_heads 1, 1] */
+	const float kn[4] = { 2, 99, -1, 1 }, kr[4] = { 0, 99, 1, 1 };
+	const int32_t bt[2] = { 1, 0 };
+	const int64_t qd[3] = { 1, 2, 1 }, kd[4] = { 2, 2, 1, 1 }, bd[2] = { 1, 2 };
+	float y[2];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[5] = {
+		ref_tensor("query_nope", NPUKB_DT_FLOAT32, (void *)qn, 3, qd),
+		ref_tensor("query_rope", NPUKB_DT_FLOAT32, (void *)qr, 3, qd),
+		ref_tensor("kv_nope_cache", NPUKB_DT_FLOAT32, (void *)kn, 4, kd),
+		ref_tensor("kv_rope_cache", NPUKB_DT_FLOAT32, (void *)kr, 4, kd),
+		ref_tensor("block_tables", NPUKB_DT_INT32, (void *)bt, 2, bd),
+	};
+	struct npukb_ref_tensor out = ref_tensor("out", NPUKB_DT_FLOAT32, y, 3, qd);
+	const char *kv[] = { "q_seqlen", "1", "kv_seqlen", "3", NULL };
+	/* head 0: keys (-1, 1), (1, 1), (2, 0): q.k = 0, 2, 2, scaled by
+	 * 1/sqrt(2); values -1, 1, 2. head 1: q = 0, equal weights. */
+	double e0 = 1, e1 = exp(2 / sqrt(2.0)), sum = e0 + 2 * e1;
+
+	cr_assert_eq(ref_run("mla", in, 5, &out, 1, kv, err), 0, "%s", err);
+	cr_expect_float_eq(y[0], (float)((-1 * e0 + 1 * e1 + 2 * e1) / sum), 1e-6);
+	cr_expect_float_eq(y[1], (float)((-1 + 1 + 2) / 3.0), 1e-6);
+}
