@@ -66,6 +66,8 @@ int npukb_ref_group_gemm(const struct npukb_ref_call *call, char *err, size_t er
 /* attention.c */
 int npukb_ref_flash_attention_bsh(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_mla(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* topk.c */
+int npukb_ref_topk(const struct npukb_ref_call *call, char *err, size_t errlen);
 /* index.c */
 int npukb_ref_gather_v3(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_scatter_list(const struct npukb_ref_call *call, char *err, size_t errlen);

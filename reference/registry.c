@@ -52,6 +52,7 @@ static const struct npukb_reference references[] = {
 	{ "group_gemm", 8, 1, npukb_ref_group_gemm },
 	{ "flash_attention_bsh", 3, 1, npukb_ref_flash_attention_bsh },
 	{ "mla", 5, 1, npukb_ref_mla },
+	{ "topk", 1, 2, npukb_ref_topk },
 	{ "tril", 1, 1, npukb_ref_tril },
 	{ "triu", 1, 1, npukb_ref_triu },
 	{ "rms_norm", 2, 2, npukb_ref_rms_norm },

@@ -321,3 +321,35 @@ Test(ref_attention, mla_reads_the_paged_cache_through_the_block_table)
 	cr_expect_float_eq(y[0], (float)((-1 * e0 + 1 * e1 + 2 * e1) / sum), 1e-6);
 	cr_expect_float_eq(y[1], (float)((-1 + 1 + 2) / 3.0), 1e-6);
 }
+
+/* ---- TopK ------------------------------------------------------------------ */
+
+/* x [2, 4, 2] along dim 1, k = 2: the two largest (or smallest) of each
+ * line of four, in order, with their positions. */
+Test(ref_topk, largest_and_smallest_along_a_middle_dim)
+{
+	const float x[16] = { 1, -1, 5, 0, -2, 3, 4, 2, /* b0: lines (1 5 -2 4), (-1 0 3 2) */
+			      0, 7, 9, -3, 8, 6, -1, 1 };  /* b1: (0 9 8 -1), (7 -3 6 1) */
+	const int64_t xd[3] = { 2, 4, 2 }, od[3] = { 2, 2, 2 };
+	const float top[8] = { 5, 3, 4, 2, 9, 7, 8, 6 };
+	const int64_t top_at[8] = { 1, 2, 3, 3, 1, 0, 2, 2 };
+	const float low[8] = { -2, -1, 1, 0, -1, -3, 0, 1 };
+	const int64_t low_at[8] = { 2, 0, 0, 1, 3, 1, 0, 3 };
+	float v[8];
+	int64_t at[8];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in = ref_tensor("x", NPUKB_DT_FLOAT32, (void *)x, 3, xd);
+	struct npukb_ref_tensor out[2] = { ref_tensor("values", NPUKB_DT_FLOAT32, v, 3, od),
+					   ref_tensor("indices", NPUKB_DT_INT64, at, 3, od) };
+	const char *big[] = { "k", "2", "dim", "1", "largest", "true", "sorted", "true", NULL };
+	const char *small[] = { "k", "2", "dim", "-2", "largest", "false", "sorted", "true", NULL };
+	const char *unsorted[] = { "k", "2", "dim", "1", "largest", "true", "sorted", "false", NULL };
+
+	cr_assert_eq(ref_run("topk", &in, 1, out, 2, big, err), 0, "%s", err);
+	cr_expect_arr_eq(v, top, sizeof(top));
+	cr_expect_arr_eq(at, top_at, sizeof(top_at));
+	cr_assert_eq(ref_run("topk", &in, 1, out, 2, small, err), 0, "%s", err);
+	cr_expect_arr_eq(v, low, sizeof(low));
+	cr_expect_arr_eq(at, low_at, sizeof(low_at));
+	cr_expect_lt(ref_run("topk", &in, 1, out, 2, unsorted, err), 0);
+}
