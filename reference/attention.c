@@ -20,26 +20,24 @@
 
 #include <math.h>
 
+/* Rows of queries at a time: their probabilities (ROWS x S doubles, 8 MiB
+ * at S = 4096) are kept for the second product. */
+#define FA_ROWS 256
+
 struct fa_job {
-	const struct npukb_ref_tensor *v;
+	double *p;            /* FA_ROWS x S probabilities */
 	struct npukb_ref_tensor *out;
-	const double *vd;   /* the head's V as [S, d] doubles */
-	size_t base, hdim, d; /* element of (b, row 0, column h*d); H; d */
+	size_t base, hdim;    /* out element of the block's (row 0, column 0); H */
 	double scale;
-	int failed;
 };
 
-/* One row of scores: softmax in place, then the row of P V. */
-static void fa_row(void *ctx, size_t i, double *s, size_t n)
+/* One row of scores: its softmax into the row of P. */
+static void fa_softmax(void *ctx, size_t i, double *s, size_t n)
 {
-	struct fa_job *j = ctx;
-	double mx = -INFINITY, sum = 0.0, *acc = calloc(j->d, sizeof *acc);
-	size_t t, c;
+	const struct fa_job *j = ctx;
+	double mx = -INFINITY, sum = 0.0, *p = j->p + i * n;
+	size_t t;
 
-	if (!acc) {
-		j->failed = 1;
-		return;
-	}
 	for (t = 0; t < n; t++) {
 		s[t] *= j->scale;
 		mx = s[t] > mx ? s[t] : mx;
@@ -48,22 +46,26 @@ static void fa_row(void *ctx, size_t i, double *s, size_t n)
 		s[t] = exp(s[t] - mx);
 		sum += s[t];
 	}
-	for (t = 0; t < n; t++) {
-		const double p = s[t] / sum, *vr = j->vd + t * j->d;
-		for (c = 0; c < j->d; c++)
-			acc[c] += p * vr[c];
-	}
-	for (c = 0; c < j->d; c++)
-		npukb_store_from_double(j->out->dtype, j->out->data, j->base + i * j->hdim + c, acc[c]);
-	free(acc);
+	for (t = 0; t < n; t++)
+		p[t] = s[t] / sum;
+}
+
+/* One row of P V into the head's columns of out. */
+static void fa_store(void *ctx, size_t i, double *row, size_t d)
+{
+	const struct fa_job *j = ctx;
+	size_t c;
+	for (c = 0; c < d; c++)
+		npukb_store_from_double(j->out->dtype, j->out->data, j->base + i * j->hdim + c, row[c]);
 }
 
 int npukb_ref_flash_attention_bsh(const struct npukb_ref_call *c, char *err, size_t errlen)
 {
 	const struct npukb_ref_tensor *q = &c->in[0], *k = &c->in[1], *v = &c->in[2];
+	struct npukb_ref_tensor pt = { 0 };
 	long long heads;
 	double scale;
-	size_t b, s, hd, d, bi, h, t, x;
+	size_t b, s, hd, d, bi, h, r0;
 	int rc;
 
 	if ((rc = ref_attr_int(c, "head_num", &heads, err, errlen)) ||
@@ -78,28 +80,29 @@ int npukb_ref_flash_attention_bsh(const struct npukb_ref_call *c, char *err, siz
 	s = (size_t)q->shape.dims[1];
 	hd = (size_t)q->shape.dims[2];
 	d = hd / (size_t)heads;
-	for (bi = 0; bi < b; bi++)
-		for (h = 0; h < (size_t)heads; h++) {
-			size_t base = bi * s * hd + h * d;
-			double *vd = malloc(s * d * sizeof *vd);
-			struct ref_gemm_operand qo = { q, base, hd, 1 }, ko = { k, base, 1, hd };
-			struct fa_job j = { v, &c->out[0], vd, base, hd, d, scale, 0 };
-			if (!vd) {
-				snprintf(err, errlen, "out of memory");
-				return -ENOMEM;
+	pt.name = "P";
+	pt.dtype = NPUKB_DT_FLOAT64;
+	pt.data = malloc(FA_ROWS * (s ? s : 1) * sizeof(double));
+	if (!pt.data) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (bi = 0; bi < b && !rc; bi++)
+		for (h = 0; h < (size_t)heads && !rc; h++)
+			for (r0 = 0; r0 < s && !rc; r0 += FA_ROWS) {
+				const size_t head = bi * s * hd + h * d, rows = s - r0 < FA_ROWS ? s - r0 : FA_ROWS;
+				struct fa_job j = { pt.data, &c->out[0], head + r0 * hd, hd, scale };
+				/* scores = Q K^T (K^T's element (p, t) is K[t][p]), then P V. */
+				struct ref_gemm_operand qo = { q, head + r0 * hd, hd, 1 }, ko = { k, head, 1, hd },
+							po = { &pt, 0, s, 1 }, vo = { v, head, hd, 1 };
+				rc = ref_gemm(&qo, &ko, rows, s, d, 0, fa_softmax, &j);
+				if (!rc)
+					rc = ref_gemm(&po, &vo, rows, d, s, 0, fa_store, &j);
 			}
-			for (t = 0; t < s; t++)
-				for (x = 0; x < d; x++)
-					vd[t * d + x] = npukb_load_as_double(v->dtype, v->data, base + t * hd + x);
-			/* scores = Q K^T: K^T's element (p, t) is K[t][p]. */
-			rc = ref_gemm(&qo, &ko, s, s, d, 0, fa_row, &j);
-			free(vd);
-			if (rc || j.failed) {
-				snprintf(err, errlen, "out of memory");
-				return -ENOMEM;
-			}
-		}
-	return 0;
+	free(pt.data);
+	if (rc)
+		snprintf(err, errlen, "out of memory");
+	return rc;
 }
 
 int npukb_ref_mla(const struct npukb_ref_call *c, char *err, size_t errlen)
