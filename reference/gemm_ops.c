@@ -189,6 +189,17 @@ static void zero(struct npukb_ref_tensor *t, size_t from, size_t count)
 		npukb_store_from_double(t->dtype, t->data, from + i, 0.0);
 }
 
+/* The dequantised forms' scales, inputs 2 (per column) and 3 (per row),
+ * from the group's offsets into them. */
+static void dequant_scales(struct epilogue *e, const struct npukb_ref_call *c, size_t col_off,
+			   size_t row_off)
+{
+	e->col = &c->in[2];
+	e->col_off = col_off;
+	e->row = &c->in[3];
+	e->row_off = row_off;
+}
+
 /* in: A [m, k], B [g, k, n], (scale [g, n], per_token_scale [m],) group_list [g]. */
 static int slice_m(const struct npukb_ref_call *c, int dequant, char *err, size_t errlen)
 {
@@ -208,12 +219,8 @@ static int slice_m(const struct npukb_ref_call *c, int dequant, char *err, size_
 		if ((rc = group_end(gl, g, start, m, &end, err, errlen)))
 			return rc;
 		e.out_off = start * n;
-		if (dequant) {
-			e.col = &c->in[2];
-			e.col_off = g * n;
-			e.row = &c->in[3];
-			e.row_off = start;
-		}
+		if (dequant)
+			dequant_scales(&e, c, g * n, start);
 		if ((rc = product(a, start * k, b, g * k * n, end - start, k, n, &e)))
 			return finish(rc, err, errlen);
 	}
@@ -256,12 +263,8 @@ static int slice_k(const struct npukb_ref_call *c, int dequant, char *err, size_
 		ao.rs = 1;
 		ao.cs = m;
 		e.out_off = g * m * n;
-		if (dequant) {
-			e.col = &c->in[2];
-			e.col_off = g * n;
-			e.row = &c->in[3];
-			e.row_off = g * m;
-		}
+		if (dequant)
+			dequant_scales(&e, c, g * n, g * m);
 		/* An empty group sums nothing: its block is 0 as the epilogue makes it. */
 		if ((rc = ref_gemm(&ao, &bo, m, n, end - start, 0, store_row, &e)))
 			return finish(rc, err, errlen);
