@@ -292,6 +292,7 @@ static void as_verdict(const struct npukb_jverdict *r, struct npukb_verdict *v)
 	v->details = r->details;
 	v->rule = r->rule;
 	v->flags = r->flags;
+	v->defects = r->defects;
 	v->has_error_stats = r->has_error_stats;
 	v->max_abs_err = r->max_abs_err;
 	v->max_rel_err = r->max_rel_err;

@@ -306,13 +306,14 @@ static void jverdict_free(struct npukb_jverdict *v)
 	free(v->rule);
 	free(v->message);
 	free(v->flags);
+	free(v->defects);
 	free(v->details);
 }
 
 static int take_verdict(struct ctx *c, const struct jobj *o)
 {
 	const char *id, *task, *sample, *case_id, *stage, *outcome, *cat, *rule;
-	const char *message, *flags, *details;
+	const char *message, *flags, *details, *defects;
 	struct npukb_jverdict v;
 	struct npukb_jrun *r;
 	int rc, tc, tt;
@@ -340,8 +341,8 @@ static int take_verdict(struct ctx *c, const struct jobj *o)
 	if (opt_str(o, "rule", &rule) != 0)
 		return bad(c, "\"rule\" must be a string or null");
 	if (opt_str(o, "message", &message) != 0 || opt_str(o, "flags", &flags) != 0 ||
-	    opt_str(o, "details", &details) != 0)
-		return bad(c, "\"message\", \"flags\" and \"details\" must be strings or null");
+	    opt_str(o, "details", &details) != 0 || opt_str(o, "defects", &defects) != 0)
+		return bad(c, "\"message\", \"flags\", \"defects\" and \"details\" must be strings or null");
 	if (figure(o, "wall_seconds", &v.wall_seconds) < 0)
 		return bad(c, "\"wall_seconds\" must be a number");
 	if ((rc = error_stats(c, o, &v)) != 0)
@@ -371,10 +372,11 @@ static int take_verdict(struct ctx *c, const struct jobj *o)
 	v.rule = dup_or_null(rule);
 	v.message = dup_or_null(message);
 	v.flags = dup_or_null(flags);
+	v.defects = dup_or_null(defects);
 	v.details = dup_or_null(details);
 	if (!v.task || !v.sample || (case_id && !v.case_id) || (cat && !v.category) ||
 	    (rule && !v.rule) || (message && !v.message) || (flags && !v.flags) ||
-	    (details && !v.details)) {
+	    (defects && !v.defects) || (details && !v.details)) {
 		jverdict_free(&v);
 		return -ENOMEM;
 	}

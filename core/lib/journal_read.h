@@ -25,6 +25,7 @@ struct npukb_jverdict {
 	double time_us;
 	char *message;  /* NULL when none */
 	char *flags;    /* comma-separated suspicion flags, NULL when none */
+	char *defects;  /* "category: message" lines, NULL when none */
 	char *details;  /* NULL when none */
 	double wall_seconds;
 	int has_error_stats; /* the mismatch figures below were recorded */

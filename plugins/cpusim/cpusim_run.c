@@ -83,6 +83,33 @@ static char *report_category(const char *line)
 	return n ? strndup(p, n) : NULL;
 }
 
+/* The defect lines of the harness's report, without their prefix, one a
+ * line (malloc'd), or NULL when there are none. */
+static char *report_defects(const char *text)
+{
+	const size_t np = strlen(DEFECT_PREFIX);
+	char *out = NULL;
+	size_t len = 0;
+
+	for (const char *p = text; p && *p;) {
+		const size_t n = strcspn(p, "\n");
+		if (n > np && strncmp(p, DEFECT_PREFIX, np) == 0) {
+			char *grown = realloc(out, len + n - np + 2);
+			if (!grown)
+				break; /* defects are beside the verdict: keep what fits */
+			out = grown;
+			memcpy(out + len, p + np, n - np);
+			len += n - np;
+			out[len++] = '\n';
+			out[len] = '\0';
+		}
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+	return out;
+}
+
 /* The executable built for the case's dtype combination (malloc'd). */
 static char *run_exe(const struct npukb_run_request *req)
 {
@@ -254,6 +281,7 @@ int cpusim_run(const struct npukb_run_request *req, struct npukb_run_result *res
 	/* The report is the harness's last words: keep the tail. */
 	text = read_text(errpath, DIAG_MAX, 1);
 	res->diagnostics = text;
+	res->defects = report_defects(text);
 	npukb_sandbox_describe(&res->proc, desc, sizeof desc);
 
 	if (res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == 0) {

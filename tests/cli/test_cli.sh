@@ -19,6 +19,7 @@ grep_out "unknown command named" "frobnicate" "$tmp/err"
 check "run --help" 0 "$npukb" run --help
 grep_out "run --help documents --sample" "--sample DIR" "$tmp/out"
 grep_out "run --help documents --dump-tensors" "--dump-tensors" "$tmp/out"
+grep_out "run --help documents --strict" "--strict           fail a case on a defect too" "$tmp/out"
 grep_out "run --help documents --case" "--case ID" "$tmp/out"
 check "help run" 0 "$npukb" help run
 grep_out "help run" "--run-timeout" "$tmp/out"
