@@ -52,6 +52,7 @@ struct run_state {
 	struct npukb_backend backend;
 	const struct npukb_plugin *stage[NPUKB_STAGE_CLASSIFY + 1];
 	char *workroot;
+	int work_in_output; /* workroot is <output_dir>/work */
 	struct npukb_unit_cache ucache; /* off with --no-cache (unit_cache.h) */
 	/* The first I/O error of npukb itself (a full disk, a journal that
 	 * cannot be written): the run stops, and no sample is blamed. */
@@ -105,18 +106,66 @@ static int disk_full(const char *dir)
 	       (unsigned long long)fs.f_bavail * fs.f_frsize < FULL_DISK_BYTES;
 }
 
+/* s with every occurrence of from replaced by to (malloc'd), or NULL when
+ * s holds none (or on no memory: the record keeps the path, no more). */
+static char *replace_all(const char *s, const char *from, const char *to)
+{
+	size_t nf = strlen(from), nt = strlen(to), n = 0, len;
+	const char *p;
+	char *out, *o;
+
+	if (!s || !nf)
+		return NULL;
+	for (p = strstr(s, from); p; p = strstr(p + nf, from))
+		n++;
+	if (!n)
+		return NULL;
+	len = strlen(s) + n * nt - n * nf;
+	if (!(o = out = malloc(len + 1)))
+		return NULL;
+	while ((p = strstr(s, from)) != NULL) {
+		memcpy(o, s, (size_t)(p - s));
+		o += p - s;
+		memcpy(o, to, nt);
+		o += nt;
+		s = p + nf;
+	}
+	strcpy(o, s);
+	return out;
+}
+
+/* The work root's path in a record reads "<work>" when it is not under
+ * the output folder (workroot.h: a random folder in /dev/shm): what a
+ * compile command or a message names would otherwise differ between runs
+ * that judged the same thing the same way, and in the unit cache. */
+#define WORK_TOKEN "<work>"
+
 static void journal(struct run_state *st, const char *task, const char *sample,
 		    const char *case_id, const struct npukb_verdict *v)
 {
+	struct npukb_verdict shown = *v;
+	char *msg = NULL, *details = NULL, *defects = NULL;
 	int rc;
 	if (st->io_rc)
 		return;
-	rc = npukb_journal_batch_add(&st->batch, &st->journal, task, sample, case_id, v);
+	if (!st->work_in_output) {
+		if ((msg = replace_all(v->message, st->workroot, WORK_TOKEN)))
+			shown.message = msg;
+		if ((details = replace_all(v->details, st->workroot, WORK_TOKEN)))
+			shown.details = details;
+		if ((defects = replace_all(v->defects, st->workroot, WORK_TOKEN)))
+			shown.defects = defects;
+	}
+	rc = npukb_journal_batch_add(&st->batch, &st->journal, task, sample, case_id, &shown);
+	free(msg);
+	free(details);
+	free(defects);
 	if (rc != 0)
 		io_failure(st, rc, st->journal.path, "cannot render a journal record");
-	else if (v->outcome == NPUKB_FAIL && disk_full(st->cfg->output_dir))
+	else if (v->outcome == NPUKB_FAIL &&
+		 (disk_full(st->cfg->output_dir) || (!st->work_in_output && disk_full(st->workroot))))
 		/* journaled, but the next reader must know the verdict is suspect */
-		io_failure(st, -ENOSPC, st->cfg->output_dir,
+		io_failure(st, -ENOSPC, disk_full(st->cfg->output_dir) ? st->cfg->output_dir : st->workroot,
 			   "the disk is full; the run stops rather than blame the samples");
 }
 
@@ -813,6 +862,11 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 	if ((rc = npukb_workroot_make(cfg->output_dir, cfg->work_parent, cfg->options.keep_workdirs,
 				      &st.workroot, err, errlen)) != 0)
 		goto out;
+	{
+		size_t n = strlen(cfg->output_dir);
+		st.work_in_output = strncmp(st.workroot, cfg->output_dir, n) == 0 &&
+				    strcmp(st.workroot + n, "/work") == 0;
+	}
 	if (asprintf(&path, "%s/journal.jsonl", cfg->output_dir) < 0) {
 		rc = -ENOMEM;
 		goto out;

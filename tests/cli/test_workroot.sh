@@ -32,6 +32,17 @@ left=$(find "$tmp/wd" -mindepth 1 -maxdepth 1 -name 'npukb-work-*' | wc -l)
 [ -e "$tmp/a/work" ] && bad "the work folder was made under the output folder despite --work-dir"
 grep -q '"outcome":"pass"' "$tmp/a/journal.jsonl" || bad "the run in --work-dir did not pass"
 
+# a record names the work folder as <work>: a random folder outside the
+# output folder would make two runs of the same judging differ
+src="${NPUKB_SRCDIR:-.}"
+"$npukb" run --task level1/Comparison/Equal --no-answer --cases smallest-one --seeds 1 -q \
+	--sample "$src/tests/samples/AddCustom/wrong_result" -o "$tmp/e" --work-dir "$tmp/wd" \
+	>"$tmp/e.log" 2>&1
+grep -q '<work>/level1_Comparison_Equal/wrong_result/build' "$tmp/e/journal.jsonl" ||
+	bad "the failed build's command does not name <work>: $(grep -o '"details":"[^"]*' "$tmp/e/journal.jsonl" | head -c 400)"
+grep -q "$tmp/wd" "$tmp/e/journal.jsonl" "$tmp/e/junit.xml" "$tmp/e/results.xml" &&
+	bad "a report names the random work folder"
+
 # the environment names the parent too, and a missing parent is created
 NPUKB_WORK_DIR="$tmp/env/deeper" run b
 [ -d "$tmp/env/deeper" ] || bad "NPUKB_WORK_DIR was not used"
