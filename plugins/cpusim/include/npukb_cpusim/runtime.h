@@ -53,6 +53,11 @@ struct SocParams {
 	double launch_cycles;      /* fixed kernel launch overhead */
 	double sync_all_cycles;    /* SyncAll: from the last arrival to the release */
 	double cube_fractal_cycles; /* one 16x16x(32 bytes) fractal MAC of the cube */
+	/* The AI core's cube buffers (cube_mem.h): L1, L0A, L0B, L0C and the
+	 * bias table (C2). */
+	uint32_t l1_bytes, l0a_bytes, l0b_bytes, l0c_bytes, bt_bytes;
+	double mte1_fractal_cycles; /* LoadData: one 512-byte fractal L1 -> L0 */
+	double fix_bytes_per_cycle; /* Fixpipe L0C -> GM */
 };
 
 struct GmRange {
@@ -104,6 +109,7 @@ struct State {
 	int ngm;
 	GmRange gm[MAX_GM_RANGES];
 	uint32_t ub_used;  /* bytes handed out by InitBuffer in this block */
+	uint32_t cube_used[8]; /* the same per cube buffer (cube_mem.h's Mem) */
 	uint32_t ub_peak;
 	/* Cycle model: when each pipe may start its next instruction and when
 	 * everything it was given has completed (DMA overlaps its latency). */
@@ -691,6 +697,7 @@ inline void begin_block(int64_t idx, int64_t num, int64_t ratio = 1)
 	g.task_ratio = ratio;
 	g.core_idx = idx / ratio;
 	g.ub_used = 0;
+	memset(g.cube_used, 0, sizeof g.cube_used);
 	memset(g.ub_owner, UB_NOT_QUEUE, sizeof g.ub_owner);
 	memset(g.ub_w_pipe, NO_PIPE, sizeof g.ub_w_pipe);
 	memset(g.ub_r_pipe, NO_PIPE, sizeof g.ub_r_pipe);
