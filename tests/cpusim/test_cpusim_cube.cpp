@@ -181,3 +181,322 @@ Test(cpusim_cube, wrong_buffer_operand_trips, .exit_code = 3)
 	LocalTensor<half> t = l1.Get<half>();
 	rt::cube_check(t.addr_, 512, t.GetLength(), 1u << rt::M_L0A, 512, "Mmad", "fm", NPUKB_LOC);
 }
+
+/* ---- GM -> L1 (Nd2Nz), L1 -> L0 (LoadData), Mmad, Fixpipe -------------------------- */
+
+/* Registers host memory as kernel argument `arg` (a GM range). */
+template <class T>
+static GlobalTensor<T> gm(T *p, uint64_t n)
+{
+	rt::GmRange &r = rt::g.gm[rt::g.ngm];
+	r.lo = (uintptr_t)p;
+	r.hi = (uintptr_t)(p + n);
+	r.arg = rt::g.ngm;
+	r.role = "in";
+	rt::g.ngm++;
+	GlobalTensor<T> t;
+	t.SetGlobalBuffer(p, n);
+	return t;
+}
+
+Test(cpusim_cube, nd2nz_half_splits_columns_into_16_wide_blocks_and_pads)
+{
+	TPipe pipe;
+	TBuf<TPosition::A1> l1;
+	pipe.InitBuffer(l1, 2 * 16 * 16 * 2);
+	LocalTensor<half> d = l1.Get<half>();
+	memset(d.addr_, 0x7b, d.GetLength());
+	static half src[3 * 20];
+	for (int r = 0; r < 3; r++)
+		for (int c = 0; c < 20; c++)
+			src[r * 20 + c] = half(r * 100 + c);
+	/* 3 x 20 ND -> two column blocks of 16, 16 rows apart (C0 stride 16) */
+	DataCopy(d, gm(src, 60), Nd2NzParams(1, 3, 20, 0, 20, 16, 1, 0));
+	cr_expect_eq((float)d.addr_[0], 0.0f);
+	cr_expect_eq((float)d.addr_[15], 15.0f);
+	cr_expect_eq((float)d.addr_[2 * 16 + 7], 207.0f);
+	cr_expect_eq((float)d.addr_[256 + 0], 16.0f, "column 16 starts the second block");
+	cr_expect_eq((float)d.addr_[256 + 16 + 3], 119.0f);
+	cr_expect_eq(d.addr_[256 + 2 * 16 + 4].bits, 0, "columns 20..31 padded with zeros");
+	cr_expect_eq(d.addr_[256 + 2 * 16 + 15].bits, 0);
+	cr_expect_eq(d.addr_[3 * 16].bits, 0x7b7b, "row 3 of the block is not written");
+}
+
+Test(cpusim_cube, nd2nz_int8_blocks_are_32_wide_fp32_8_wide)
+{
+	TPipe pipe;
+	TBuf<TPosition::B1> l1;
+	pipe.InitBuffer(l1, 4096);
+	LocalTensor<int8_t> d = l1.Get<int8_t>();
+	memset(d.addr_, 0x55, 4096);
+	static int8_t src[2 * 40];
+	for (int i = 0; i < 80; i++)
+		src[i] = (int8_t)(i - 40);
+	/* 2 x 40 int8: blocks of 32 columns, 2 C0 lines (64 bytes) apart */
+	DataCopy(d, gm(src, 80), Nd2NzParams(1, 2, 40, 0, 40, 2, 1, 0));
+	cr_expect_eq(d.addr_[0], -40);
+	cr_expect_eq(d.addr_[32 + 31], 40 + 31 - 40);  /* row 1, column 31 */
+	cr_expect_eq(d.addr_[64 + 32 + 7], 40 + 39 - 40); /* row 1, column 39 */
+	cr_expect_eq(d.addr_[64 + 32 + 8], 0, "padded to 32 bytes");
+	cr_expect_eq(d.addr_[128], 0x55, "nothing past the second block");
+
+	LocalTensor<float> f = l1.Get<float>()[512];
+	static float fs[10];
+	for (int i = 0; i < 10; i++)
+		fs[i] = (float)i;
+	/* 1 x 10 fp32: blocks of 8, one C0 line apart */
+	DataCopy(f, gm(fs, 10), Nd2NzParams(1, 1, 10, 0, 10, 1, 1, 0));
+	cr_expect_eq(f.addr_[7], 7.0f);
+	cr_expect_eq(f.addr_[8], 8.0f);
+	cr_expect_eq(f.addr_[9], 9.0f);
+	cr_expect_eq(f.addr_[10], 0.0f);
+}
+
+Test(cpusim_cube, load_data_2d_strides_gaps_and_transposes)
+{
+	TPipe pipe;
+	TBuf<TPosition::A1> l1;
+	TBuf<TPosition::A2> l0a;
+	TBuf<TPosition::B2> l0b;
+	pipe.InitBuffer(l1, 4 * 512);
+	pipe.InitBuffer(l0a, 3 * 512);
+	pipe.InitBuffer(l0b, 512);
+	LocalTensor<half> s = l1.Get<half>(), a = l0a.Get<half>(), b = l0b.Get<half>();
+	for (int f = 0; f < 4; f++)
+		for (int e = 0; e < 256; e++)
+			s.addr_[f * 256 + e] = half(f * 256 + e); /* exact in half */
+	memset(a.addr_, 0x11, 3 * 512);
+	/* fractals 1 and 3 of L1 to fractals 0 and 2 of L0A */
+	LoadData(a, s, LoadData2DParams(1, 2, 2, 0, 1, false, 0));
+	PipeBarrier<PIPE_ALL>();
+	cr_expect_eq((float)a.addr_[0], 256.0f);
+	cr_expect_eq((float)a.addr_[255], 511.0f);
+	cr_expect_eq(a.addr_[256].bits, 0x1111, "the gap fractal is not written");
+	cr_expect_eq((float)a.addr_[512 + 17], 785.0f);
+	/* fractal 2 transposed: (row 1, column 2) = element 18 goes to 2 * 16 + 1 */
+	LoadData(b, s, LoadData2DParams(2, 1, 0, 0, 0, true, 0));
+	cr_expect_eq((float)b.addr_[2 * 16 + 1], 530.0f);
+	cr_expect_eq((float)b.addr_[1 * 16 + 2], 545.0f);
+	cr_expect_eq((float)b.addr_[255], 767.0f);
+}
+
+Test(cpusim_cube, load_data_transpose_of_int8_trips, .exit_code = 3)
+{
+	TPipe pipe;
+	TBuf<TPosition::B1> l1;
+	TBuf<TPosition::B2> l0b;
+	pipe.InitBuffer(l1, 512);
+	pipe.InitBuffer(l0b, 512);
+	LoadData(l0b.Get<int8_t>(), l1.Get<int8_t>(), LoadData2DParams(0, 1, 0, 0, 0, true, 0));
+}
+
+Test(cpusim_cube, load_data_source_past_its_tensor_trips, .exit_code = 3)
+{
+	TPipe pipe;
+	TBuf<TPosition::A1> l1;
+	TBuf<TPosition::A2> l0a;
+	pipe.InitBuffer(l1, 2 * 512);
+	pipe.InitBuffer(l0a, 2 * 512);
+	/* fractals 0 and 2: the second is past the 2-fractal source */
+	LoadData(l0a.Get<half>(), l1.Get<half>(), LoadData2DParams(0, 2, 2, 0, 0, false, 0));
+}
+
+/* The whole path of one tile, as a kernel writes it: A (m x k) and B (k x n)
+ * row-major in GM, through L1 (NZ), L0A (ZZ) and L0B (ZN, transposed from
+ * L1's NZ), Mmad into L0C and Fixpipe to C (m x n) row-major. */
+template <class Out>
+static void tile_matmul(const half *A, const half *B, Out *C, uint16_t m, uint16_t n, uint16_t k, QuantMode_t q)
+{
+	const uint16_t M1 = (m + 15) / 16, N1 = (n + 15) / 16, K1 = (k + 15) / 16;
+	TPipe pipe;
+	TQue<TPosition::A1, 1> qa1;
+	TQue<TPosition::B1, 1> qb1;
+	TQue<TPosition::A2, 1> qa2;
+	TQue<TPosition::B2, 1> qb2;
+	TQue<TPosition::CO1, 1> qc;
+	pipe.InitBuffer(qa1, 1, M1 * K1 * 512);
+	pipe.InitBuffer(qb1, 1, K1 * N1 * 512);
+	pipe.InitBuffer(qa2, 1, M1 * K1 * 512);
+	pipe.InitBuffer(qb2, 1, K1 * N1 * 512);
+	pipe.InitBuffer(qc, 1, M1 * N1 * 1024);
+	GlobalTensor<half> ga = gm((half *)A, (uint64_t)m * k), gb = gm((half *)B, (uint64_t)k * n);
+	GlobalTensor<Out> gc = gm(C, (uint64_t)m * n);
+
+	LocalTensor<half> a1 = qa1.AllocTensor<half>(), b1 = qb1.AllocTensor<half>();
+	DataCopy(a1, ga, Nd2NzParams(1, m, k, 0, k, M1 * 16, 1, 0));
+	DataCopy(b1, gb, Nd2NzParams(1, k, n, 0, n, K1 * 16, 1, 0));
+	qa1.EnQue(a1);
+	qb1.EnQue(b1);
+	a1 = qa1.DeQue<half>();
+	b1 = qb1.DeQue<half>();
+	LocalTensor<half> a2 = qa2.AllocTensor<half>(), b2 = qb2.AllocTensor<half>();
+	for (uint16_t i = 0; i < M1; i++)
+		LoadData(a2[i * K1 * 256], a1, LoadData2DParams(i, K1, M1, 0, 0, false, 0));
+	for (uint16_t i = 0; i < K1; i++)
+		LoadData(b2[i * N1 * 256], b1, LoadData2DParams(i, N1, K1, 0, 0, true, 0));
+	qa1.FreeTensor(a1);
+	qb1.FreeTensor(b1);
+	qa2.EnQue(a2);
+	qb2.EnQue(b2);
+	a2 = qa2.DeQue<half>();
+	b2 = qb2.DeQue<half>();
+	LocalTensor<float> c = qc.AllocTensor<float>();
+	MmadParams mp;
+	mp.m = m;
+	mp.n = n;
+	mp.k = k;
+	Mmad(c, a2, b2, mp);
+	qa2.FreeTensor(a2);
+	qb2.FreeTensor(b2);
+	qc.EnQue(c);
+	c = qc.DeQue<float>();
+	FixpipeParamsV220 fp;
+	fp.nSize = n;
+	fp.mSize = m;
+	fp.srcStride = M1 * 16;
+	fp.dstStride = n;
+	fp.quantPre = q;
+	Fixpipe<Out, float, CFG_ROW_MAJOR>(gc, c, fp);
+	qc.FreeTensor(c);
+}
+
+Test(cpusim_cube, tile_matmul_by_hand)
+{
+	/* [1 2 3; 4 5 6] x [1 0; 0 1; 1 1] = [4 5; 10 11] */
+	static half A[6] = {1, 2, 3, 4, 5, 6}, B[6] = {1, 0, 0, 1, 1, 1};
+	static float C[4];
+	tile_matmul(A, B, C, 2, 2, 3, NoQuant);
+	cr_expect_eq(C[0], 4.0f);
+	cr_expect_eq(C[1], 5.0f);
+	cr_expect_eq(C[2], 10.0f);
+	cr_expect_eq(C[3], 11.0f);
+}
+
+Test(cpusim_cube, fp16_products_are_exact_in_fp32)
+{
+	/* (1 + 2^-10)^2 = 1 + 2^-9 + 2^-20: 21 significant bits, which a float
+	 * holds and a product rounded to half (1 + 2^-9) would lose. */
+	static half A[1] = {half(1.0 + 1.0 / 1024)}, B[1] = {half(1.0 + 1.0 / 1024)};
+	static float C[1];
+	tile_matmul(A, B, C, 1, 1, 1, NoQuant);
+	cr_expect_eq(C[0], (float)(1.0 + 1.0 / 512 + 1.0 / 1048576));
+	static half h[1];
+	tile_matmul(A, B, h, 1, 1, 1, F322F16);
+	cr_expect_eq(h[0].bits, 0x3c02, "F322F16 rounds 1 + 2^-9 + 2^-20 to 1 + 2^-9");
+}
+
+Test(cpusim_cube, f322bf16_rounds_ties_to_even)
+{
+	/* 1 + 2^-8 lies halfway between bf16's 1 and 1 + 2^-7: even is 1.0;
+	 * 1 + 3 * 2^-8 halfway between 1 + 2^-7 and 1 + 2^-6: even is 1 + 2^-6. */
+	static half A[2] = {half(1.0 + 1.0 / 256), half(1.0 + 3.0 / 256)}, B[1] = {half(1.0)};
+	static bfloat16_t C[2];
+	tile_matmul(A, B, C, 2, 1, 1, F322BF16);
+	cr_expect_eq(C[0].bits, 0x3f80);
+	cr_expect_eq(C[1].bits, 0x3f82);
+}
+
+Test(cpusim_cube, tile_matmul_with_padding_matches_the_row_major_product)
+{
+	/* m, n, k not multiples of 16; products of small integers are exact, so
+	 * the sums are exact too and their order does not matter. */
+	enum { M = 20, N = 24, K = 40 };
+	static half A[M * K], B[K * N];
+	static float C[M * N];
+	for (int i = 0; i < M * K; i++)
+		A[i] = half((i * 7) % 13 - 6);
+	for (int i = 0; i < K * N; i++)
+		B[i] = half((i * 5) % 11 - 5);
+	tile_matmul(A, B, C, M, N, K, NoQuant);
+	int bad = 0;
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int want = 0;
+			for (int l = 0; l < K; l++)
+				want += ((i * K + l) * 7 % 13 - 6) * ((l * N + j) * 5 % 11 - 5);
+			bad += C[i * N + j] != (float)want;
+		}
+	cr_expect_eq(bad, 0, "%d of %d elements differ", bad, M * N);
+}
+
+Test(cpusim_cube, int8_mmad_accumulates_in_int32_and_cmatrix_init_accumulates)
+{
+	/* L0A/L0B written directly: one 16 x 32 fractal each. */
+	TPipe pipe;
+	TBuf<TPosition::A2> l0a;
+	TBuf<TPosition::B2> l0b;
+	TBuf<TPosition::CO1> l0c;
+	pipe.InitBuffer(l0a, 512);
+	pipe.InitBuffer(l0b, 512);
+	pipe.InitBuffer(l0c, 1024);
+	LocalTensor<int8_t> a = l0a.Get<int8_t>(), b = l0b.Get<int8_t>();
+	LocalTensor<int32_t> c = l0c.Get<int32_t>();
+	memset(a.addr_, 0, 512);
+	memset(b.addr_, 0, 512);
+	a.addr_[0] = 127;  /* A(0, 0) */
+	a.addr_[1] = -128; /* A(0, 1) */
+	b.addr_[0] = 127;  /* B(0, 0): column 0, k 0 */
+	b.addr_[1] = -128; /* B(1, 0) */
+	b.addr_[32] = 3;   /* B(0, 1): column 1 */
+	MmadParams p;
+	p.m = 1;
+	p.n = 2;
+	p.k = 2;
+	Mmad(c, a, b, p);
+	PipeBarrier<PIPE_ALL>();
+	cr_expect_eq(c.addr_[0], 127 * 127 + 128 * 128);
+	cr_expect_eq(c.addr_[1], 381);
+	p.cmatrixInitVal = false; /* C += A B */
+	Mmad(c, a, b, p);
+	PipeBarrier<PIPE_ALL>();
+	cr_expect_eq(c.addr_[0], 2 * (127 * 127 + 128 * 128));
+	cr_expect_eq(c.addr_[1], 762);
+}
+
+Test(cpusim_cube, mmad_bias_in_the_bias_table_is_added_to_every_row)
+{
+	TPipe pipe;
+	TBuf<TPosition::A2> l0a;
+	TBuf<TPosition::B2> l0b;
+	TBuf<TPosition::CO1> l0c;
+	TBuf<TPosition::C2> bt;
+	pipe.InitBuffer(l0a, 512);
+	pipe.InitBuffer(l0b, 512);
+	pipe.InitBuffer(l0c, 1024);
+	pipe.InitBuffer(bt, 64);
+	LocalTensor<half> a = l0a.Get<half>(), b = l0b.Get<half>();
+	LocalTensor<float> c = l0c.Get<float>(), bias = bt.Get<float>();
+	for (int i = 0; i < 256; i++) {
+		a.addr_[i] = half(0.0);
+		b.addr_[i] = half(0.0);
+	}
+	a.addr_[0] = half(2.0);      /* A(0, 0) */
+	a.addr_[16] = half(3.0);     /* A(1, 0) */
+	b.addr_[0] = half(5.0);      /* B(0, 0) */
+	bias.addr_[0] = 0.5f;
+	bias.addr_[1] = -1.0f;
+	MmadParams p;
+	p.m = 2;
+	p.n = 2;
+	p.k = 1;
+	Mmad(c, a, b, bias, p);
+	PipeBarrier<PIPE_ALL>();
+	cr_expect_eq(c.addr_[0], 10.5f);
+	cr_expect_eq(c.addr_[1], -1.0f);
+	cr_expect_eq(c.addr_[16], 15.5f);
+	cr_expect_eq(c.addr_[17], -1.0f);
+}
+
+Test(cpusim_cube, fixpipe_src_stride_below_m_trips, .exit_code = 3)
+{
+	TPipe pipe;
+	TBuf<TPosition::CO1> l0c;
+	pipe.InitBuffer(l0c, 4096);
+	static float out[32 * 16];
+	FixpipeParamsV220 fp;
+	fp.nSize = 16;
+	fp.mSize = 32;
+	fp.srcStride = 16; /* two 16-row blocks need 32 */
+	fp.dstStride = 16;
+	Fixpipe<float, float, CFG_ROW_MAJOR>(gm(out, 32 * 16), l0c.Get<float>(), fp);
+}

@@ -11,8 +11,8 @@
  * defaulted SrcLoc so that a report names the kernel's own file and line.
  *
  * The high-level Matmul is in npukb_cpusim/matmul.h (lib/matmul_intf.h, as
- * in CANN). Not yet here: the low-level cube instructions
- * (Mmad, LoadData, Fixpipe). */
+ * in CANN); the low-level cube instructions (DataCopy GM->L1 with Nd2Nz,
+ * LoadData, Mmad, Fixpipe) in npukb_cpusim/cube.h. */
 #ifndef NPUKB_CPUSIM_KERNEL_OPERATOR_H
 #define NPUKB_CPUSIM_KERNEL_OPERATOR_H
 
@@ -974,7 +974,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 		     SrcLoc loc = NPUKB_LOC)
 {
 	const uint64_t bytes = detail::copy_bytes<T>(count);
-	npukb_cpusim::ub_check(dst.addr_, bytes, dst.GetLength(), "DataCopy GM->UB", "destination", loc);
+	npukb_cpusim::local_check(dst.addr_, bytes, dst.GetLength(), "DataCopy GM->UB/L1", "destination", loc);
 	npukb_cpusim::gm_check(src.addr_, bytes, "DataCopy GM->UB reads", loc);
 	memcpy(dst.addr_, src.addr_, bytes);
 	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE2, bytes);
@@ -1010,7 +1010,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 	unsigned char *d = (unsigned char *)dst.addr_;
 	const unsigned char *s = (const unsigned char *)src.addr_;
 	const uint64_t dspan = p.blockCount ? (p.blockCount - 1) * (blk + p.dstStride * 32ull) + blk : 0;
-	npukb_cpusim::ub_check(d, dspan, dst.GetLength(), "DataCopy GM->UB", "destination", loc);
+	npukb_cpusim::local_check(d, dspan, dst.GetLength(), "DataCopy GM->UB/L1", "destination", loc);
 	for (uint32_t i = 0; i < p.blockCount; i++) {
 		const unsigned char *si = s + i * (blk + p.srcStride * 32ull);
 		npukb_cpusim::gm_check(si, blk, "DataCopy GM->UB reads", loc);
@@ -1070,6 +1070,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 #include "npukb_cpusim/softmax_tiling.h"
 #include "npukb_cpusim/softmax.h"
 #include "npukb_cpusim/cube_tiling.h"
+#include "npukb_cpusim/cube.h"
 
 /* CANN declares these at global scope too: kernels call them unqualified
  * outside any `using namespace AscendC`. */

@@ -126,6 +126,17 @@ inline Mem cube_check(const void *p, uint64_t bytes, uint64_t avail, unsigned wa
 	return m;
 }
 
+/* The destination of a GM -> local DataCopy: UB (MTE2 into the vector
+ * core) or L1 (MTE2 into the cube core, TPosition A1/B1/C1). */
+inline void local_check(const void *p, uint64_t bytes, uint64_t avail, const char *what, const char *operand,
+			SrcLoc loc)
+{
+	if (cube_mem_of(p) == M_COUNT)
+		ub_check(p, bytes, avail, what, operand, loc);
+	else
+		cube_check(p, bytes, avail, 1u << M_L1, 32, what, operand, loc);
+}
+
 } // namespace npukb_cpusim
 
 #endif
