@@ -500,3 +500,80 @@ Test(cpusim_cube, fixpipe_src_stride_below_m_trips, .exit_code = 3)
 	fp.dstStride = 16;
 	Fixpipe<float, float, CFG_ROW_MAJOR>(gm(out, 32 * 16), l0c.Get<float>(), fp);
 }
+
+/* ---- the cube pipes in the cycle model --------------------------------------------- */
+
+#include "cube_tiled_kernel.h"
+
+/* Cycles of a 64 x 64 x 512 tiled matmul (8 k tiles of 64) with nbuf
+ * buffers per queue; checks the result (small integers: exact). */
+static double tiled_cycles(uint8_t nbuf)
+{
+	enum { M = 64, N = 64, K = 512 };
+	static half A[M * K], B[K * N];
+	static float C[M * N];
+	for (int i = 0; i < M * K; i++)
+		A[i] = half(i % 5 - 2);
+	for (int i = 0; i < K * N; i++)
+		B[i] = half(i % 3 - 1);
+	rt::begin_block(0, 1);
+	rt::g.ngm = 0;
+	cube_tiled_matmul(gm(A, M * K), gm(B, K * N), gm(C, M * N), M, N, K, 64, 64, 64, nbuf);
+	int bad = 0;
+	for (int i = 0; i < M; i += 7)
+		for (int j = 0; j < N; j += 5) {
+			int want = 0;
+			for (int l = 0; l < K; l++)
+				want += ((i * K + l) % 5 - 2) * ((l * N + j) % 3 - 1);
+			bad += C[i * N + j] != (float)want;
+		}
+	cr_expect_eq(bad, 0, "nbuf %u: %d sampled elements differ", nbuf, bad);
+	return rt::end_block();
+}
+
+Test(cpusim_cube, double_buffered_pipeline_costs_less_than_single_buffered)
+{
+	const double one = tiled_cycles(1), two = tiled_cycles(2);
+	cr_log_info("64x64x512 tiled matmul: single-buffered %.0f cycles, double-buffered %.0f", one, two);
+	cr_expect_lt(two, one, "double-buffered %.0f cycles, single-buffered %.0f", two, one);
+	/* Both pay at least the GM traffic: 8 x (8 KiB of A + 8 KiB of B) at
+	 * 32 bytes a cycle, and the cube's 8 x 4 x 4 x 4 fractals. */
+	cr_expect_gt(two, 8.0 * 16384 / 32);
+	cr_expect_gt(rt::g.busy[rt::P_M], 0.0);
+}
+
+/* Each cube instruction's pipe and time, by hand: the scalar unit issues
+ * one instruction a cycle; LoadData of 16 fractals takes 16 MTE1 cycles,
+ * a 64 x 64 x 64 fp16 Mmad 4 x 4 x 4 cube cycles, Fixpipe of 64 x 64 fp32
+ * (16 KiB) the GM port's 512 cycles at 32 bytes a cycle (its own 64 bytes a
+ * cycle is faster) plus the write latency. Nothing orders them, so each
+ * starts when issued. */
+Test(cpusim_cube, cube_instructions_charge_their_pipes)
+{
+	static float out[64 * 64];
+	GlobalTensor<float> g_out = gm(out, 64 * 64);
+	rt::begin_block(0, 1);
+	TPipe pipe;
+	TBuf<TPosition::A1> l1;
+	TBuf<TPosition::A2> l0a;
+	TBuf<TPosition::B2> l0b;
+	TBuf<TPosition::CO1> l0c;
+	pipe.InitBuffer(l1, 8192);
+	pipe.InitBuffer(l0a, 8192);
+	pipe.InitBuffer(l0b, 8192);
+	pipe.InitBuffer(l0c, 16384);
+	LoadData(l0a.Get<half>(), l1.Get<half>(), LoadData2DParams(0, 16, 1, 0, 0, false, 0));
+	cr_expect_eq(rt::g.done[rt::P_MTE1], 16.0);
+	MmadParams p;
+	p.m = 64;
+	p.n = 64;
+	p.k = 64;
+	PipeBarrier<PIPE_ALL>(); /* the race check would flag L0A otherwise */
+	Mmad(l0c.Get<float>(), l0a.Get<half>(), l0b.Get<half>(), p);
+	cr_expect_eq(rt::g.done[rt::P_M], 16.0 + 64.0);
+	PipeBarrier<PIPE_ALL>();
+	FixpipeParamsV220 fp(64, 64, 64, 64, false);
+	Fixpipe<float, float, CFG_ROW_MAJOR>(g_out, l0c.Get<float>(), fp);
+	cr_expect_eq(rt::g.busy[rt::P_FIX], 80.0 + 512.0);
+	cr_expect_eq(rt::g.done[rt::P_FIX], 80.0 + 512.0 + 100.0);
+}
