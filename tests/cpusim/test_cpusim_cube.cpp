@@ -358,6 +358,8 @@ static void tile_matmul(const half *A, const half *B, Out *C, uint16_t m, uint16
 	fp.quantPre = q;
 	Fixpipe<Out, float, CFG_ROW_MAJOR>(gc, c, fp);
 	qc.FreeTensor(c);
+	/* the launch ends: a second call starts on idle pipes */
+	PipeBarrier<PIPE_ALL>();
 }
 
 Test(cpusim_cube, tile_matmul_by_hand)
@@ -576,4 +578,80 @@ Test(cpusim_cube, cube_instructions_charge_their_pipes)
 	Fixpipe<float, float, CFG_ROW_MAJOR>(g_out, l0c.Get<float>(), fp);
 	cr_expect_eq(rt::g.busy[rt::P_FIX], 80.0 + 512.0);
 	cr_expect_eq(rt::g.done[rt::P_FIX], 80.0 + 512.0 + 100.0);
+}
+
+/* ---- races on the cube buffers ---------------------------------------------------------- */
+
+/* One 16 x 16 half tile: GM -> L1 by MTE2, then L1 -> L0A by MTE1, with or
+ * without the MTE2 -> MTE1 flag between them. */
+static void l1_then_l0a(bool flag, bool refill = false)
+{
+	static half src[256];
+	GlobalTensor<half> g_src = gm(src, 256);
+	TPipe pipe;
+	TBuf<TPosition::A1> l1;
+	TBuf<TPosition::A2> l0a;
+	pipe.InitBuffer(l1, 512);
+	pipe.InitBuffer(l0a, 512);
+	DataCopy(l1.Get<half>(), g_src, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+	if (flag) {
+		SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+		WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+	}
+	LoadData(l0a.Get<half>(), l1.Get<half>(), LoadData2DParams(0, 1, 0, 0, 0, false, 0));
+	if (refill) /* no MTE1 -> MTE2 flag: the copy may land before the load read */
+		DataCopy(l1.Get<half>(), g_src, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+}
+
+Test(cpusim_cube, load_data_racing_the_l1_copy_trips, .exit_code = 3)
+{
+	l1_then_l0a(false);
+}
+
+Test(cpusim_cube, load_data_after_the_mte2_mte1_flag_passes)
+{
+	l1_then_l0a(true);
+	cr_expect_geq(rt::g.busy[rt::P_MTE1], rt::g.done[rt::P_MTE2], "MTE1 started after the copy landed");
+}
+
+/* Write after read: MTE2 refills L1 while MTE1 may still be reading it. */
+Test(cpusim_cube, refilling_l1_under_a_load_data_trips, .exit_code = 3)
+{
+	l1_then_l0a(true, true);
+}
+
+/* Fixpipe reading L0C the cube is still writing: M -> FIX needs a flag or
+ * the CO1 queue. */
+static void mmad_then_fixpipe(bool flag)
+{
+	static float out[256];
+	GlobalTensor<float> g_out = gm(out, 256);
+	TPipe pipe;
+	TBuf<TPosition::A2> l0a;
+	TBuf<TPosition::B2> l0b;
+	TBuf<TPosition::CO1> l0c;
+	pipe.InitBuffer(l0a, 64 * 64 * 2);
+	pipe.InitBuffer(l0b, 64 * 64 * 2);
+	pipe.InitBuffer(l0c, 64 * 64 * 4);
+	MmadParams p; /* 64 cube cycles: still running when Fixpipe is issued */
+	p.m = 64;
+	p.n = 64;
+	p.k = 64;
+	Mmad(l0c.Get<float>(), l0a.Get<half>(), l0b.Get<half>(), p);
+	if (flag) {
+		SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+		WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+	}
+	Fixpipe<float, float, CFG_ROW_MAJOR>(g_out, l0c.Get<float>(), FixpipeParamsV220(16, 16, 16, 16, false));
+}
+
+Test(cpusim_cube, fixpipe_racing_the_mmad_trips, .exit_code = 3)
+{
+	mmad_then_fixpipe(false);
+}
+
+Test(cpusim_cube, fixpipe_after_the_m_fix_flag_passes)
+{
+	mmad_then_fixpipe(true);
+	cr_expect_geq(rt::g.busy[rt::P_FIX], rt::g.done[rt::P_M]);
 }

@@ -13,23 +13,7 @@
 
 namespace npukb_cpusim {
 
-enum Mem : uint8_t { M_UB, M_L1, M_L0A, M_L0B, M_L0C, M_BT, M_COUNT };
-
-/* Each buffer's room in the arena: the largest any supported SoC has (310P:
- * L1 1 MiB, L0C 256 KiB); the SoC's own size is what InitBuffer enforces. */
-constexpr uint32_t CUBE_ORIGIN[M_COUNT] = {0, 0, 1u << 20, (1u << 20) + (64u << 10), (1u << 20) + (128u << 10),
-					   (1u << 20) + (384u << 10)};
-constexpr uint32_t CUBE_ROOM[M_COUNT] = {0, 1u << 20, 64u << 10, 64u << 10, 256u << 10, 4u << 10};
-constexpr uint32_t CUBE_ARENA_BYTES = (1u << 20) + (388u << 10);
-constexpr uint32_t CUBE_BLOCKS = CUBE_ARENA_BYTES / 32;
-
 alignas(4096) inline unsigned char cube_arena[CUBE_ARENA_BYTES];
-
-inline const char *mem_name(Mem m)
-{
-	static const char *const names[] = {"UB", "L1", "L0A", "L0B", "L0C", "BT"};
-	return m < M_COUNT ? names[m] : "?";
-}
 
 /* The SoC's capacity of a cube buffer. */
 inline uint32_t cube_capacity(Mem m)
@@ -123,6 +107,7 @@ inline Mem cube_check(const void *p, uint64_t bytes, uint64_t avail, unsigned wa
 	if (off + bytes > cube_capacity(m))
 		fail("out-of-bounds", loc, "%s: %s runs past the end of %s (%u bytes)", what, operand, mem_name(m),
 		     cube_capacity(m));
+	ub_note_access(CUBE_ORIGIN[m] + off, bytes, what, operand, loc, true);
 	return m;
 }
 
