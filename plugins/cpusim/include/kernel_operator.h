@@ -974,7 +974,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 		     SrcLoc loc = NPUKB_LOC)
 {
 	const uint64_t bytes = detail::copy_bytes<T>(count);
-	npukb_cpusim::local_check(dst.addr_, bytes, dst.GetLength(), "DataCopy GM->UB/L1", "destination", loc);
+	npukb_cpusim::local_check(dst.addr_, bytes, dst.GetLength(), npukb_cpusim::gm_copy_name(dst.addr_), "destination", loc);
 	npukb_cpusim::gm_check(src.addr_, bytes, "DataCopy GM->UB reads", loc);
 	memcpy(dst.addr_, src.addr_, bytes);
 	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE2, bytes);
@@ -1010,7 +1010,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 	unsigned char *d = (unsigned char *)dst.addr_;
 	const unsigned char *s = (const unsigned char *)src.addr_;
 	const uint64_t dspan = p.blockCount ? (p.blockCount - 1) * (blk + p.dstStride * 32ull) + blk : 0;
-	npukb_cpusim::local_check(d, dspan, dst.GetLength(), "DataCopy GM->UB/L1", "destination", loc);
+	npukb_cpusim::local_check(d, dspan, dst.GetLength(), npukb_cpusim::gm_copy_name(d), "destination", loc);
 	for (uint32_t i = 0; i < p.blockCount; i++) {
 		const unsigned char *si = s + i * (blk + p.srcStride * 32ull);
 		npukb_cpusim::gm_check(si, blk, "DataCopy GM->UB reads", loc);

@@ -15,6 +15,8 @@
 #ifndef NPUKB_CPUSIM_CUBE_H
 #define NPUKB_CPUSIM_CUBE_H
 
+#include <vector>
+
 #include "npukb_cpusim/cube_mem.h"
 
 namespace npukb_cpusim {
@@ -63,6 +65,7 @@ template <class T> struct MmadAcc { using type = float; };
 template <> struct MmadAcc<int8_t> { using type = int32_t; };
 
 template <class T> inline float mmad_value(T v) { return (float)v; }
+inline int32_t mmad_value(int8_t v) { return v; }
 
 } // namespace npukb_cpusim
 
@@ -223,20 +226,44 @@ inline void mmad(const LocalTensor<T> &c, const LocalTensor<U> &a, const LocalTe
 		       "filter (right matrix)", loc);
 	rt::cube_check(c.addr_, (uint64_t)M1 * N1 * 256 * sizeof(T), c.GetLength(), 1u << rt::M_L0C, 1024, what,
 		       "destination", loc);
-	for (uint32_t ni = 0; ni < p.n; ni++)
-		for (uint32_t mi = 0; mi < p.m; mi++) {
-			const uint64_t ci = ((uint64_t)(ni / 16) * M1 + mi / 16) * 256 + (mi % 16) * 16 + ni % 16;
-			T acc = init == MmadInit::ZERO ? (T)0 : init == MmadInit::BIAS_ROW ? bias_row[ni] : bias_l0c[ci];
-			for (uint32_t j = 0; j < p.k; j++) {
-				const U av = a.addr_[((uint64_t)(mi / 16) * K1 + j / K0) * 16 * K0 + (mi % 16) * K0 + j % K0];
-				const S bv = b.addr_[((uint64_t)(j / K0) * N1 + ni / 16) * 16 * K0 + (ni % 16) * K0 + j % K0];
-				if constexpr (std::is_same<T, int32_t>::value)
-					acc += (int32_t)av * (int32_t)bv;
-				else
-					acc = acc + (float)((double)(float)av * (double)(float)bv);
-			}
-			c.addr_[ci] = acc;
+	/* Unpacked to row-major A (m x k), B (k x n) and C (m x n), so that the
+	 * inner loop runs along n over contiguous memory and vectorises; each
+	 * C element still sums its k products in k order. */
+	static thread_local std::vector<T> ad, bd, cd;
+	const uint32_t m = p.m, n = p.n, k = p.k;
+	ad.resize((size_t)m * k);
+	bd.resize((size_t)k * n);
+	cd.resize((size_t)m * n);
+	for (uint32_t mi = 0; mi < m; mi++)
+		for (uint32_t j = 0; j < k; j++)
+			ad[(size_t)mi * k + j] =
+				(T)rt::mmad_value(a.addr_[((uint64_t)(mi / 16) * K1 + j / K0) * 16 * K0 + (mi % 16) * K0 + j % K0]);
+	for (uint32_t j = 0; j < k; j++)
+		for (uint32_t ni = 0; ni < n; ni++)
+			bd[(size_t)j * n + ni] =
+				(T)rt::mmad_value(b.addr_[((uint64_t)(j / K0) * N1 + ni / 16) * 16 * K0 + (ni % 16) * K0 + j % K0]);
+	const auto c_at = [M1](uint32_t mi, uint32_t ni) {
+		return ((uint64_t)(ni / 16) * M1 + mi / 16) * 256 + (mi % 16) * 16 + ni % 16;
+	};
+	for (uint32_t mi = 0; mi < m; mi++)
+		for (uint32_t ni = 0; ni < n; ni++)
+			cd[(size_t)mi * n + ni] = init == MmadInit::ZERO       ? (T)0
+						  : init == MmadInit::BIAS_ROW ? bias_row[ni]
+									       : bias_l0c[c_at(mi, ni)];
+	/* fp16 x fp16 and bf16 x bf16 products are exact in a float, int8 x
+	 * int8 in an int32: a fused multiply-add would give the same sum. */
+	for (uint32_t mi = 0; mi < m; mi++) {
+		T *crow = &cd[(size_t)mi * n];
+		for (uint32_t j = 0; j < k; j++) {
+			const T x = ad[(size_t)mi * k + j];
+			const T *brow = &bd[(size_t)j * n];
+			for (uint32_t ni = 0; ni < n; ni++)
+				crow[ni] += x * brow[ni];
 		}
+	}
+	for (uint32_t mi = 0; mi < m; mi++)
+		for (uint32_t ni = 0; ni < n; ni++)
+			c.addr_[c_at(mi, ni)] = cd[(size_t)mi * n + ni];
 	rt::cost_mmad((uint64_t)M1 * N1 * K1);
 }
 } // namespace detail

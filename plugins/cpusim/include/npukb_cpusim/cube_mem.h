@@ -111,6 +111,12 @@ inline Mem cube_check(const void *p, uint64_t bytes, uint64_t avail, unsigned wa
 	return m;
 }
 
+/* A GM -> local DataCopy's name in findings. */
+inline const char *gm_copy_name(const void *dst)
+{
+	return cube_mem_of(dst) == M_COUNT ? "DataCopy GM->UB" : "DataCopy GM->L1";
+}
+
 /* The destination of a GM -> local DataCopy: UB (MTE2 into the vector
  * core) or L1 (MTE2 into the cube core, TPosition A1/B1/C1). */
 inline void local_check(const void *p, uint64_t bytes, uint64_t avail, const char *what, const char *operand,
