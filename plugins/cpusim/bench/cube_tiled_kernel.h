@@ -4,7 +4,7 @@
  * (LoadData) -> Mmad accumulating in L0C, then Fixpipe to C. `nbuf` buffers
  * per queue: 1 runs the stages of consecutive k tiles one after another, 2
  * lets MTE2 fetch tile i + 1 while MTE1 and the cube work on tile i. Used
- * by the cube test (the pipeline ranking) and the cube benchmark. */
+ * by the cube test (the pipeline ranking) and bench_matmul.cpp. */
 #ifndef NPUKB_TESTS_CUBE_TILED_KERNEL_H
 #define NPUKB_TESTS_CUBE_TILED_KERNEL_H
 
