@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 
 #include "kernel_operator.h"
+#include "cube_host_block.h"
 
 using namespace AscendC;
 namespace rt = npukb_cpusim;
@@ -12,28 +13,8 @@ namespace rt = npukb_cpusim;
 /* One block on a 910B: the capacities soc/ascend910b.conf gives. */
 static void setup_block(void)
 {
-	rt::SocParams &p = rt::g.soc;
-	memset(&rt::g, 0, sizeof rt::g);
-	snprintf(p.name, sizeof p.name, "test910b");
-	p.ub_bytes = 196608;
-	p.cores = 48;
-	p.clock_mhz = 1800;
-	p.gm_bytes_per_cycle = 32;
-	p.hbm_bytes_per_cycle = 888;
-	p.mte2_latency = 200;
-	p.mte3_latency = 100;
-	p.issue_cycles = 1;
-	p.vec_latency = 10;
-	p.vec_repeat_cycles = 1;
-	p.cube_fractal_cycles = 1;
-	p.l1_bytes = 524288;
-	p.l0a_bytes = 65536;
-	p.l0b_bytes = 65536;
-	p.l0c_bytes = 131072;
-	p.bt_bytes = 1024;
-	p.mte1_fractal_cycles = 1;
-	p.fix_bytes_per_cycle = 64;
-	rt::begin_block(0, 1);
+	cube_host_block_910b();
+	snprintf(rt::g.soc.name, sizeof rt::g.soc.name, "test910b");
 }
 
 TestSuite(cpusim_cube, .init = setup_block);
@@ -184,19 +165,10 @@ Test(cpusim_cube, wrong_buffer_operand_trips, .exit_code = 3)
 
 /* ---- GM -> L1 (Nd2Nz), L1 -> L0 (LoadData), Mmad, Fixpipe -------------------------- */
 
-/* Registers host memory as kernel argument `arg` (a GM range). */
 template <class T>
 static GlobalTensor<T> gm(T *p, uint64_t n)
 {
-	rt::GmRange &r = rt::g.gm[rt::g.ngm];
-	r.lo = (uintptr_t)p;
-	r.hi = (uintptr_t)(p + n);
-	r.arg = rt::g.ngm;
-	r.role = "in";
-	rt::g.ngm++;
-	GlobalTensor<T> t;
-	t.SetGlobalBuffer(p, n);
-	return t;
+	return cube_host_gm(p, n);
 }
 
 Test(cpusim_cube, nd2nz_half_splits_columns_into_16_wide_blocks_and_pads)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "cube_host_block.h"
 #include "cube_tiled_kernel.h"
 
 namespace rt = npukb_cpusim;
@@ -39,44 +40,6 @@ static void plain_blocked(const float *a, const float *b, float *c, int n)
 					}
 }
 
-/* The 910B values soc/ascend910b.conf gives, one block on one core. */
-static void setup_910b(void)
-{
-	rt::SocParams &p = rt::g.soc;
-	snprintf(p.name, sizeof p.name, "ascend910b");
-	p.ub_bytes = 196608;
-	p.cores = 48;
-	p.clock_mhz = 1800;
-	p.gm_bytes_per_cycle = 32;
-	p.hbm_bytes_per_cycle = 1600e3 / 1800;
-	p.mte2_latency = 200;
-	p.mte3_latency = 100;
-	p.issue_cycles = 1;
-	p.cube_fractal_cycles = 1;
-	p.l1_bytes = 524288;
-	p.l0a_bytes = 65536;
-	p.l0b_bytes = 65536;
-	p.l0c_bytes = 131072;
-	p.bt_bytes = 1024;
-	p.mte1_fractal_cycles = 1;
-	p.fix_bytes_per_cycle = 64;
-	rt::begin_block(0, 1);
-}
-
-template <class T>
-static AscendC::GlobalTensor<T> gm(T *p, uint64_t n)
-{
-	rt::GmRange &r = rt::g.gm[rt::g.ngm];
-	r.lo = (uintptr_t)p;
-	r.hi = (uintptr_t)(p + n);
-	r.arg = rt::g.ngm;
-	r.role = "in";
-	rt::g.ngm++;
-	AscendC::GlobalTensor<T> t;
-	t.SetGlobalBuffer(p, n);
-	return t;
-}
-
 static int bench(int n)
 {
 	const size_t nn = (size_t)n * n;
@@ -93,10 +56,9 @@ static int bench(int n)
 		ah[i] = half(af[i]);
 		bh[i] = half(bf[i]);
 	}
-	memset(&rt::g, 0, sizeof rt::g);
-	setup_910b();
+	cube_host_block_910b();
 	double t0 = now();
-	cube_tiled_matmul(gm(ah, nn), gm(bh, nn), gm(c_sim, nn), n, n, n, 128, 128, 64, 2);
+	cube_tiled_matmul(cube_host_gm(ah, nn), cube_host_gm(bh, nn), cube_host_gm(c_sim, nn), n, n, n, 128, 128, 64, 2);
 	const double sim_s = now() - t0, cycles = rt::end_block();
 	t0 = now();
 	plain_blocked(af, bf, c_plain, n);
