@@ -140,6 +140,10 @@ static const char run_usage[] =
 	"                     version, backend, SoC, --seeds or --seed is refused\n"
 	"                     (exit 3). Without a journal in DIR it starts afresh\n"
 	"  --keep-work        keep the per-sample work folders under DIR/work\n"
+	"  --work-dir PATH    make the run's work folder (tensor files, builds) in\n"
+	"                     PATH (also NPUKB_WORK_DIR); default: in /dev/shm when\n"
+	"                     it is a memory file system with 8 GiB free, else\n"
+	"                     DIR/work; removed at the end unless --keep-work\n"
 	"  --no-cache         neither use nor fill the cache (see npukb cache): judge\n"
 	"                     every unit, even one judged before with nothing changed\n"
 	"  --dump-tensors     for each failing (case, seed), write the inputs, expected\n"
@@ -271,6 +275,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		{ "output", required_argument, NULL, 'o' },
 		{ "label", required_argument, NULL, 'a' },
 		{ "keep-work", no_argument, NULL, 'k' },
+		{ "work-dir", required_argument, NULL, 'W' },
 		{ "resume", no_argument, NULL, 'Z' },
 		{ "dump-tensors", no_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -410,6 +415,11 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 			cfg.label = optarg;
 			break;
 		case 'k': cfg.options.keep_workdirs = 1; break;
+		case 'W':
+			if (!*optarg)
+				{ rc = bad_value("--work-dir", optarg, "a folder"); goto out_noplugins; }
+			cfg.work_parent = optarg;
+			break;
 		case 'Z': cfg.resume = 1; break;
 		case 'X': no_cache = 1; break;
 		case 'T': cfg.options.dump_tensors = 1; break;
@@ -456,6 +466,8 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		cache = npukb_cache_dir_default();
 	cfg.options.cache_dir = cache;
 	cfg.options.backend_opts = bopts;
+	if (!cfg.work_parent && getenv("NPUKB_WORK_DIR") && *getenv("NPUKB_WORK_DIR"))
+		cfg.work_parent = getenv("NPUKB_WORK_DIR");
 	if (levels)
 		(void)npukb_sandbox_task_data(levels); /* --levels may be elsewhere */
 	if (!check_sandbox()) {

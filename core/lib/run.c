@@ -26,6 +26,7 @@
 #include "run_samples.h"
 #include "samples.h"
 #include "unit_cache.h"
+#include "workroot.h"
 
 #include <npukb/util.h>
 
@@ -809,8 +810,10 @@ int npukb_run_execute(const struct npukb_run_config *cfg, struct npukb_results *
 			rc = NPUKB_RUN_EBADINPUT;
 		goto out;
 	}
-	if (asprintf(&st.workroot, "%s/work", cfg->output_dir) < 0 ||
-	    asprintf(&path, "%s/journal.jsonl", cfg->output_dir) < 0) {
+	if ((rc = npukb_workroot_make(cfg->output_dir, cfg->work_parent, cfg->options.keep_workdirs,
+				      &st.workroot, err, errlen)) != 0)
+		goto out;
+	if (asprintf(&path, "%s/journal.jsonl", cfg->output_dir) < 0) {
 		rc = -ENOMEM;
 		goto out;
 	}

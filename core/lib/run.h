@@ -40,6 +40,10 @@ struct npukb_run_config {
 	/* Worker processes judging units side by side (run_workers.h); 0:
 	 * the cores hwloc reports. Verdicts do not depend on it. */
 	unsigned jobs;
+	/* --work-dir / NPUKB_WORK_DIR: the folder the run's work root is made
+	 * in (NULL: a memory file system with room, else the output folder;
+	 * workroot.h). */
+	const char *work_parent;
 };
 
 /* Judges into <output_dir>/journal.jsonl, then renders every report from

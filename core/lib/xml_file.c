@@ -52,9 +52,16 @@ int npukb_xml_file_close(struct npukb_xml_file *f, int ok, const char *what,
 			 char *err, size_t errlen)
 {
 	int rc = ok ? 0 : -EIO;
-	xmlFreeTextWriter(f->w); /* flushes; the FILE stays ours to close */
+	/* The writer's last buffer reaches the FILE only now, and a failed
+	 * fwrite there (a full disk) is seen by no return value but the
+	 * FILE's error flag: without it a cut file would replace a whole one. */
 	errno = 0;
+	if (xmlTextWriterFlush(f->w) < 0 && rc == 0)
+		rc = errno ? -errno : -EIO;
+	xmlFreeTextWriter(f->w); /* the FILE stays ours to close */
 	if (fflush(f->fp) != 0 && rc == 0)
+		rc = errno ? -errno : -EIO;
+	if (ferror(f->fp) && rc == 0)
 		rc = errno ? -errno : -EIO;
 	if (fclose(f->fp) != 0 && rc == 0)
 		rc = errno ? -errno : -EIO;

@@ -175,9 +175,10 @@ if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=32m tmpfs "$tmp/full" 2>/dev/n
 	cp "$full/out/junit.xml" "$full/out/summary.txt" "$full/out/results.xml" "$tmp/"
 	dd if=/dev/zero of="$full/filler" bs=64k 2>/dev/null
 	# --no-cache: the run must judge on the full disk, not replay the
-	# unit the roomy run left in the cache
+	# unit the roomy run left in the cache; its work folder is on that
+	# disk too (a report alone failing to be written: test_junit)
 	check "run on a full disk" 4 "$npukb" run --task $add --case 0 --seeds 1 -q --no-cache \
-		-o "$full/out"
+		-o "$full/out" --work-dir "$full/work"
 	grep_out "the error names the path" "$full/out.*No space left on device" "$tmp/err"
 	for f in junit.xml summary.txt results.xml; do
 		if cmp -s "$full/out/$f" "$tmp/$f"; then pass=$((pass + 1)); else
@@ -189,12 +190,13 @@ if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=32m tmpfs "$tmp/full" 2>/dev/n
 	check "report: the stopped run is incomplete" 0 "$npukb" report "$full/out/journal.jsonl"
 	grep_out "the stopped run is incomplete" "is incomplete" "$tmp/err"
 	umount "$full" && full=
-	# room for the journal but not for a case's tensor files (128 MiB):
-	# that case's verdict says so; no worker dies of SIGBUS writing them
+	# room for the journal but not for a case's tensor files (128 MiB, in
+	# the work folder, put on that disk): that case's verdict says so; no
+	# worker dies of SIGBUS writing them
 	if mount -t tmpfs -o size=16m tmpfs "$tmp/full" 2>/dev/null; then
 		full="$tmp/full"
 		check "a case larger than the disk" 1 "$npukb" run --task level1/Math/StridesliceNegConcatV2 \
-			--case 2 --seeds 1 -q --no-cache -o "$full/out"
+			--case 2 --seeds 1 -q --no-cache -o "$full/out" --work-dir "$full/work"
 		grep_out "its verdict names the file and the full disk" \
 			"internal-error.*input.bin: cannot create .*No space left on device" "$full/out/summary.txt"
 		umount "$full" && full=

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <signal.h>
+#include <sys/resource.h>
 
 static const char *xsd_path(void)
 {
@@ -217,5 +219,49 @@ Test(junit, unwritable_path_is_an_error)
 	make_results(&r);
 	cr_assert_neq(npukb_junit_write(&r, "/nonexistent-dir/x/junit.xml", err, sizeof(err)), 0);
 	cr_assert_not_null(strstr(err, "junit.xml"), "%s", err);
+	npukb_results_free(&r);
+}
+
+/* A write refused at the very end (a full disk: the writer's last buffer
+ * reaches the file only when it is closed) is an error, and the old report
+ * stays whole: a cut file never replaces it. RLIMIT_FSIZE stands in for the
+ * full disk (the test runs in a process of its own). */
+Test(junit, a_write_failing_at_the_end_keeps_the_old_file)
+{
+	struct npukb_results r;
+	char dir[] = "/tmp/npukb-junit-full-XXXXXX", path[64], err[256] = "", *before, *after;
+	struct rlimit lim = { 256, 256 };
+	size_t n1 = 0, n2 = 0;
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/junit.xml", dir);
+	make_results(&r);
+	cr_assert_eq(npukb_junit_write(&r, path, err, sizeof(err)), 0, "%s", err);
+	f = fopen(path, "r");
+	cr_assert_not_null(f);
+	before = calloc(1, 1 << 16);
+	n1 = fread(before, 1, (1 << 16) - 1, f);
+	fclose(f);
+	cr_assert_gt(n1, 256, "the report is smaller than the limit: %zu bytes", n1);
+
+	signal(SIGXFSZ, SIG_IGN);
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	cr_assert_neq(npukb_junit_write(&r, path, err, sizeof(err)), 0, "a cut write passed as whole");
+	cr_assert_not_null(strstr(err, "junit.xml"), "%s", err);
+
+	f = fopen(path, "r");
+	cr_assert_not_null(f);
+	after = calloc(1, 1 << 16);
+	n2 = fread(after, 1, (1 << 16) - 1, f);
+	fclose(f);
+	cr_assert_eq(n2, n1, "the old report was replaced (%zu bytes, was %zu)", n2, n1);
+	cr_assert_eq(memcmp(before, after, n1), 0, "the old report was changed");
+	snprintf(err, sizeof(err), "%s.tmp", path);
+	cr_assert_neq(access(err, F_OK), 0, "the cut temporary file was left behind");
+	unlink(path);
+	rmdir(dir);
+	free(before);
+	free(after);
 	npukb_results_free(&r);
 }
