@@ -224,6 +224,28 @@ Test(cpusim_cube, nd2nz_int8_blocks_are_32_wide_fp32_8_wide)
 	cr_expect_eq(f.addr_[10], 0.0f);
 }
 
+Test(cpusim_cube, gm_to_l1_count_and_strided_copies)
+{
+	TPipe pipe;
+	TBuf<TPosition::A1> l1;
+	pipe.InitBuffer(l1, 256);
+	LocalTensor<half> d = l1.Get<half>();
+	memset(d.addr_, 0, 256);
+	static half src[64];
+	for (int i = 0; i < 64; i++)
+		src[i] = half(i);
+	GlobalTensor<half> g = gm(src, 64);
+	DataCopy(d, g, 20); /* 40 bytes: one whole 32-byte block, 16 elements */
+	cr_expect_eq((float)d.addr_[15], 15.0f);
+	cr_expect_eq(d.addr_[16].bits, 0, "the 8 bytes past the last whole block are not copied");
+	PipeBarrier<PIPE_ALL>();
+	/* 2 blocks of 1 x 32 bytes, source gap 1 block, destination gap 2 */
+	DataCopy(d[32], g, DataCopyParams(2, 1, 1, 2));
+	cr_expect_eq((float)d.addr_[32 + 15], 15.0f);
+	cr_expect_eq((float)d.addr_[32 + 48], 32.0f, "block 2 of the source to block 3 of the destination");
+	cr_expect_eq(d.addr_[32 + 16].bits, 0);
+}
+
 Test(cpusim_cube, load_data_2d_strides_gaps_and_transposes)
 {
 	TPipe pipe;

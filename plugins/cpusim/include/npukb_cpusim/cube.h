@@ -372,6 +372,8 @@ inline void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const
 	if (p.srcStride < p.mSize || p.srcStride % 16 != 0)
 		rt::fail("misaligned", loc, "%s: srcStride %u must be a multiple of 16 and at least mSize %u", what,
 			 p.srcStride, p.mSize);
+	if (p.ndNum > 1 || p.isChannelSplit)
+		rt::fail("out-of-bounds", loc, "%s: ndNum %u / isChannelSplit: not modelled by cpusim", what, p.ndNum);
 	if (p.nSize > 4096)
 		rt::fail("out-of-bounds", loc, "%s: nSize %u beyond 4096", what, p.nSize);
 	if (p.dstStride < p.nSize)
