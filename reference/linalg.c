@@ -1,7 +1,9 @@
 /* linalg.c - matrix products. matmul: out[..., m, n] = sum_k a[..., m, k] *
  * b[..., k, n], over the leading (batch) dimensions of a; b has the same
  * batch or none (one matrix for every batch). Each output element is summed
- * in double and rounded once to the output dtype. */
+ * in double (the blocked, threaded core of gemm.h) and rounded once to the
+ * output dtype. */
+#include "gemm.h"
 #include "ref_util.h"
 
 static int64_t batch_of(const struct npukb_shape *s)
@@ -13,11 +15,24 @@ static int64_t batch_of(const struct npukb_shape *s)
 	return n;
 }
 
+struct store_ctx {
+	struct npukb_ref_tensor *o;
+	size_t off;
+};
+
+static void store_plain(void *ctx, size_t i, double *row, size_t n)
+{
+	const struct store_ctx *sc = ctx;
+	size_t j;
+	for (j = 0; j < n; j++)
+		npukb_store_from_double(sc->o->dtype, sc->o->data, sc->off + i * n + j, row[j]);
+}
+
 int npukb_ref_matmul(const struct npukb_ref_call *c, char *err, size_t errlen)
 {
 	const struct npukb_ref_tensor *a = &c->in[0], *b = &c->in[1];
 	struct npukb_ref_tensor *o = &c->out[0];
-	int64_t batch, bbatch, m, k, n, bi, i, j, p;
+	int64_t batch, bbatch, m, k, n, bi;
 
 	if (a->shape.rank < 2 || b->shape.rank < 2) {
 		snprintf(err, errlen, "%s and %s must be matrices (rank >= 2)", a->name, b->name);
@@ -40,15 +55,13 @@ int npukb_ref_matmul(const struct npukb_ref_call *c, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	for (bi = 0; bi < batch; bi++) {
-		const size_t ao = (size_t)(bi * m * k), bo = bbatch == 1 ? 0 : (size_t)(bi * k * n);
-		for (i = 0; i < m; i++)
-			for (j = 0; j < n; j++) {
-				double s = 0.0;
-				for (p = 0; p < k; p++)
-					s += npukb_load_as_double(a->dtype, a->data, ao + (size_t)(i * k + p)) *
-					     npukb_load_as_double(b->dtype, b->data, bo + (size_t)(p * n + j));
-				npukb_store_from_double(o->dtype, o->data, (size_t)(bi * m * n + i * n + j), s);
-			}
+		struct ref_gemm_operand ao = { a, (size_t)(bi * m * k), (size_t)k, 1 },
+					bo = { b, bbatch == 1 ? 0 : (size_t)(bi * k * n), (size_t)n, 1 };
+		struct store_ctx sc = { o, (size_t)(bi * m * n) };
+		if (ref_gemm(&ao, &bo, (size_t)m, (size_t)n, (size_t)k, 0, store_plain, &sc)) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
 	}
 	return 0;
 }

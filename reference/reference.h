@@ -50,6 +50,24 @@ int npukb_ref_sscal(const struct npukb_ref_call *call, char *err, size_t errlen)
 /* linalg.c */
 int npukb_ref_matmul(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_cross(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* gemm_ops.c: Level 3's products on the GEMM core (gemm.h) */
+int npukb_ref_matmul_add(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_matmul_bias(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_gemm(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_gemv(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_quant_matmul(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_grouped_matmul_slice_m(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_grouped_matmul_slice_m_dequant(const struct npukb_ref_call *call, char *err,
+					     size_t errlen);
+int npukb_ref_grouped_matmul_slice_k(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_grouped_matmul_slice_k_dequant(const struct npukb_ref_call *call, char *err,
+					     size_t errlen);
+int npukb_ref_group_gemm(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* attention.c */
+int npukb_ref_flash_attention_bsh(const struct npukb_ref_call *call, char *err, size_t errlen);
+int npukb_ref_mla(const struct npukb_ref_call *call, char *err, size_t errlen);
+/* topk.c */
+int npukb_ref_topk(const struct npukb_ref_call *call, char *err, size_t errlen);
 /* index.c */
 int npukb_ref_gather_v3(const struct npukb_ref_call *call, char *err, size_t errlen);
 int npukb_ref_scatter_list(const struct npukb_ref_call *call, char *err, size_t errlen);

@@ -44,7 +44,8 @@ static const char merge_usage[] =
 	"Refused (exit 3, naming the folder and what differs): a folder without a\n"
 	"journal, or whose journal holds more than one run or a run that did not\n"
 	"finish; shards of different npukb versions, backends, toolchains, SoCs,\n"
-	"seeds, base seeds, sandbox modes, shard counts or selections (units_total);\n"
+	"seeds, base seeds, sandbox modes, --strict, shard counts or selections\n"
+	"(units_total);\n"
 	"a shard given twice or missing; a unit (task, sample) judged by two shards.\n"
 	"A run without --shard counts as shard 0/1.\n"
 	"\n"
@@ -198,6 +199,11 @@ static int agree(const struct part *a, const struct part *b, char *err, size_t e
 			 s ? (double)b->run->nseeds : b->run->base_seed);
 		return -1;
 	}
+	if (a->run->strict != b->run->strict) {
+		snprintf(err, errlen, "%s and %s differ in --strict: %s and %s", a->dir, b->dir,
+			 a->run->strict ? "on" : "off", b->run->strict ? "on" : "off");
+		return -1;
+	}
 	if (a->run->level != b->run->level) {
 		snprintf(err, errlen, "%s and %s differ in level: %d and %d (0: every level)",
 			 a->dir, b->dir, a->run->level, b->run->level);
@@ -292,6 +298,7 @@ static void as_verdict(const struct npukb_jverdict *r, struct npukb_verdict *v)
 	v->details = r->details;
 	v->rule = r->rule;
 	v->flags = r->flags;
+	v->defects = r->defects;
 	v->has_error_stats = r->has_error_stats;
 	v->max_abs_err = r->max_abs_err;
 	v->max_rel_err = r->max_rel_err;
@@ -321,6 +328,7 @@ static void merged_header(struct part *const *order, unsigned n, struct npukb_jo
 	h->base_seed = (unsigned long long)r->base_seed;
 	h->npukb = r->npukb;
 	h->sandbox = r->sandbox;
+	h->strict = r->strict;
 	h->started = r->started;
 	h->hostname = r->host;
 	for (i = 1; i < n; i++) {

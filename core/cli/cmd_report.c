@@ -37,7 +37,9 @@ static const char report_usage[] =
 	"answer / sample on the same case (cycles, else microseconds), geometric\n"
 	"mean over cases; the speedup column is that mean over correct samples\n"
 	"(per task: the best correct sample's); '-' = not available. Above 10x is\n"
-	"flagged suspect. Several journals of different runs are shown side by\n"
+	"flagged suspect. clean = correct with no defect listed (a check's finding\n"
+	"that would not change the device's output; `run --strict` fails those).\n"
+	"Several journals of different runs are shown side by\n"
 	"side; a task one run lacks is listed and counted as not solved in fast_p.\n"
 	"\n"
 	"Scores, each over the run's own tasks only (other runs never change them):\n"
@@ -219,6 +221,12 @@ static void print_run(const struct npukb_run_metrics *m, enum npukb_report_by by
 	if (m->levels_missing[0])
 		printf("; missing %s, weights of the levels present rescaled", m->levels_missing);
 	printf("\n");
+	/* the clean rate beside the correct rate: what --strict would count */
+	printf("correct: %zu of %zu samples (%.1f%%); clean (no defect listed): %zu (%.1f%%)\n",
+	       m->overall.ncorrect, m->overall.nsamples,
+	       m->overall.nsamples ? 100.0 * (double)m->overall.ncorrect / (double)m->overall.nsamples : 0.0,
+	       m->overall.nclean,
+	       m->overall.nsamples ? 100.0 * (double)m->overall.nclean / (double)m->overall.nsamples : 0.0);
 	printf("speedups: %zu correct sample%s timed", m->overall.n_speedups,
 	       m->overall.n_speedups == 1 ? "" : "s");
 	if (m->overall.ntasks_correct_untimed)

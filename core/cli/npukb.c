@@ -146,6 +146,12 @@ static const char run_usage[] =
 	"                     DIR/work; removed at the end unless --keep-work\n"
 	"  --no-cache         neither use nor fill the cache (see npukb cache): judge\n"
 	"                     every unit, even one judged before with nothing changed\n"
+	"  --strict           fail a case on a defect too: a check's finding that breaks\n"
+	"                     a documented contract but leaves the device's output as it\n"
+	"                     is (an InitBuffer past the UB never touched, a tensor used\n"
+	"                     after FreeTensor, ...; plugins/cpusim/API.md). By default\n"
+	"                     the numbers decide and the defects are listed beside the\n"
+	"                     verdict (journal, JUnit, HTML report, the clean count)\n"
 	"  --dump-tensors     for each failing (case, seed), write the inputs, expected\n"
 	"                     and actual tensors as NumPy .npy files under\n"
 	"                     DIR/dumps/<task>/<sample>/case-<id>-seed-<s>/\n"
@@ -278,6 +284,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		{ "work-dir", required_argument, NULL, 'W' },
 		{ "resume", no_argument, NULL, 'Z' },
 		{ "dump-tensors", no_argument, NULL, 'T' },
+		{ "strict", no_argument, NULL, 'Y' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "levels", required_argument, NULL, 'D' },
 		{ "plugin-dir", required_argument, NULL, 'P' },
@@ -423,6 +430,7 @@ static int cmd_run(int argc, char **argv, struct common_opts *co)
 		case 'Z': cfg.resume = 1; break;
 		case 'X': no_cache = 1; break;
 		case 'T': cfg.options.dump_tensors = 1; break;
+		case 'Y': cfg.options.strict = 1; break;
 		case 'q': quiet = 1; break;
 		case 'D': co->levels = optarg; break;
 		case 'P': co->plugin_dir = optarg; break;

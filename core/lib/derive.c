@@ -197,10 +197,134 @@ static int unique_inverse(const struct npukb_derive_args *g, char *err, size_t e
 	return unique_common(g, 1, err, errlen);
 }
 
+/* Group end offsets (a grouped GEMM's group list): numel(dst) integers in
+ * [0, count], each drawn uniformly, sorted ascending; group g spans
+ * [end(g-1), end(g)) with end(-1) = 0, so a group may be empty. group_ends
+ * makes the last end count (the groups cover every row); group_ends_open
+ * leaves it drawn (the groups may leave a tail of the dimension out). */
+static int group_ends_common(const struct npukb_derive_args *g, int closed, char *err,
+			     size_t errlen)
+{
+	struct npukb_case_tensor *t = g->dst;
+	size_t n = t->numel, i;
+	int64_t *v;
+
+	if (g->count < 0 || (t->dtype != NPUKB_DT_INT32 && t->dtype != NPUKB_DT_INT64) ||
+	    (t->dtype == NPUKB_DT_INT32 && g->count > INT32_MAX)) {
+		snprintf(err, errlen, "%s: group ends in [0, %lld] need an int32 or int64 tensor and a count >= 0",
+			 t->name, (long long)g->count);
+		return -EINVAL;
+	}
+	if (n == 0)
+		return 0;
+	v = malloc(n * sizeof *v);
+	if (!v) {
+		snprintf(err, errlen, "%s: out of memory", t->name);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		v[i] = (int64_t)(npukb_rng_next(g->rng) % (uint64_t)(g->count + 1));
+	if (closed)
+		v[n - 1] = g->count;
+	qsort(v, n, sizeof *v, cmp_i64);
+	for (i = 0; i < n; i++)
+		put(t, i, v[i]);
+	free(v);
+	return 0;
+}
+
+static int group_ends(const struct npukb_derive_args *g, char *err, size_t errlen)
+{
+	return group_ends_common(g, 1, err, errlen);
+}
+
+static int group_ends_open(const struct npukb_derive_args *g, char *err, size_t errlen)
+{
+	return group_ends_common(g, 0, err, errlen);
+}
+
+/* distinct_along_dim: values uniform in [a, b], rounded to the tensor's
+ * dtype, all different along dimension count (each line through the
+ * tensor along that dimension holds distinct values), so that a sort or
+ * a top-k along it has one answer: no tie for an index to break. A line's
+ * duplicates are drawn again until none is left. */
+struct val_at {
+	double v;
+	size_t at;
+};
+
+static int cmp_val(const void *x, const void *y)
+{
+	const struct val_at *p = x, *q = y;
+	return p->v < q->v ? -1 : p->v > q->v ? 1 : (p->at > q->at) - (p->at < q->at);
+}
+
+static double draw_rounded(const struct npukb_derive_args *g, struct npukb_case_tensor *t,
+			   size_t i)
+{
+	npukb_store_from_double(t->dtype, t->data, i,
+				g->a + (g->b - g->a) * npukb_rng_uniform01(g->rng));
+	return npukb_load_as_double(t->dtype, t->data, i);
+}
+
+static int distinct_along_dim(const struct npukb_derive_args *g, char *err, size_t errlen)
+{
+	struct npukb_case_tensor *t = g->dst;
+	size_t outer = 1, len, inner = 1, o, in, i, r;
+	struct val_at *line;
+	int d, tries, dup;
+
+	if (g->count < 0 || g->count >= t->shape.rank || g->b <= g->a) {
+		snprintf(err, errlen, "%s: no dimension %lld to make distinct along, or an empty range",
+			 t->name, (long long)g->count);
+		return -EINVAL;
+	}
+	for (d = 0; d < t->shape.rank; d++)
+		if (d < g->count)
+			outer *= (size_t)t->shape.dims[d];
+		else if (d > g->count)
+			inner *= (size_t)t->shape.dims[d];
+	len = (size_t)t->shape.dims[g->count];
+	line = malloc((len ? len : 1) * sizeof *line);
+	if (!line) {
+		snprintf(err, errlen, "%s: out of memory", t->name);
+		return -ENOMEM;
+	}
+	for (o = 0; o < outer; o++)
+		for (in = 0; in < inner; in++) {
+			const size_t base = o * len * inner + in;
+			for (i = 0; i < len; i++) {
+				line[i].at = base + i * inner;
+				line[i].v = draw_rounded(g, t, line[i].at);
+			}
+			for (tries = 0;; tries++) {
+				qsort(line, len, sizeof *line, cmp_val);
+				for (dup = 0, r = 1; r < len; r++)
+					if (line[r].v == line[r - 1].v) {
+						line[r].v = draw_rounded(g, t, line[r].at);
+						dup = 1;
+					}
+				if (!dup)
+					break;
+				if (tries == 1000) {
+					free(line);
+					snprintf(err, errlen, "%s: %zu distinct values of its dtype do not fit in [%g, %g]",
+						 t->name, len, g->a, g->b);
+					return -EINVAL;
+				}
+			}
+		}
+	free(line);
+	return 0;
+}
+
 static const struct npukb_derive_fn derive_fns[] = {
 	{ "distinct_rows", 0, 1, 1, distinct_rows },
 	{ "unique_flat", 1, 0, 0, unique_flat },
 	{ "unique_inverse", 1, 0, 0, unique_inverse },
+	{ "group_ends", 0, 1, 0, group_ends },
+	{ "group_ends_open", 0, 1, 0, group_ends_open },
+	{ "distinct_along_dim", 0, 1, 1, distinct_along_dim },
 };
 
 const struct npukb_derive_fn *npukb_derive_find(const char *name)

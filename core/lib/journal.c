@@ -182,6 +182,8 @@ int npukb_journal_write_header(struct npukb_journal *j, const struct npukb_journ
 	field_capped(r.f, "soc", h->soc, MESSAGE_MAX, "too long");
 	fprintf(r.f, ",\"seeds\":%u,\"base_seed\":%llu,\"level\":%d", h->nseeds, h->base_seed,
 		j->level);
+	if (h->strict)
+		fputs(",\"strict\":1", r.f);
 	field_capped(r.f, "host", h->hostname, MESSAGE_MAX, "too long");
 	if (j->label && *j->label)
 		field_capped(r.f, "label", j->label, MESSAGE_MAX, "a label is one line");
@@ -226,6 +228,9 @@ static void verdict_fields(FILE *f, const struct npukb_journal *j, const char *t
 	field_capped(f, "message", v->message, MESSAGE_MAX, "a message is one line");
 	if (v->flags && *v->flags)
 		field_capped(f, "flags", v->flags, MESSAGE_MAX, "too long");
+	/* at most DEFECTS_MAX lines of a few hundred bytes each (cpusim) */
+	if (v->defects && *v->defects)
+		field_capped(f, "defects", v->defects, 4 * MESSAGE_MAX, "too long");
 	if (v->has_error_stats) {
 		field_num(f, "max_abs_err", v->max_abs_err);
 		field_num(f, "max_rel_err", v->max_rel_err);

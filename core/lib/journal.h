@@ -75,6 +75,7 @@ struct npukb_journal_header {
 	const char *soc;
 	unsigned nseeds;
 	unsigned long long base_seed;
+	int strict; /* --strict: written only when set ("strict":1) */
 	const char *hostname;
 	/* NULL: now, this npukb's version, this process's sandbox mode; a
 	 * merged run carries its shards' instead. */

@@ -182,11 +182,13 @@ static int take_run(struct ctx *c, const struct jobj *o)
 		return rc;
 	r->has_shard_units = r->has_shard_units || (get(o, "units") && get(o, "units_total"));
 	{
-		double seeds = 0, base = 0, level = 0;
+		double seeds = 0, base = 0, level = 0, strict = 0;
 		int hs = figure(o, "seeds", &seeds), hb = figure(o, "base_seed", &base);
-		int hl = figure(o, "level", &level);
-		if (hs < 0 || hb < 0 || hl < 0)
-			return bad(c, "\"seeds\", \"base_seed\" and \"level\" must be numbers");
+		int hl = figure(o, "level", &level), hst = figure(o, "strict", &strict);
+		if (hs < 0 || hb < 0 || hl < 0 || hst < 0)
+			return bad(c, "\"seeds\", \"base_seed\", \"level\" and \"strict\" must be numbers");
+		if (hst == 1 && strict != 0)
+			r->strict = 1;
 		if (hs == 1 && hb == 1 && !r->has_seeds) {
 			r->has_seeds = 1;
 			r->nseeds = seeds >= 0 && seeds < 1e9 ? (unsigned)seeds : 0;
@@ -306,13 +308,14 @@ static void jverdict_free(struct npukb_jverdict *v)
 	free(v->rule);
 	free(v->message);
 	free(v->flags);
+	free(v->defects);
 	free(v->details);
 }
 
 static int take_verdict(struct ctx *c, const struct jobj *o)
 {
 	const char *id, *task, *sample, *case_id, *stage, *outcome, *cat, *rule;
-	const char *message, *flags, *details;
+	const char *message, *flags, *details, *defects;
 	struct npukb_jverdict v;
 	struct npukb_jrun *r;
 	int rc, tc, tt;
@@ -340,8 +343,8 @@ static int take_verdict(struct ctx *c, const struct jobj *o)
 	if (opt_str(o, "rule", &rule) != 0)
 		return bad(c, "\"rule\" must be a string or null");
 	if (opt_str(o, "message", &message) != 0 || opt_str(o, "flags", &flags) != 0 ||
-	    opt_str(o, "details", &details) != 0)
-		return bad(c, "\"message\", \"flags\" and \"details\" must be strings or null");
+	    opt_str(o, "details", &details) != 0 || opt_str(o, "defects", &defects) != 0)
+		return bad(c, "\"message\", \"flags\", \"defects\" and \"details\" must be strings or null");
 	if (figure(o, "wall_seconds", &v.wall_seconds) < 0)
 		return bad(c, "\"wall_seconds\" must be a number");
 	if ((rc = error_stats(c, o, &v)) != 0)
@@ -371,10 +374,11 @@ static int take_verdict(struct ctx *c, const struct jobj *o)
 	v.rule = dup_or_null(rule);
 	v.message = dup_or_null(message);
 	v.flags = dup_or_null(flags);
+	v.defects = dup_or_null(defects);
 	v.details = dup_or_null(details);
 	if (!v.task || !v.sample || (case_id && !v.case_id) || (cat && !v.category) ||
 	    (rule && !v.rule) || (message && !v.message) || (flags && !v.flags) ||
-	    (details && !v.details)) {
+	    (defects && !v.defects) || (details && !v.details)) {
 		jverdict_free(&v);
 		return -ENOMEM;
 	}

@@ -25,6 +25,7 @@ struct npukb_jverdict {
 	double time_us;
 	char *message;  /* NULL when none */
 	char *flags;    /* comma-separated suspicion flags, NULL when none */
+	char *defects;  /* "category: message" lines, NULL when none */
 	char *details;  /* NULL when none */
 	double wall_seconds;
 	int has_error_stats; /* the mismatch figures below were recorded */
@@ -64,6 +65,7 @@ struct npukb_jrun {
 	unsigned nseeds;
 	double base_seed;  /* a JSON number: exact up to 2^53 */
 	int level;         /* 0: every level (or not recorded) */
+	int strict;        /* `npukb run --strict`: defects failed cases */
 	double seconds;    /* from the last end-of-run record; 0 when none */
 	char *shard;       /* "I/N" of a --shard run, else NULL */
 	int has_shard_units; /* a --shard run: units judged of units_total */

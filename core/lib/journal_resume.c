@@ -51,6 +51,10 @@ static int take_header(struct npukb_journal_resume *r, const struct jobj *o)
 		double level;
 		r->has_units = num_of(o, "level", &level);
 	}
+	{
+		double strict = 0;
+		r->strict = num_of(o, "strict", &strict) && strict != 0;
+	}
 	if (set_str(&r->run_id, id) || set_str(&r->npukb, str_of(o, "npukb")) ||
 	    set_str(&r->backend, str_of(o, "backend")) || set_str(&r->soc, str_of(o, "soc")) ||
 	    set_str(&r->shard, str_of(o, "shard")))

@@ -23,6 +23,7 @@ struct npukb_journal_resume {
 	int has_seeds;
 	double nseeds, base_seed;
 	int has_units;        /* the header is of an npukb that writes unit records */
+	int strict;           /* the run was --strict */
 	off_t keep;           /* bytes of the file that are whole */
 	size_t nverdicts;     /* verdict records of the run's whole units */
 	size_t ndone;

@@ -184,10 +184,24 @@ static int write_case(xmlTextWriterPtr w, const struct npukb_sample_result *s, s
 		if (s->cases[i].correctness.flags && body(w, "flags: ") == 0 &&
 		    body(w, s->cases[i].correctness.flags) == 0)
 			body(w, "\n");
+		if (s->cases[i].correctness.defects && body(w, "defects:\n") == 0)
+			body(w, s->cases[i].correctness.defects);
 		if (body(w, v->details) || xmlTextWriterEndElement(w) < 0)
 			return -1;
 	}
 	return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+}
+
+/* Suite property "npukb.KIND.SAMPLE.case-ID" = value, when value is set. */
+static int case_property(xmlTextWriterPtr w, const struct npukb_sample_result *s, size_t j,
+			 const char *kind, const char *value)
+{
+	char name[512];
+	if (!value)
+		return 0;
+	snprintf(name, sizeof(name), "npukb.%s.%s.case-%s", kind, s->sample_id,
+		 s->cases[j].case_id ? s->cases[j].case_id : "?");
+	return property(w, name, value);
 }
 
 static int write_suite(xmlTextWriterPtr w, const struct npukb_results *r, const char *task,
@@ -238,20 +252,16 @@ static int write_suite(xmlTextWriterPtr w, const struct npukb_results *r, const 
 	    property(w, "npukb.soc", r->soc) || property(w, "npukb.run", r->run_id))
 		return -1;
 	/* testcase elements have no properties in this schema: suspicion
-	 * flags (which a passing case can carry too) are listed here. */
+	 * flags and defects (which a passing case can carry too) are listed
+	 * here. */
 	for (i = 0; i < r->n; i++) {
 		const struct npukb_sample_result *s = &r->items[i];
 		if (strcmp(s->task_id, task) != 0)
 			continue;
-		for (j = 0; j < s->ncases; j++) {
-			char name[512];
-			if (!s->cases[j].correctness.flags)
-				continue;
-			snprintf(name, sizeof(name), "npukb.flags.%s.case-%s", s->sample_id,
-				 s->cases[j].case_id ? s->cases[j].case_id : "?");
-			if (property(w, name, s->cases[j].correctness.flags))
+		for (j = 0; j < s->ncases; j++)
+			if (case_property(w, s, j, "flags", s->cases[j].correctness.flags) ||
+			    case_property(w, s, j, "defects", s->cases[j].correctness.defects))
 				return -1;
-		}
 	}
 	if (xmlTextWriterEndElement(w) < 0)
 		return -1;

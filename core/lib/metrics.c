@@ -255,6 +255,15 @@ static int is_correct(const struct sample_state *s, size_t ncases)
 	return 1;
 }
 
+/* No correctness verdict of s lists a defect. */
+static int is_clean(const struct sample_state *s, size_t ncases)
+{
+	for (size_t i = 0; i < ncases; i++)
+		if (s->corr[i] && s->corr[i]->defects && *s->corr[i]->defects)
+			return 0;
+	return 1;
+}
+
 static const char *final_category(const struct npukb_jverdict *failed,
 				  const struct npukb_jverdict *cls)
 {
@@ -341,6 +350,7 @@ static int task_metrics(struct task_scan *t, struct npukb_task_metrics *m)
 		if (!is_correct(s, t->ncases))
 			continue;
 		m->n_correct++;
+		m->n_clean += is_clean(s, t->ncases);
 		if (!answer_timed)
 			continue;
 		for (i = 0, k = 0; i < t->ncases; i++) {
@@ -423,6 +433,7 @@ static int aggregate(struct npukb_agg_metrics *a, const char *name,
 		a->nsamples += t->n;
 		a->ncompiled += t->n_compiled;
 		a->ncorrect += t->n_correct;
+		a->nclean += t->n_clean;
 		if (!t->missing && t->case_score.available) {
 			a->ntasks_scored++;
 			score_sum += t->case_score.value;

@@ -37,7 +37,10 @@
  *   l; the absent levels are listed.
  * - categories: each failed (sample, case) of the model counts once with its
  *   final category (classify's when it ran, else the failing verdict's);
- *   a failed compile is one failure (the journal gives it no case). */
+ *   a failed compile is one failure (the journal gives it no case).
+ * - clean: a correct sample none of whose correctness verdicts lists a
+ *   defect (a contract broken with no effect on the output, which only
+ *   --strict fails); the clean rate is clean / n beside correct / n. */
 #ifndef NPUKB_METRICS_H
 #define NPUKB_METRICS_H
 
@@ -94,6 +97,9 @@ struct npukb_task_metrics {
 	size_t n_skipped;    /* model samples whose compile was skipped */
 	size_t n_compiled;
 	size_t n_correct;
+	/* of them, correct with no defect listed on any case (what a
+	 * --strict run would count correct) */
+	size_t n_clean;
 	size_t ncases;
 	size_t n_unjudged;   /* (compiled sample, case) pairs with no verdict */
 	size_t n_case_passes; /* (model sample, case) pairs passed */
@@ -122,6 +128,7 @@ struct npukb_agg_metrics {
 	size_t nsamples;
 	size_t ncompiled;
 	size_t ncorrect;
+	size_t nclean;                    /* correct without defects */
 	size_t ntasks_scored;             /* tasks with a judged model sample */
 	struct npukb_figure case_score;   /* mean of their case_score */
 	struct npukb_figure pass_compile[NPUKB_METRICS_NK];

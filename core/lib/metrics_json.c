@@ -157,6 +157,7 @@ static void jw_agg(struct jw *w, const char *key, const struct npukb_agg_metrics
 	jw_uint(w, "samples", a->nsamples);
 	jw_uint(w, "compiled", a->ncompiled);
 	jw_uint(w, "correct", a->ncorrect);
+	jw_uint(w, "clean", a->nclean);
 	jw_passk(w, "compile_pass_at_k", a->pass_compile, a->ntasks_k);
 	jw_passk(w, "correct_pass_at_k", a->pass_correct, a->ntasks_k);
 	jw_open(w, "fast_p", '{');
@@ -183,6 +184,7 @@ static void jw_task(struct jw *w, const struct npukb_task_metrics *t)
 	jw_uint(w, "skipped", t->n_skipped);
 	jw_uint(w, "compiled", t->n_compiled);
 	jw_uint(w, "correct", t->n_correct);
+	jw_uint(w, "clean", t->n_clean);
 	jw_uint(w, "cases", t->ncases);
 	jw_uint(w, "unjudged", t->n_unjudged);
 	jw_uint(w, "case_passes", t->n_case_passes);

@@ -81,7 +81,7 @@ static int aggregate(xmlTextWriterPtr w, const struct npukb_agg_metrics *a)
 	if (start(w, "aggregate") || npukb_xml_attr(w, "name", a->name) ||
 	    attr_size(w, "tasks", a->ntasks) || attr_size(w, "tasks-missing", a->ntasks_missing) ||
 	    attr_size(w, "samples", a->nsamples) || attr_size(w, "compiled", a->ncompiled) ||
-	    attr_size(w, "correct", a->ncorrect) ||
+	    attr_size(w, "correct", a->ncorrect) || attr_size(w, "clean", a->nclean) ||
 	    attr_size(w, "tasks-correct-untimed", a->ntasks_correct_untimed) ||
 	    attr_size(w, "speedups", a->n_speedups) ||
 	    attr_size(w, "suspect-speedups", a->n_suspect) ||

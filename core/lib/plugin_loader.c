@@ -588,5 +588,6 @@ void npukb_run_result_clear(struct npukb_run_result *r)
 	free(r->category);
 	free(r->message);
 	free(r->diagnostics);
+	free(r->defects);
 	memset(r, 0, sizeof(*r));
 }

@@ -134,9 +134,10 @@ static int verdict_from(struct npukb_verdict *dst, const struct npukb_jverdict *
 	dst->details = dup_opt(src->details);
 	dst->rule = dup_opt(src->rule);
 	dst->flags = dup_opt(src->flags);
+	dst->defects = dup_opt(src->defects);
 	if ((src->category && !dst->category) || (src->message && !dst->message) ||
 	    (src->details && !dst->details) || (src->rule && !dst->rule) ||
-	    (src->flags && !dst->flags))
+	    (src->flags && !dst->flags) || (src->defects && !dst->defects))
 		return -ENOMEM;
 	dst->has_error_stats = src->has_error_stats;
 	dst->max_abs_err = src->max_abs_err;

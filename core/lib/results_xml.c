@@ -85,7 +85,7 @@ static int verdict(xmlTextWriterPtr w, const char *name, const struct npukb_verd
 		    attr_num(w, "actual", v->actual_at_first, 9) || end(w))
 			return -1;
 	}
-	if (text_elem(w, "details", v->details))
+	if (text_elem(w, "defects", v->defects) || text_elem(w, "details", v->details))
 		return -1;
 	return end(w);
 }

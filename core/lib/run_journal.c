@@ -75,6 +75,9 @@ static const char *resume_mismatch(const struct npukb_run_config *cfg,
 	else if (res->base_seed != (double)cfg->options.base_seed)
 		snprintf(why, len, "its run used --seed %.0f, this one --seed %llu", res->base_seed,
 			 (unsigned long long)cfg->options.base_seed);
+	else if (res->strict != (cfg->options.strict != 0))
+		snprintf(why, len, "its run was %s--strict, this one %s", res->strict ? "" : "not ",
+			 cfg->options.strict ? "is" : "is not");
 	else if (!shard_matches(cfg, res->shard))
 		snprintf(why, len, "its run was shard %s, this one %s", res->shard ? res->shard : "(none)",
 			 cfg->shard.count ? "another shard" : "a whole run");
@@ -127,6 +130,7 @@ int npukb_run_open_journal(struct npukb_journal *j, const struct npukb_run_confi
 	head->soc = cfg->options.soc;
 	head->nseeds = cfg->options.nseeds;
 	head->base_seed = (unsigned long long)cfg->options.base_seed;
+	head->strict = cfg->options.strict;
 	rc = npukb_journal_write_header(j, head);
 	if (rc)
 		snprintf(err, errlen, "%s: cannot write the journal: %s", path, strerror(-rc));

@@ -110,6 +110,7 @@ static int key_run(struct npukb_sha256 *k, const struct npukb_run_config *cfg,
 	npukb_key_str(k, "dump-dir", o->dump_tensors ? o->dump_dir : NULL);
 	npukb_key_num(k, "perf-warmup", o->perf_warmup);
 	npukb_key_num(k, "perf-runs", o->perf_runs);
+	npukb_key_num(k, "strict", o->strict);
 	for (size_t i = 0; o->backend_opts && o->backend_opts[i]; i++)
 		npukb_key_str(k, "backend-opt", o->backend_opts[i]);
 	npukb_key_num(k, "unsafe", npukb_sandbox_unsafe());

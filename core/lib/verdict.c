@@ -44,6 +44,7 @@ void npukb_verdict_clear(struct npukb_verdict *v)
 	free(v->details);
 	free(v->rule);
 	free(v->flags);
+	free(v->defects);
 	npukb_verdict_init(v, v->stage);
 }
 
@@ -158,6 +159,53 @@ void npukb_verdict_add_flag(struct npukb_verdict *v, const char *flag)
 	replace(&v->flags, s);
 }
 
+/* 1 when the defect lines of v hold the n bytes at line as a whole line. */
+static int has_defect(const struct npukb_verdict *v, const char *line, size_t n)
+{
+	for (const char *p = v->defects; p && *p;) {
+		size_t len = strcspn(p, "\n");
+		if (len == n && strncmp(p, line, n) == 0)
+			return 1;
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	return 0;
+}
+
+void npukb_verdict_add_defects(struct npukb_verdict *v, const char *lines)
+{
+	for (const char *p = lines; p && *p;) {
+		size_t n = strcspn(p, "\n");
+		char *s = NULL;
+		if (n > 0 && !has_defect(v, p, n)) {
+			if (asprintf(&s, "%s%.*s\n", v->defects ? v->defects : "", (int)n, p) < 0)
+				return; /* defects are beside the outcome: it stands without them */
+			replace(&v->defects, s);
+		}
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+}
+
+int npukb_verdict_strict(struct npukb_verdict *v)
+{
+	const char *d = v->defects;
+	char *category;
+	size_t n;
+
+	if (v->outcome != NPUKB_PASS || !d || !*d)
+		return 0;
+	n = strcspn(d, ":\n");
+	category = strndup(d, n);
+	if (!category)
+		return 0;
+	npukb_verdict_fail(v, category, "defect (--strict): %.*s", (int)strcspn(d, "\n"), d);
+	free(category);
+	return 1;
+}
+
 int npukb_verdict_copy(struct npukb_verdict *dst, const struct npukb_verdict *src)
 {
 	*dst = *src;
@@ -166,9 +214,10 @@ int npukb_verdict_copy(struct npukb_verdict *dst, const struct npukb_verdict *sr
 	dst->details = dup_or_null(src->details);
 	dst->rule = dup_or_null(src->rule);
 	dst->flags = dup_or_null(src->flags);
+	dst->defects = dup_or_null(src->defects);
 	if ((src->category && !dst->category) || (src->message && !dst->message) ||
 	    (src->details && !dst->details) || (src->rule && !dst->rule) ||
-	    (src->flags && !dst->flags)) {
+	    (src->flags && !dst->flags) || (src->defects && !dst->defects)) {
 		npukb_verdict_clear(dst);
 		return -ENOMEM;
 	}

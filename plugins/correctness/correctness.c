@@ -607,6 +607,8 @@ static int judge_seed(struct npukb_stage_ctx *ctx, unsigned s, unsigned nseeds,
 	}
 	rc = 0;
 	ran = 1;
+	/* listed beside the outcome whatever it is (pass or fail) */
+	npukb_verdict_add_defects(out, res.defects);
 	if (res.skipped) {
 		npukb_verdict_skip(out, "%s", res.message ? res.message : "backend cannot run here");
 		verdict = 1;
@@ -781,6 +783,9 @@ static int correctness_judge(struct npukb_stage_ctx *ctx, struct npukb_verdict *
 		return 0;
 
 	npukb_verdict_pass(out);
+	/* --strict: the numbers are right but a contract was broken */
+	if (ctx->options && ctx->options->strict && npukb_verdict_strict(out))
+		return 0;
 	out->has_error_stats = 1;
 	out->max_abs_err = tot.max_abs;
 	out->max_rel_err = tot.max_rel;

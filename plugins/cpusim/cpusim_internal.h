@@ -58,6 +58,8 @@
 #define CASE_FILE "case.txt"
 #define DIAG_MAX (64 * 1024)
 #define REPORT_PREFIX "npukb-cpusim: "
+/* A defect: the kernel went on (runtime.h, defect()). */
+#define DEFECT_PREFIX "npukb-cpusim-defect: "
 /* Status the harness exits with after a check failure. */
 #define CHECK_EXIT 3
 /* ... after a misuse of its command line or bad SoC data. */

@@ -5,11 +5,28 @@
 
 /* ---- run ------------------------------------------------------------------ */
 
-/* cycles= and time_us= are required; block_dim= (host+device: what the
- * tiling function chose) is read when present. */
-static int read_stats(const char *path, const char *token, double *cycles, double *time_us,
-		      int *block_dim)
+/* Appends the n bytes at p and a newline to the malloc'd *out (length
+ * *len). Defects are beside the verdict: on no memory, keep what fits. */
+static void append_line(char **out, size_t *len, const char *p, size_t n)
 {
+	char *grown = realloc(*out, *len + n + 2);
+
+	if (!grown)
+		return;
+	*out = grown;
+	memcpy(*out + *len, p, n);
+	*len += n;
+	(*out)[(*len)++] = '\n';
+	(*out)[*len] = '\0';
+}
+
+/* cycles= and time_us= are required; block_dim= (host+device: what the
+ * tiling function chose) is read when present; each defect= line is one
+ * of the launch's defects, appended to *defects (malloc'd, NULL: none). */
+static int read_stats(const char *path, const char *token, double *cycles, double *time_us,
+		      int *block_dim, char **defects)
+{
+	size_t ndefects = 0;
 	FILE *f = fopen(path, "r");
 	char line[256];
 	int have = 0, genuine = 0;
@@ -33,11 +50,16 @@ static int read_stats(const char *path, const char *token, double *cycles, doubl
 			*time_us = npukb_strtod(line + 8, &end);
 			if (end != line + 8)
 				have |= 2;
+		} else if (strncmp(line, "defect=", 7) == 0 && line[7] && line[7] != '\n') {
+			append_line(defects, &ndefects, line + 7, strcspn(line + 7, "\n"));
 		}
 	}
 	fclose(f);
-	if (!genuine)
+	if (!genuine) {
+		free(*defects);
+		*defects = NULL;
 		return -EPERM;
+	}
 	return have == 3 ? 0 : -EINVAL;
 }
 
@@ -81,6 +103,25 @@ static char *report_category(const char *line)
 	const char *p = line + strlen(REPORT_PREFIX);
 	size_t n = strcspn(p, ": \t");
 	return n ? strndup(p, n) : NULL;
+}
+
+/* The defect lines of the harness's report, without their prefix, one a
+ * line (malloc'd), or NULL when there are none. */
+static char *report_defects(const char *text)
+{
+	const size_t np = strlen(DEFECT_PREFIX);
+	char *out = NULL;
+	size_t len = 0;
+
+	for (const char *p = text; p && *p;) {
+		const size_t n = strcspn(p, "\n");
+		if (n > np && strncmp(p, DEFECT_PREFIX, np) == 0)
+			append_line(&out, &len, p + np, n - np);
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+	return out;
 }
 
 /* The executable built for the case's dtype combination (malloc'd). */
@@ -257,7 +298,10 @@ int cpusim_run(const struct npukb_run_request *req, struct npukb_run_result *res
 	npukb_sandbox_describe(&res->proc, desc, sizeof desc);
 
 	if (res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == 0) {
-		int st = read_stats(stats, token, &res->cycles, &res->time_us, &block_dim);
+		/* A launch that ended well: its defects from the stats file,
+		 * which the kernel's own output can neither cut nor forge
+		 * (runtime.h, defect()) */
+		int st = read_stats(stats, token, &res->cycles, &res->time_us, &block_dim, &res->defects);
 		if (st == 0) {
 			res->ok = 1;
 			res->has_cycles = 1;
@@ -276,6 +320,8 @@ int cpusim_run(const struct npukb_run_request *req, struct npukb_run_result *res
 		}
 		goto out;
 	}
+	/* A failed launch: the defects it printed, beside its failure */
+	res->defects = report_defects(text);
 	report = text ? line_with(text, REPORT_PREFIX, 1) : NULL;
 	if (res->proc.kind == NPUKB_EXIT_NORMAL && res->proc.exit_code == CHECK_EXIT && report) {
 		res->category = report_category(report);

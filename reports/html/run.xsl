@@ -370,6 +370,10 @@
                 <xsl:text> </xsl:text>
                 <span class="tag suspect" title="{case/*[@flags][1]/@flags}">suspect</span>
               </xsl:if>
+              <xsl:if test="case/correctness/defects">
+                <xsl:text> </xsl:text>
+                <span class="tag defect" title="{case/correctness[defects][1]/defects}">defects</span>
+              </xsl:if>
             </td>
             <td>
               <xsl:call-template name="badge">
@@ -677,6 +681,10 @@
           <xsl:value-of select="errors/@first-index"/> (expected
           <xsl:value-of select="errors/@expected"/>, got <xsl:value-of select="errors/@actual"/>)</p>
       </xsl:if>
+      <xsl:if test="defects">
+        <p class="defects">Defects (contracts broken with no effect on the device's output; <code>--strict</code> fails them):</p>
+        <pre class="defects"><xsl:value-of select="defects"/></pre>
+      </xsl:if>
       <xsl:if test="details"><pre class="details"><xsl:value-of select="details"/></pre></xsl:if>
     </div>
   </xsl:template>
@@ -694,6 +702,8 @@
         <thead>
           <tr>
             <th>Level</th><th>Tasks</th><th>Samples</th>
+            <th title="samples correct on every case">correct</th>
+            <th title="correct samples with no defect listed (what --strict counts correct)">clean</th>
             <xsl:for-each select="aggregate[1]/compile">
               <th title="unbiased pass@k of compiling">compile@<xsl:value-of select="@k"/></th>
             </xsl:for-each>
@@ -785,6 +795,8 @@
       <td data-k="m-{$n}-tasks"><xsl:value-of select="@tasks"/>
         <xsl:if test="@tasks-missing &gt; 0"> (<xsl:value-of select="@tasks-missing"/> missing)</xsl:if></td>
       <td data-k="m-{$n}-samples"><xsl:value-of select="@samples"/></td>
+      <td data-k="m-{$n}-correct"><xsl:value-of select="@correct"/></td>
+      <td data-k="m-{$n}-clean"><xsl:value-of select="@clean"/></td>
       <xsl:for-each select="compile">
         <td data-k="m-{$n}-compile-{@k}" data-v="{@value}">
           <xsl:call-template name="figure"><xsl:with-param name="f" select="."/></xsl:call-template>

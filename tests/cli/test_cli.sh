@@ -19,6 +19,7 @@ grep_out "unknown command named" "frobnicate" "$tmp/err"
 check "run --help" 0 "$npukb" run --help
 grep_out "run --help documents --sample" "--sample DIR" "$tmp/out"
 grep_out "run --help documents --dump-tensors" "--dump-tensors" "$tmp/out"
+grep_out "run --help documents --strict" "--strict           fail a case on a defect too" "$tmp/out"
 grep_out "run --help documents --case" "--case ID" "$tmp/out"
 check "help run" 0 "$npukb" help run
 grep_out "help run" "--run-timeout" "$tmp/out"
@@ -62,6 +63,22 @@ if grep -q "^level1/" "$tmp/out"; then
 	fail=$((fail + 1)); echo "FAIL: list --level 2 shows Level 1 tasks"
 else
 	pass=$((pass + 1))
+fi
+# Level 3: all 18 tasks listed; with no expert answers yet, a run of the
+# level selects nothing and says why (exit 3), it does not crash
+check "list level 3" 0 "$npukb" list --level 3
+grep_out "list shows a Level 3 GMM task" "^level3/GMM/GroupedMatmulSliceKPerTokenDequant	" "$tmp/out"
+grep_out "list shows Level 3's TopKV3" "^level3/Sort/TopKV3	" "$tmp/out"
+if [ "$(grep -c "^level3/" "$tmp/out")" -eq 18 ] && ! grep -q "^level[12]/" "$tmp/out"; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1)); echo "FAIL: list --level 3 does not show exactly Level 3's 18 tasks"
+fi
+if [ -d "$src/levels/level3/GMM/BasicMatmul/answer" ]; then
+	pass=$((pass + 1)) # answers have arrived: the level suites judge them
+else
+	check "run level 3 without answers" 3 "$npukb" run --level 3 -o "$tmp/r3"
+	grep_out "run level 3 says there is no answer" "no sample to judge on the 18 selected tasks (no expert answer" "$tmp/err"
 fi
 # a level without tasks is said so, and is no success
 mkdir -p "$tmp/levels/schema" "$tmp/levels/level1/Math" "$tmp/levels/level2"

@@ -137,6 +137,15 @@ refuse "npukb versions" 's/"npukb":"[^"]*"/"npukb":"0.0.1"/' "$tmp/x1 differ in 
 refuse "selections" 's/"units_total":15/"units_total":14/' "differ in units_total (15 and 14)"
 refuse "labels" 's/"label":"m1"/"label":"m2"/' "differ in label: \"m1\" and \"m2\""
 refuse "shard counts" 's/"shard":"1\/3"/"shard":"1\/4"/' "differ in shard count: 3 and 4"
+refuse "--strict" 's/"seeds":1,/"seeds":1,"strict":1,/' "$s0 and $tmp/x1 differ in --strict: off and on"
+# shards of a --strict run: the merged run is one too
+rm -rf "$tmp/st" "$tmp/st-out" && mkdir -p "$tmp/st"
+for k in 0 1 2; do
+	mkdir "$tmp/st/$k"
+	sed '1s/"seeds":1,/"seeds":1,"strict":1,/' "$tmp/s3-$k/journal.jsonl" >"$tmp/st/$k/journal.jsonl"
+done
+check "merge of --strict shards" 0 "$npukb" merge "$tmp/st/0" "$tmp/st/1" "$tmp/st/2" -o "$tmp/st-out"
+grep_out "the merged header keeps --strict" '^{"type":"run".*"strict":1' "$tmp/st-out/journal.jsonl"
 
 check "merge refuses a missing shard" 3 "$npukb" merge "$s0" "$s2" -o "$tmp/out3"
 grep_out "merge names the missing shard" "1 of 3 shards missing: 1/3" "$tmp/err"

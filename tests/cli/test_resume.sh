@@ -131,4 +131,13 @@ if [ "$rc" -ne 3 ] || ! grep -q "cannot resume: its run used --seeds 1, this one
 	sed 's/^/  /' "$tmp/mis.log" | head -5
 	fail=1
 fi
+# nor one whose verdicts --strict would change
+# shellcheck disable=SC2086
+"$npukb" run $sel --resume --strict -o "$tmp/ref" >"$tmp/mis.log" 2>&1
+rc=$?
+if [ "$rc" -ne 3 ] || ! grep -q "cannot resume: its run was not --strict, this one is" "$tmp/mis.log"; then
+	echo "FAIL: resuming with --strict: exit $rc (3 expected):"
+	sed 's/^/  /' "$tmp/mis.log" | head -5
+	fail=1
+fi
 exit "$fail"

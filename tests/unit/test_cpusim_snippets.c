@@ -108,7 +108,8 @@ static void snippet_trips(const char *body, const char *category)
 
 /* A kernel-only source with a host launch wrapper in CCE's syntax, the
  * launch spread over three lines: compiled from a rewritten copy, the
- * kernel's check report still names the original file and line 19. */
+ * kernel's check report (a defect) still names the original file and
+ * line 19. */
 Test(cpusim, launch_wrapper_keeps_file_and_lines, .timeout = 60)
 {
 	static const char src[] =
@@ -135,10 +136,13 @@ Test(cpusim, launch_wrapper_keeps_file_and_lines, .timeout = 60)
 	struct case_files c;
 	struct npukb_run_result r;
 
+	/* never touched: a defect (CANN checks the pool only in CPU-debug
+	 * builds), named at the InitBuffer, and the kernel runs on */
 	run_source_blocks(src, NULL, 1024, 1, &c, &r);
-	cr_assert_eq(r.ok, 0, "passed");
-	cr_assert_str_eq(r.category ? r.category : "", "ub-overflow", "%s", r.message);
-	cr_assert_not_null(strstr(r.message, "at add_custom.cpp:19"), "%s", r.message);
+	cr_assert_eq(r.ok, 1, "%s\n%s", r.message, r.diagnostics ? r.diagnostics : "");
+	cr_assert_not_null(r.defects, "no defect listed");
+	cr_assert_eq(strncmp(r.defects, "ub-overflow: ", 13), 0, "%s", r.defects);
+	cr_assert_not_null(strstr(r.defects, "at add_custom.cpp:19"), "%s", r.defects);
 }
 
 /* The rewrite itself: launches only, never inside comments or literals,
@@ -198,12 +202,79 @@ Test(cpusim, ub_exactly_full_passes, .timeout = 60)
 		       "    pipe.InitBuffer(b, 65536);\n");
 }
 
-Test(cpusim, ub_one_byte_over_trips, .timeout = 60)
+/* Runs body, which must pass with exactly one defect line, of category
+ * `category` and naming `what`. */
+static void snippet_defect(const char *body, const char *category, const char *what)
 {
-	/* 65537 rounds up to 65568: 32 bytes past 192 KiB. */
+	struct case_files c;
+	struct npukb_run_result r;
+	size_t n = strlen(category);
+
+	run_snippet(body, 1024, &c, &r);
+	cr_assert_eq(r.ok, 1, "%s\n%s", r.message, r.diagnostics ? r.diagnostics : "");
+	cr_assert_not_null(r.defects, "no defect listed: %s", body);
+	cr_assert(strncmp(r.defects, category, n) == 0 && r.defects[n] == ':', "%s", r.defects);
+	cr_assert_not_null(strstr(r.defects, what), "%s", r.defects);
+	cr_assert_eq(strchr(r.defects, '\n'), r.defects + strlen(r.defects) - 1, "%s", r.defects);
+}
+
+Test(cpusim, ub_one_byte_over_is_a_defect_until_touched, .timeout = 120)
+{
+	/* 65537 rounds up to 65568: 32 bytes past 192 KiB, never touched */
+	snippet_defect("    TBuf<TPosition::VECCALC> a, b;\n"
+		       "    pipe.InitBuffer(a, 131072);\n"
+		       "    pipe.InitBuffer(b, 65537);\n",
+		       "ub-overflow", "InitBuffer of 65568 bytes brings the unified buffer to 196640 bytes");
+	/* the last element lies past the end: an error */
 	snippet_trips("    TBuf<TPosition::VECCALC> a, b;\n"
 		      "    pipe.InitBuffer(a, 131072);\n"
-		      "    pipe.InitBuffer(b, 65537);\n", "ub-overflow");
+		      "    pipe.InitBuffer(b, 65537);\n"
+		      "    LocalTensor<half> t = b.Get<half>();\n"
+		      "    t.SetValue(32783, (half)1.0f);\n", "ub-overflow");
+	/* and so is a vector instruction on a tensor that starts there */
+	snippet_trips("    TBuf<TPosition::VECCALC> a, b, c;\n"
+		      "    pipe.InitBuffer(a, 131072);\n"
+		      "    pipe.InitBuffer(b, 65536);\n"
+		      "    pipe.InitBuffer(c, 512);\n"
+		      "    LocalTensor<half> t = c.Get<half>();\n"
+		      "    Duplicate(t, (half)1.0f, 256);\n", "ub-overflow");
+	/* the element just before the end is the SoC's own */
+	snippet_passes("    TBuf<TPosition::VECCALC> a, b;\n"
+		       "    pipe.InitBuffer(a, 131072);\n"
+		       "    pipe.InitBuffer(b, 65536);\n"
+		       "    LocalTensor<half> t = b.Get<half>();\n"
+		       "    t.SetValue(32767, (half)1.0f);\n");
+}
+
+/* A queue tensor still allocated when the kernel ends changes no output:
+ * a defect, reported once however many blocks run. */
+Test(cpusim, tensor_never_freed_is_a_defect, .timeout = 120)
+{
+	snippet_defect("    TQue<QuePosition::VECIN, 1> q;\n"
+		       "    pipe.InitBuffer(q, 1, 512);\n"
+		       "    LocalTensor<half> a = q.AllocTensor<half>();\n"
+		       "    DataCopy(a, xGm, 256);\n",
+		       "queue-misuse", "tensor allocated here was never freed (still in use when the kernel ended)");
+}
+
+/* A scalar read of vcadd's accumulator waits for the vector pipe, as on
+ * the device: the copy the scalar unit issues next, into the buffer the
+ * vcadd reads, is ordered after it (no race), and the sum is the sum. */
+Test(cpusim, acc_val_read_waits_for_the_vector_pipe, .timeout = 120)
+{
+	snippet_passes("    TBuf<TPosition::VECCALC> a;\n"
+		       "    pipe.InitBuffer(a, 2048);\n"
+		       "    LocalTensor<half> t = a.Get<half>();\n"
+		       "    Duplicate(t, (half)0.5f, 1024);\n"
+		       "    PipeBarrier<PIPE_ALL>();\n"
+		       "    vcadd(nullptr, (__ubuf__ half *)t.GetPhyAddr(), 8, 1, 1, 8, true);\n"
+		       "    uint64_t bits = GetAccVal();\n"
+		       "    half sum;\n"
+		       "    memcpy(&sum, &bits, sizeof sum);\n"
+		       "    if ((float)sum != 512.0f)\n"
+		       "        abort();\n"
+		       "    DataCopy(t, xGm, 1024);\n"
+		       "    PipeBarrier<PIPE_ALL>();\n");
 }
 
 Test(cpusim, aligned_ub_offset_passes, .timeout = 60)

@@ -76,6 +76,9 @@ Test(journal, every_field_of_a_verdict_comes_back)
 	npukb_verdict_set_details(&c, details);
 	npukb_verdict_set_rule(&c, "mismatch-rule");
 	npukb_verdict_add_flag(&c, "suspect-constant-output");
+	/* listed once each, in order, whatever the repeats */
+	npukb_verdict_add_defects(&c, "out-of-bounds: 32 bytes past x at k.cpp:4\nsync-race: same values at k.cpp:9");
+	npukb_verdict_add_defects(&c, "sync-race: same values at k.cpp:9\n");
 	c.has_error_stats = 1;
 	c.max_abs_err = 0.25;
 	c.max_rel_err = NAN;
@@ -118,6 +121,7 @@ Test(journal, every_field_of_a_verdict_comes_back)
 	cr_assert_str_eq(v->rule, "mismatch-rule");
 	cr_assert_str_eq(v->message, "seed 2: 3 of 64 elements out of tolerance");
 	cr_assert_str_eq(v->flags, "suspect-constant-output");
+	cr_assert_str_eq(v->defects, "out-of-bounds: 32 bytes past x at k.cpp:4\nsync-race: same values at k.cpp:9\n");
 	cr_assert_str_eq(v->details, details);
 	cr_assert(v->has_error_stats);
 	cr_assert_float_eq(v->max_abs_err, 0.25, 1e-15);
@@ -136,6 +140,7 @@ Test(journal, every_field_of_a_verdict_comes_back)
 	cr_assert_null(v->category);
 	cr_assert_null(v->message);
 	cr_assert_null(v->flags);
+	cr_assert_null(v->defects);
 	cr_assert_null(v->details);
 	cr_assert(v->has_timing, "cycles and time_us both recorded");
 	cr_assert_float_eq(v->cycles, 21576, 1e-9);

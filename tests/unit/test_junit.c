@@ -85,6 +85,8 @@ static void make_results(struct npukb_results *r)
 	s->cases[1].case_id = strdup("1");
 	npukb_verdict_pass(&s->cases[0].correctness);
 	npukb_verdict_pass(&s->cases[1].correctness);
+	/* a defect beside a pass */
+	npukb_verdict_add_defects(&s->cases[1].correctness, "ub-overflow: InitBuffer past the UB at a.cpp:7\n");
 
 	/* compile failure: every case fails with the classified category */
 	s = npukb_results_add(r, "level1/Math/AddCustom", "bad\"<sample>", 2);
@@ -101,6 +103,8 @@ static void make_results(struct npukb_results *r)
 	s->cases[0].case_id = strdup("0");
 	s->cases[1].case_id = strdup("1");
 	npukb_verdict_fail(&s->cases[0].correctness, "mismatch", "mismatch in z");
+	/* and beside a failure */
+	npukb_verdict_add_defects(&s->cases[0].correctness, "queue-misuse: use after FreeTensor at w.cpp:5\n");
 	npukb_verdict_skip(&s->cases[1].correctness, "backend not usable");
 }
 
@@ -141,6 +145,15 @@ Test(junit, valid_counts_and_escaping)
 	cr_assert_eq(xpath_num(doc, "number(//testsuite/@skipped)"), 1);
 	cr_assert_eq(xpath_num(doc, "count(//failure[@type='api-signature'])"), 3);
 	cr_assert_eq(xpath_num(doc, "count(//failure[@type='mismatch'])"), 1);
+	/* defects: a suite property per case, and in a failure's body */
+	s = xpath_str(doc, "string(//property[@name='npukb.defects.answer.case-1']/@value)");
+	cr_assert_str_eq(s, "ub-overflow: InitBuffer past the UB at a.cpp:7\n");
+	free(s);
+	cr_assert_eq(xpath_num(doc, "count(//property[starts-with(@name, 'npukb.defects.')])"), 2);
+	cr_assert_eq(xpath_num(doc, "count(//testcase[failure])"), 4, "a defect alone fails nothing");
+	s = xpath_str(doc, "string(//failure[@type='mismatch']/text())");
+	cr_assert_not_null(strstr(s, "defects:\nqueue-misuse: use after FreeTensor at w.cpp:5"), "body: %s", s);
+	free(s);
 	s = xpath_str(doc, "string(//testsuite/@package)");
 	cr_assert_str_eq(s, "level1.Math");
 	free(s);

@@ -370,3 +370,76 @@ Test(list_inputs, derive_functions_by_hand)
 		  "not exactly two distinct rows");
 	cr_expect_null(npukb_derive_find("unique_sort"));
 }
+
+/* group_ends: sorted ends in [0, count], the last one count; group_ends_open
+ * the same without forcing the last; both refuse a float tensor. Many
+ * draws so that unsorted or out-of-range output would show. */
+Test(list_inputs, derive_group_ends)
+{
+	char name[] = "group_list";
+	int64_t ends[7];
+	float fl[7];
+	struct npukb_case_tensor t = { .name = name, .dtype = NPUKB_DT_INT64,
+				       .shape = { .rank = 1, .dims = { 7 } }, .numel = 7, .data = ends };
+	struct npukb_case_tensor f = t;
+	struct npukb_rng rng;
+	struct npukb_derive_args g = { NULL, &t, &rng, 20, 0, 0 };
+	char err[512];
+	int round, open_short = 0;
+	size_t i;
+
+	npukb_rng_seed(&rng, 3, "0", "group_list");
+	for (round = 0; round < 200; round++) {
+		int open = round % 2;
+		cr_assert_eq(npukb_derive_find(open ? "group_ends_open" : "group_ends")
+				     ->fill(&g, err, sizeof(err)),
+			     0, "%s", err);
+		for (i = 0; i < 7; i++) {
+			cr_assert(ends[i] >= 0 && ends[i] <= 20, "end %lld", (long long)ends[i]);
+			if (i)
+				cr_assert_leq(ends[i - 1], ends[i]);
+		}
+		if (!open)
+			cr_assert_eq(ends[6], 20);
+		else if (ends[6] < 20)
+			open_short++;
+	}
+	cr_expect_gt(open_short, 0, "group_ends_open always ended at count");
+	f.dtype = NPUKB_DT_FLOAT32;
+	f.data = fl;
+	g.dst = &f;
+	cr_expect_lt(npukb_derive_find("group_ends")->fill(&g, err, sizeof(err)), 0);
+}
+
+/* distinct_along_dim: float16 [3, 300, 2] in [1, 2) (1024 float16 values,
+ * so 300 draws collide unless redrawn): every line along dim 1 distinct
+ * and in range; a range with fewer values than the line is refused. */
+Test(list_inputs, derive_distinct_along_dim)
+{
+	char name[] = "x";
+	uint16_t h[3 * 300 * 2];
+	struct npukb_case_tensor t = { .name = name, .dtype = NPUKB_DT_FLOAT16,
+				       .shape = { .rank = 3, .dims = { 3, 300, 2 } }, .numel = 1800,
+				       .data = h };
+	struct npukb_rng rng;
+	struct npukb_derive_args g = { NULL, &t, &rng, 1, 1.0, 2.0 };
+	char err[512];
+	size_t o, in, i, j;
+
+	npukb_rng_seed(&rng, 5, "0", "x");
+	cr_assert_eq(npukb_derive_find("distinct_along_dim")->fill(&g, err, sizeof(err)), 0, "%s", err);
+	for (o = 0; o < 3; o++)
+		for (in = 0; in < 2; in++)
+			for (i = 0; i < 300; i++) {
+				double v = npukb_load_as_double(t.dtype, h, o * 600 + i * 2 + in);
+				cr_assert(v >= 1.0 && v <= 2.0, "%g", v);
+				for (j = 0; j < i; j++)
+					cr_assert_neq(v, npukb_load_as_double(t.dtype, h, o * 600 + j * 2 + in),
+						      "line (%zu, %zu): %zu and %zu equal", o, in, i, j);
+			}
+	g.b = 1.01;
+	cr_expect_lt(npukb_derive_find("distinct_along_dim")->fill(&g, err, sizeof(err)), 0);
+	g.b = 2.0;
+	g.count = 3;
+	cr_expect_lt(npukb_derive_find("distinct_along_dim")->fill(&g, err, sizeof(err)), 0);
+}

@@ -76,6 +76,8 @@ static void make_results(struct npukb_results *r)
 	npukb_verdict_pass(&s->compile);
 	s->cases[0].case_id = strdup("0");
 	npukb_verdict_pass(&s->cases[0].correctness);
+	npukb_verdict_add_defects(&s->cases[0].correctness,
+				  "queue-misuse: Add: first source is a queue's tensor after FreeTensor at k.cpp:9\n");
 	s->cases[1].case_id = strdup("1");
 	npukb_verdict_fail(&s->cases[1].correctness, "mismatch", "z differs");
 	npukb_verdict_set_details(&s->cases[1].correctness, "</pre><script>alert(1)</script>\x01");
@@ -167,6 +169,11 @@ Test(results_xml, carries_provenance_and_every_verdict, .init = setup, .fini = t
 	expect(doc, "string(//sample[@id='answer'][1]/case[2]/performance/@cycles)", "2000");
 	/* suspicion flags stay beside the verdict */
 	expect(doc, "string(//sample[@id='answer'][1]/case[2]/correctness/@flags)", "suspect-speedup");
+	/* defects too, with a passing outcome */
+	expect(doc, "string(//sample[@id='bad/one']/case[1]/@outcome)", "pass");
+	expect(doc, "string(//sample[@id='bad/one']/case[1]/correctness/defects)",
+	       "queue-misuse: Add: first source is a queue's tensor after FreeTensor at k.cpp:9\n");
+	expect(doc, "count(//sample[@id='answer']//defects)", "0");
 	/* page names are unique and tame */
 	expect(doc, "string(//sample[@id='bad/one']/@page)",
 	       "sample-0001-level1-Math-AddCustom-bad_one.html");
@@ -212,6 +219,9 @@ Test(report_html, index_and_pages_from_the_data, .init = setup, .fini = teardown
 	expect(doc, "count(//*[@id='metrics'])", "0");
 	expect(doc, "count(//a[contains(@href, 'sample-')])", "4");
 	expect(doc, "count(//tr[@data-sample='answer']//span[contains(@class, 'suspect')])", "1");
+	/* a sample with a defect is tagged in the index, its page lists it */
+	expect(doc, "count(//tr[@data-sample='bad/one']//span[contains(@class, 'defect')])", "1");
+	expect(doc, "count(//tr[@data-sample='answer']//span[contains(@class, 'defect')])", "0");
 	xmlFreeDoc(doc);
 
 	snprintf(page, sizeof(page), "%s/report/sample-0001-level1-Math-AddCustom-bad_one.html",
@@ -220,6 +230,8 @@ Test(report_html, index_and_pages_from_the_data, .init = setup, .fini = teardown
 	expect(doc, "string(//pre[@class='details'])", "</pre><script>alert(1)</script>");
 	expect(doc, "count(//script)", "0");
 	expect(doc, "string(//code[@class='rule'])", "builtin:mismatch");
+	expect(doc, "string(//pre[@class='defects'])",
+	       "queue-misuse: Add: first source is a queue's tensor after FreeTensor at k.cpp:9\n");
 	expect(doc, "string(//*[@data-k='soc'])", "ascend910b2");
 	expect(doc, "string(//a[1]/@href)", "index.html");
 	xmlFreeDoc(doc);
@@ -240,7 +252,7 @@ static void write_journal(char *path, size_t len)
 		"{\"type\":\"verdict\",\"run\":\"J-1\",\"task\":\"level1/A/B\",\"sample\":\"answer\",\"case\":\"0\",\"stage\":\"correctness\",\"outcome\":\"pass\"}",
 		"{\"type\":\"verdict\",\"run\":\"J-1\",\"task\":\"level1/A/B\",\"sample\":\"answer\",\"case\":\"0\",\"stage\":\"performance\",\"outcome\":\"pass\",\"cycles\":1000,\"time_us\":1}",
 		"{\"type\":\"verdict\",\"run\":\"J-1\",\"task\":\"level1/A/B\",\"sample\":\"fast\",\"case\":null,\"stage\":\"compile\",\"outcome\":\"pass\"}",
-		"{\"type\":\"verdict\",\"run\":\"J-1\",\"task\":\"level1/A/B\",\"sample\":\"fast\",\"case\":\"0\",\"stage\":\"correctness\",\"outcome\":\"pass\"}",
+		"{\"type\":\"verdict\",\"run\":\"J-1\",\"task\":\"level1/A/B\",\"sample\":\"fast\",\"case\":\"0\",\"stage\":\"correctness\",\"outcome\":\"pass\",\"defects\":\"ub-overflow: InitBuffer past the UB at k.cpp:3\\n\"}",
 		"{\"type\":\"verdict\",\"run\":\"J-1\",\"task\":\"level1/A/B\",\"sample\":\"fast\",\"case\":\"0\",\"stage\":\"performance\",\"outcome\":\"pass\",\"cycles\":500,\"time_us\":0.5}",
 		"{\"type\":\"verdict\",\"run\":\"J-1\",\"task\":\"level1/A/B\",\"sample\":\"broken\",\"case\":null,\"stage\":\"compile\",\"outcome\":\"fail\",\"category\":\"api-signature\"}",
 		"{\"type\":\"verdict\",\"run\":\"J-1\",\"task\":\"level2/C/D\",\"sample\":\"wrong\",\"case\":null,\"stage\":\"compile\",\"outcome\":\"pass\"}",
@@ -272,6 +284,10 @@ Test(results_xml, metrics_from_the_runs_journal, .init = setup, .fini = teardown
 	doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
 	cr_assert_not_null(doc);
 	expect(doc, "string(/run/metrics/@run)", "J-1");
+	/* "fast" is correct, with a defect listed: correct, not clean */
+	expect(doc, "string(/run/metrics/aggregate[@name='level1']/@correct)", "1");
+	expect(doc, "string(/run/metrics/aggregate[@name='level1']/@clean)", "0");
+	expect(doc, "string(/run/metrics/aggregate[@name='overall']/@clean)", "0");
 	expect(doc, "string(/run/metrics/aggregate[@name='level1']/compile[@k='1']/@value)", "0.5");
 	expect(doc, "string(/run/metrics/aggregate[@name='level1']/correct[@k='1']/@value)", "0.5");
 	expect(doc, "string(/run/metrics/aggregate[@name='level1']/compile[@k='5']/@available)",
@@ -308,6 +324,8 @@ Test(results_xml, metrics_from_the_runs_journal, .init = setup, .fini = teardown
 	snprintf(page, sizeof(page), "%s/report/index.html", dir);
 	doc = read_html(page);
 	expect(doc, "count(//*[@id='metrics'])", "1");
+	expect(doc, "normalize-space(//*[@data-k='m-level1-correct'])", "1");
+	expect(doc, "normalize-space(//*[@data-k='m-level1-clean'])", "0");
 	/* shares as percentages, speedups with an x; the raw value in data-v */
 	expect(doc, "normalize-space(//*[@data-k='m-overall-compile-1'])", "75.0%");
 	expect(doc, "string(//*[@data-k='m-overall-compile-1']/@data-v)", "0.75");

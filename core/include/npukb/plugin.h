@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define NPUKB_PLUGIN_ABI 9
+#define NPUKB_PLUGIN_ABI 10
 
 #if defined(__GNUC__)
 #define NPUKB_PLUGIN_EXPORT __attribute__((visibility("default")))
@@ -86,6 +86,9 @@ struct npukb_options {
 	 * none). Every NAME is one of the backend's options (the core refuses
 	 * the run otherwise); read them with npukb_backend_opt(). */
 	const char *const *backend_opts;
+	/* --strict: a case whose run reported defects (run_result.defects)
+	 * fails on the first one, its category the verdict's. */
+	int strict;
 };
 
 /* The value of the backend option name (the last one given wins), or NULL
@@ -129,6 +132,12 @@ struct npukb_run_result {
 	char *category;
 	char *message;      /* one line (malloc'd) */
 	char *diagnostics;  /* stderr and check reports (malloc'd, may be NULL) */
+	/* Defects the backend's checks found: contracts broken with no effect
+	 * on the device's output (a simulator's "ub-overflow" of an InitBuffer
+	 * never touched), one "category: message" a line, whatever ok says
+	 * (malloc'd, may be NULL). They leave the verdict to the numbers
+	 * unless options.strict. */
+	char *defects;
 	int has_cycles;
 	double cycles;      /* simulated or measured device cycles */
 	/* The cycles are a cost model's: the same launch always costs the

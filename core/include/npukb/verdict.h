@@ -37,6 +37,11 @@ struct npukb_verdict {
 	/* Suspicion flags beside the outcome, comma-separated
 	 * ("suspect-constant-output"), or NULL. */
 	char *flags;
+	/* Defects beside the outcome (correctness): contracts the kernel broke
+	 * that would not change the device's output, one "category: message"
+	 * a line, or NULL. They leave the outcome to the numbers unless the
+	 * run is --strict (npukb_verdict_strict). */
+	char *defects;
 
 	/* Correctness figures; valid when has_error_stats. */
 	int has_error_stats;
@@ -83,6 +88,11 @@ void npukb_verdict_set_rule(struct npukb_verdict *v, const char *rule);
 void npukb_verdict_add_flag(struct npukb_verdict *v, const char *flag);
 /* 1 when flags holds flag. */
 int npukb_verdict_has_flag(const struct npukb_verdict *v, const char *flag);
+/* Add each line of lines ("category: message") not already listed. */
+void npukb_verdict_add_defects(struct npukb_verdict *v, const char *lines);
+/* --strict: a passing verdict with defects fails on the first one, its
+ * category the verdict's. Returns 1 when it changed the verdict. */
+int npukb_verdict_strict(struct npukb_verdict *v);
 int npukb_verdict_copy(struct npukb_verdict *dst, const struct npukb_verdict *src);
 
 const char *npukb_stage_name(enum npukb_stage_id s);     /* "compile", ... */

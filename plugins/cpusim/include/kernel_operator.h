@@ -323,6 +323,13 @@ private:
 			npukb_cpusim::fail("out-of-bounds", loc, "%s: index %u of a tensor of %u elements", what,
 					   i, size_);
 		const uintptr_t a = (uintptr_t)(addr_ + i), base = (uintptr_t)npukb_cpusim::ub_arena;
+		/* The arena is larger than the SoC's UB so that an
+		 * over-allocating InitBuffer can run on: touching past the
+		 * SoC's end is what fails on the device. */
+		if (a >= base + npukb_cpusim::g.soc.ub_bytes && a < base + npukb_cpusim::UB_ARENA_BYTES)
+			npukb_cpusim::fail("ub-overflow", loc, "%s: element at UB 0x%llx, past the %u bytes of %s", what,
+					   (unsigned long long)(a - base), npukb_cpusim::g.soc.ub_bytes,
+					   npukb_cpusim::g.soc.name);
 		if (a >= base && a < base + npukb_cpusim::UB_ARENA_BYTES) {
 			npukb_cpusim::ub_owner_check((uint32_t)(a - base), what, "the tensor", loc);
 			/* GetValue/SetValue run on the scalar pipe (their cost_scalar
@@ -521,10 +528,12 @@ public:
 	~QueueState()
 	{
 		for (int i = 0; i < num_; i++)
+			/* The kernel has computed everything by now: on the
+			 * device an unfreed buffer changes no output (a defect). */
 			if (bufs_[i].state != B_FREE)
-				npukb_cpusim::fail("queue-misuse", bufs_[i].loc,
-						   "tensor allocated here was never freed (still %s when the kernel ended)",
-						   bufs_[i].state == B_QUEUED ? "enqueued" : "in use");
+				npukb_cpusim::defect("queue-misuse", bufs_[i].loc,
+						     "tensor allocated here was never freed (still %s when the kernel ended)",
+						     bufs_[i].state == B_QUEUED ? "enqueued" : "in use");
 	}
 
 	void init(int num, uint32_t len, SrcLoc loc)

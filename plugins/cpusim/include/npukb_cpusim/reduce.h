@@ -155,6 +155,7 @@ inline void reduce_ext(const LocalTensor<T> &dst, const LocalTensor<T> &src, con
 		repeats += n;
 	}
 	npukb_cpusim::cost_vec_rep(repeats, rep());
+	npukb_cpusim::vreg_written();
 	after_count_form();
 	if (!(cal_index && (uint64_t)count <= lanes))
 		finish_on_scalar(dst.addr_, (cal_index ? 2 : 1) * sizeof(T), what, loc);
@@ -183,6 +184,7 @@ template <class T>
 inline void GetReduceMaxMinCount(T &maxMinValue, T &maxMinIndex)
 {
 	static_assert(sizeof(T) == 2 || sizeof(T) == 4, "GetReduceMaxMinCount: element type not supported (half, float)");
+	npukb_cpusim::vreg_read();
 	maxMinValue = (T)npukb_cpusim::g.rmm_value;
 	const detail::idx_t<T> i = (detail::idx_t<T>)npukb_cpusim::g.rmm_index;
 	memcpy((void *)&maxMinIndex, &i, sizeof i);
@@ -190,6 +192,7 @@ inline void GetReduceMaxMinCount(T &maxMinValue, T &maxMinIndex)
 template <class T>
 inline void GetReduceMaxMinCount(T &maxMinValue)
 {
+	npukb_cpusim::vreg_read();
 	maxMinValue = (T)npukb_cpusim::g.rmm_value;
 }
 
@@ -286,6 +289,8 @@ inline void whole_reduce(const Plan &pl, const LocalTensor<T> &dst, const LocalT
 		npukb_cpusim::g.rmm_index = all_at;
 	}
 	npukb_cpusim::cost_vec_rep((uint64_t)pl.repeats, rep());
+	if (found)
+		npukb_cpusim::vreg_written();
 }
 
 /* One result per 32-byte block of each repeat, 8 per repeat. */
@@ -597,10 +602,16 @@ inline void vcadd(std::nullptr_t, T *src, uint8_t repeat, uint16_t dstRepStride,
 	memcpy(&bits, &acc, sizeof acc);
 	npukb_cpusim::g.acc_val = bits;
 	npukb_cpusim::cost_vec_rep((uint64_t)pl.repeats, detail::rep());
+	npukb_cpusim::vreg_written();
 }
 
-/* The accumulator of vcadd's accumulating form: T's bits, zero-extended. */
-inline uint64_t GetAccVal() { return npukb_cpusim::g.acc_val; }
-inline uint64_t get_acc_val() { return npukb_cpusim::g.acc_val; }
+/* The accumulator of vcadd's accumulating form: T's bits, zero-extended;
+ * read once the vcadd has completed. */
+inline uint64_t GetAccVal()
+{
+	npukb_cpusim::vreg_read();
+	return npukb_cpusim::g.acc_val;
+}
+inline uint64_t get_acc_val() { return GetAccVal(); }
 
 #endif

@@ -157,6 +157,10 @@ struct State {
 	 * (SetDeqScale(half), which Cast int32_t -> half multiplies by). */
 	uint64_t acc_val;
 	double deq_scale;
+	/* When the vector instruction that last wrote a register the scalar
+	 * unit reads (vcadd's accumulator, ReduceMax/Min's value and index)
+	 * completes: the read waits for it (vreg_read). */
+	double vreg_at;
 	/* When the scalar unit's last UB access ends: auto-sync only has to
 	 * look at an instruction's operands if that is still ahead of it. */
 	double s_ub_until;
@@ -201,23 +205,83 @@ alignas(4096) inline unsigned char ub_arena[UB_ARENA_BYTES];
 
 /* ---- reporting --------------------------------------------------------- */
 
+/* One report line on stderr: "<prefix><category>: <message> (block N) at
+ * <file>:<line>" (cpusim_run.c reads them back). */
+inline void report_line(const char *prefix, const char *category, SrcLoc loc, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+inline void report_line(const char *prefix, const char *category, SrcLoc loc, const char *fmt, va_list ap)
+{
+	char msg[512];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	fflush(stdout);
+	fprintf(stderr, "%s%s: %s (block %lld) at %s:%d\n", prefix, category, msg, (long long)g.block_idx,
+		loc.file ? loc.file : "?", loc.line);
+	fflush(stderr);
+}
+
 [[noreturn]] inline void fail(const char *category, SrcLoc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 [[noreturn]] inline void fail(const char *category, SrcLoc loc, const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
+	report_line("npukb-cpusim: ", category, loc, fmt, ap);
+	va_end(ap);
+	/* _exit: the kernel's own static destructors must not run after a
+	 * report, and a second report must never follow the first. */
+	_exit(3);
+}
+
+/* A finding the device would compute through (plugins/cpusim/API.md,
+ * "Checks"): a documented contract broken with no effect on the output.
+ * It is reported on its own line and the kernel goes on, so that the
+ * numbers decide the verdict (npukb run --strict fails on it too). Each
+ * category and place is reported once, at most DEFECTS_MAX places: a
+ * loop must not flood the report the launch's real error comes after. */
+constexpr int DEFECTS_MAX = 16;
+struct DefectSeen {
+	const char *category, *file;
+	int line;
+	char text[640]; /* the report line, without prefix and newline */
+};
+inline DefectSeen defects_seen[DEFECTS_MAX];
+inline int defects_n;
+
+inline void defect(const char *category, SrcLoc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+inline void defect(const char *category, SrcLoc loc, const char *fmt, ...)
+{
+	const char *file = loc.file ? loc.file : "?";
+	for (int i = 0; i < defects_n; i++)
+		if (defects_seen[i].line == loc.line && strcmp(defects_seen[i].category, category) == 0 &&
+		    strcmp(defects_seen[i].file, file) == 0)
+			return;
+	if (defects_n >= DEFECTS_MAX)
+		return;
+	DefectSeen &d = defects_seen[defects_n++];
+	d.category = category;
+	d.file = file;
+	d.line = loc.line;
 	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	/* The verdict takes its defects from the stats file the harness
+	 * writes after the kernel (harness.cpp): stderr is the kernel's too,
+	 * and a kernel printing past the kept tail, or closing it, would
+	 * hide them. The line on stderr is for a person reading a failure. */
+	snprintf(d.text, sizeof d.text, "%s: %s (block %lld) at %s:%d", category, msg, (long long)g.block_idx,
+		 file, loc.line);
+	for (char *c = d.text; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' '; /* one defect, one line of the stats file */
 	fflush(stdout);
-	fprintf(stderr, "npukb-cpusim: %s: %s (block %lld) at %s:%d\n", category, msg,
-		(long long)g.block_idx, loc.file ? loc.file : "?", loc.line);
+	fprintf(stderr, "npukb-cpusim-defect: %s\n", d.text);
 	fflush(stderr);
-	/* _exit: the kernel's own static destructors must not run after a
-	 * report, and a second report must never follow the first. */
-	_exit(3);
 }
 
 /* ---- global memory -------------------------------------------------------- */
@@ -240,12 +304,20 @@ inline void gm_check(const void *p, uint64_t bytes, const char *what, SrcLoc loc
 	if (r && lo + bytes <= r->hi)
 		return;
 	{
-		/* an access may start or end in the allocation's padding */
+		/* An access may start or end in the allocation's padding: the
+		 * device has those bytes (the same allocation), and nothing
+		 * else reads them, so the output is the same — a defect. */
 		for (int i = 0; !r && i < g.ngm; i++)
 			if (g.gm[i].read_hi && lo >= g.gm[i].lo && lo < g.gm[i].read_hi)
 				r = &g.gm[i];
-		if (r && r->read_hi && lo + bytes <= r->read_hi)
+		if (r && r->read_hi && lo + bytes <= r->read_hi) {
+			defect("out-of-bounds", loc,
+			       "%s: %llu bytes at offset %llu of argument %d (%s, %llu bytes) run %llu bytes past its end, "
+			       "inside its allocation's padding",
+			       what, (unsigned long long)bytes, (unsigned long long)(lo - r->lo), r->arg, r->role,
+			       (unsigned long long)(r->hi - r->lo), (unsigned long long)(lo + bytes - r->hi));
 			return;
+		}
 	}
 	if (r)
 		fail("out-of-bounds", loc,
@@ -274,10 +346,19 @@ inline uint32_t ub_offset(const void *p) { return (uint32_t)((const unsigned cha
 inline uint32_t ub_carve(uint32_t bytes, const char *what, SrcLoc loc)
 {
 	const uint64_t end = (uint64_t)g.ub_used + bytes;
-	if (end > g.soc.ub_bytes)
+	/* Past the SoC's UB, CANN's pool check exists only in CPU-debug
+	 * builds: the device hands the addresses out, and only touching them
+	 * goes wrong (ub_check and LocalTensor's element access fail then,
+	 * as errors). The arena still has to hold what is carved. */
+	if (end > UB_ARENA_BYTES)
 		fail("ub-overflow", loc,
 		     "%s of %u bytes brings the unified buffer to %llu bytes, beyond the %u bytes of %s",
 		     what, bytes, (unsigned long long)end, g.soc.ub_bytes, g.soc.name);
+	if (end > g.soc.ub_bytes)
+		defect("ub-overflow", loc,
+		       "%s of %u bytes brings the unified buffer to %llu bytes, beyond the %u bytes of %s "
+		       "(an error as soon as a byte past the end is touched)",
+		       what, bytes, (unsigned long long)end, g.soc.ub_bytes, g.soc.name);
 	const uint32_t off = g.ub_used;
 	g.ub_used = (uint32_t)end;
 	if (g.ub_used > g.ub_peak)
@@ -292,9 +373,13 @@ inline uint32_t ub_carve(uint32_t bytes, const char *what, SrcLoc loc)
 inline void ub_owner_check(uint32_t off, const char *what, const char *operand, SrcLoc loc)
 {
 	const uint8_t st = g.ub_owner[off / 32];
+	/* FreeTensor only marks the buffer: until an AllocTensor hands it out
+	 * again (the state is then UB_IN_USE) it holds what it held, so the
+	 * device computes the same (a defect). A pipe race it causes is the
+	 * race check's to report. */
 	if (st == UB_FREE)
-		fail("queue-misuse", loc, "%s: %s is a queue's tensor after FreeTensor (or before AllocTensor)",
-		     what, operand);
+		defect("queue-misuse", loc, "%s: %s is a queue's tensor after FreeTensor (or before AllocTensor)",
+		       what, operand);
 	if (st == UB_ENQUEUED)
 		fail("queue-misuse", loc, "%s: %s is a queue's tensor while it is enqueued (DeQue it first)",
 		     what, operand);
@@ -465,10 +550,21 @@ inline void ub_race_commit(int p, double start, double read_end, double write_do
 	g.ub_npending = 0;
 }
 
+/* A tensor an over-allocating InitBuffer placed past the SoC's UB (the
+ * arena is larger, so the kernel could run on): touching it is an error. */
+inline void ub_past_soc(uintptr_t a, const char *what, const char *operand, SrcLoc loc)
+{
+	const uintptr_t base = (uintptr_t)ub_arena;
+	if (a >= base + g.soc.ub_bytes && a < base + UB_ARENA_BYTES)
+		fail("ub-overflow", loc, "%s: %s at UB 0x%llx lies past the %u bytes of %s's unified buffer", what,
+		     operand, (unsigned long long)(a - base), g.soc.ub_bytes, g.soc.name);
+}
+
 inline void ub_check(const void *p, uint64_t bytes, uint64_t avail, const char *what,
 		     const char *operand, SrcLoc loc)
 {
 	const uintptr_t a = (uintptr_t)p, base = (uintptr_t)ub_arena;
+	ub_past_soc(a, what, operand, loc);
 	if (a < base || a >= base + g.soc.ub_bytes)
 		fail("out-of-bounds", loc, "%s: %s is not a unified-buffer tensor (uninitialised LocalTensor?)",
 		     what, operand);
@@ -622,6 +718,7 @@ inline void ub_check_elem(const void *p, uint64_t bytes, uint64_t avail, uint32_
 			  const char *what, const char *operand, SrcLoc loc)
 {
 	const uintptr_t a = (uintptr_t)p, base = (uintptr_t)ub_arena;
+	ub_past_soc(a, what, operand, loc);
 	if (a < base || a >= base + g.soc.ub_bytes)
 		fail("out-of-bounds", loc, "%s: %s is not a unified-buffer tensor (uninitialised LocalTensor?)",
 		     what, operand);
@@ -649,6 +746,11 @@ inline void ub_check_elem(const void *p, uint64_t bytes, uint64_t avail, uint32_
  * records the rest of the launch is not logged. */
 struct GmWrite {
 	uintptr_t lo, hi;
+	/* The hull of the bytes the writes changed (empty when chg_lo ==
+	 * chg_hi): blocks run one after another, so a later block whose
+	 * write changed nothing in an overlap wrote the values already there,
+	 * and the race between them cannot change the output. */
+	uintptr_t chg_lo, chg_hi;
 	int64_t block;
 	uint32_t epoch;
 	SrcLoc at;
@@ -658,16 +760,36 @@ inline GmWrite *gm_log;
 inline size_t gm_log_n, gm_log_cap;
 inline uint32_t gm_epoch; /* SyncAll barriers passed by the whole launch */
 
-inline void gm_note_write(const void *dst, uint64_t bytes, SrcLoc loc)
+/* src: the bytes about to be written, to tell which change the memory;
+ * null when unknown (every byte counts as changed). Call before writing. */
+inline void gm_note_write(const void *dst, uint64_t bytes, SrcLoc loc, const void *src = nullptr)
 {
 	const uintptr_t lo = (uintptr_t)dst;
 	if (bytes == 0)
 		return;
+	uint64_t c0 = 0, c1 = bytes;
+	if (src) {
+		const unsigned char *d = (const unsigned char *)dst, *s = (const unsigned char *)src;
+		while (c0 < bytes && d[c0] == s[c0])
+			c0++;
+		while (c1 > c0 && d[c1 - 1] == s[c1 - 1])
+			c1--;
+	}
+	const uintptr_t chg_lo = lo + c0, chg_hi = c0 < c1 ? lo + c1 : lo + c0;
 	if (gm_log_n > 0) {
 		GmWrite &last = gm_log[gm_log_n - 1];
 		if (last.block == g.block_idx && last.epoch == gm_epoch && lo >= last.lo &&
 		    lo <= last.hi) {
 			last.hi = lo + bytes > last.hi ? lo + bytes : last.hi;
+			if (chg_lo < chg_hi) {
+				if (last.chg_lo == last.chg_hi) {
+					last.chg_lo = chg_lo;
+					last.chg_hi = chg_hi;
+				} else {
+					last.chg_lo = chg_lo < last.chg_lo ? chg_lo : last.chg_lo;
+					last.chg_hi = chg_hi > last.chg_hi ? chg_hi : last.chg_hi;
+				}
+			}
 			return;
 		}
 	}
@@ -681,7 +803,7 @@ inline void gm_note_write(const void *dst, uint64_t bytes, SrcLoc loc)
 		gm_log = p;
 		gm_log_cap = cap;
 	}
-	gm_log[gm_log_n++] = GmWrite{lo, lo + bytes, g.block_idx, gm_epoch, loc};
+	gm_log[gm_log_n++] = GmWrite{lo, lo + bytes, chg_lo, chg_hi, g.block_idx, gm_epoch, loc};
 }
 
 /* Every UB->GM copy goes through here so that SetAtomicAdd applies; the
@@ -691,7 +813,7 @@ inline void gm_store(void *dst, const void *src, uint64_t bytes, SrcLoc loc)
 	if (g.atomic_fn) {
 		g.atomic_fn(dst, src, bytes);
 	} else {
-		gm_note_write(dst, bytes, loc);
+		gm_note_write(dst, bytes, loc, src);
 		memcpy(dst, src, bytes);
 	}
 }
@@ -705,6 +827,21 @@ inline void cost_scalar(double cycles)
 	if (g.ub_npending > 0)
 		g.s_ub_until = g.busy[P_S];
 	ub_race_commit(P_S, start, g.busy[P_S], g.busy[P_S]);
+}
+
+/* The vector instruction just costed wrote a register the scalar unit
+ * reads. */
+inline void vreg_written() { g.vreg_at = g.done[P_V]; }
+
+/* The scalar unit reads such a register: as on the device (CANN's own
+ * operators read GetAccVal right after vcadd), the read waits until the
+ * vector pipe has written it, and everything the scalar unit issues
+ * afterwards is ordered after it (cost model and race check alike). */
+inline void vreg_read()
+{
+	wait_until(P_S, g.vreg_at);
+	g.busy[P_S] += g.soc.scalar_cycles;
+	g.done[P_S] = g.busy[P_S];
 }
 
 inline double pipe_done(Pipe p) { return p == P_S ? g.busy[P_S] : g.done[p]; }
@@ -777,6 +914,7 @@ inline void begin_block(int64_t idx, int64_t num, int64_t ratio = 1)
 	g.cur_pipe = nullptr;
 	g.acc_val = 0;
 	g.deq_scale = 1.0;
+	g.vreg_at = 0;
 	for (int k = 0; k < EVENT_KINDS; k++)
 		for (int i = 0; i < EVENT_IDS; i++)
 			g.event_at[k][i] = 0;
