@@ -11,8 +11,8 @@
  * defaulted SrcLoc so that a report names the kernel's own file and line.
  *
  * The high-level Matmul is in npukb_cpusim/matmul.h (lib/matmul_intf.h, as
- * in CANN). Not yet here: the low-level cube instructions
- * (Mmad, LoadData, Fixpipe). */
+ * in CANN); the low-level cube instructions (DataCopy GM->L1 with Nd2Nz,
+ * LoadData, Mmad, Fixpipe) in npukb_cpusim/cube.h. */
 #ifndef NPUKB_CPUSIM_KERNEL_OPERATOR_H
 #define NPUKB_CPUSIM_KERNEL_OPERATOR_H
 
@@ -23,6 +23,7 @@
 
 #include "npukb_cpusim/fp16.h"
 #include "npukb_cpusim/runtime.h"
+#include "npukb_cpusim/cube_mem.h"
 
 /* Device qualifiers mean nothing on the host. */
 #define __global__
@@ -449,15 +450,67 @@ inline void DataCacheCleanAndInvalid(const GlobalTensor<T> &) {}
 
 namespace detail {
 
+/* The pipes a queue hands its tensors between: GM -> L1 (A1, B1, C1) is
+ * MTE2's, L1 -> L0A/L0B/BT (A2, B2, C2) MTE1's, the cube reads L0A/L0B/BT
+ * and writes L0C (CO1), FIX drains L0C. CO2 (the cube's result in UB) is
+ * written by FIX and read by the vector pipe. */
 constexpr npukb_cpusim::Pipe producer_of(TPosition src)
 {
-	return src == TPosition::VECIN || src == TPosition::A1 || src == TPosition::B1
-		       ? npukb_cpusim::P_MTE2
-		       : npukb_cpusim::P_V;
+	switch (src) {
+	case TPosition::VECIN:
+	case TPosition::A1:
+	case TPosition::B1:
+	case TPosition::C1: return npukb_cpusim::P_MTE2;
+	case TPosition::A2:
+	case TPosition::B2:
+	case TPosition::C2: return npukb_cpusim::P_MTE1;
+	case TPosition::CO1: return npukb_cpusim::P_M;
+	case TPosition::CO2: return npukb_cpusim::P_FIX;
+	default: return npukb_cpusim::P_V;
+	}
 }
 constexpr npukb_cpusim::Pipe consumer_of(TPosition dst)
 {
-	return dst == TPosition::VECOUT ? npukb_cpusim::P_MTE3 : npukb_cpusim::P_V;
+	switch (dst) {
+	case TPosition::VECOUT: return npukb_cpusim::P_MTE3;
+	case TPosition::A1:
+	case TPosition::B1:
+	case TPosition::C1: return npukb_cpusim::P_MTE1;
+	case TPosition::A2:
+	case TPosition::B2:
+	case TPosition::C2: return npukb_cpusim::P_M;
+	case TPosition::CO1: return npukb_cpusim::P_FIX;
+	default: return npukb_cpusim::P_V;
+	}
+}
+/* The buffer a position's InitBuffer carves from. CO2 is taken as UB (the
+ * cube result's vector-side home) [unconfirmed for 910B, where Fixpipe
+ * writes GM directly]. */
+constexpr npukb_cpusim::Mem mem_of(TPosition pos)
+{
+	switch (pos) {
+	case TPosition::A1:
+	case TPosition::B1:
+	case TPosition::C1: return npukb_cpusim::M_L1;
+	case TPosition::A2: return npukb_cpusim::M_L0A;
+	case TPosition::B2: return npukb_cpusim::M_L0B;
+	case TPosition::CO1: return npukb_cpusim::M_L0C;
+	case TPosition::C2: return npukb_cpusim::M_BT;
+	default: return npukb_cpusim::M_UB;
+	}
+}
+inline unsigned char *mem_base(npukb_cpusim::Mem m)
+{
+	return m == npukb_cpusim::M_UB ? npukb_cpusim::ub_arena : npukb_cpusim::cube_base(m);
+}
+/* InitBuffer's space: a UB buffer rounded up to 32 bytes, a cube buffer to
+ * its operands' alignment. */
+inline uint32_t carve(npukb_cpusim::Mem m, uint32_t *len, uint32_t num, SrcLoc loc)
+{
+	const uint32_t a = npukb_cpusim::mem_align(m);
+	*len = (*len + a - 1) / a * a;
+	return m == npukb_cpusim::M_UB ? npukb_cpusim::ub_carve(*len * num, "InitBuffer", loc)
+				       : npukb_cpusim::cube_carve(m, *len * num, "InitBuffer", loc);
 }
 
 enum BufState : uint8_t { B_FREE, B_ALLOC, B_QUEUED, B_DEQUEUED };
@@ -467,8 +520,9 @@ constexpr int MAX_QUE_BUFS = 8;
  * FIFO of enqueued buffers, and the hand-off times the cycle model uses. */
 class QueueState {
 public:
-	QueueState(npukb_cpusim::Pipe prod, npukb_cpusim::Pipe cons, int32_t depth)
-		: prod_(prod), cons_(cons), depth_(depth) {}
+	QueueState(npukb_cpusim::Pipe prod, npukb_cpusim::Pipe cons, int32_t depth,
+		   npukb_cpusim::Mem mem = npukb_cpusim::M_UB)
+		: prod_(prod), cons_(cons), depth_(depth), mem_(mem) {}
 	QueueState(const QueueState &) = delete;
 	QueueState &operator=(const QueueState &) = delete;
 	~QueueState()
@@ -492,8 +546,8 @@ public:
 		for (int i = 0; i < num_; i++)
 			if (bufs_[i].state != B_FREE)
 				npukb_cpusim::fail("queue-misuse", loc, "InitBuffer on a queue whose tensors are in use");
-		const uint32_t rounded = (len + 31u) & ~31u;
-		const uint32_t off = npukb_cpusim::ub_carve(rounded * (uint32_t)num, "InitBuffer", loc);
+		uint32_t rounded = len;
+		const uint32_t off = carve(mem_, &rounded, (uint32_t)num, loc);
 		num_ = num;
 		/* A buffer holds its length rounded up to 32 bytes (InitBuffer's
 		 * documented alignment): a 4-byte queue takes a 32-byte DataCopy. */
@@ -506,7 +560,7 @@ public:
 			bufs_[i].free_at = 0;
 			bufs_[i].ready_at = 0;
 		}
-		npukb_cpusim::ub_owner_set(off, rounded * (uint32_t)num, npukb_cpusim::UB_FREE);
+		owner_set(off, rounded * (uint32_t)num, npukb_cpusim::UB_FREE);
 	}
 
 	unsigned char *alloc(uint32_t *len, SrcLoc loc)
@@ -519,11 +573,11 @@ public:
 				next_ = (uint8_t)((i + 1) % num_);
 				bufs_[i].state = B_ALLOC;
 				bufs_[i].loc = loc;
-				npukb_cpusim::ub_owner_set(bufs_[i].off, len_, npukb_cpusim::UB_IN_USE);
+				owner_set(bufs_[i].off, len_, npukb_cpusim::UB_IN_USE);
 				/* The producer reuses the buffer only after its consumer freed it. */
 				npukb_cpusim::wait_until(prod_, bufs_[i].free_at);
 				*len = len_;
-				return npukb_cpusim::ub_arena + bufs_[i].off;
+				return mem_base(mem_) + bufs_[i].off;
 			}
 		}
 		npukb_cpusim::fail("queue-misuse", loc, "AllocTensor: all %d buffers of the queue are in use (missing FreeTensor?)",
@@ -545,7 +599,7 @@ public:
 			npukb_cpusim::fail("queue-misuse", loc, "EnQue on a full queue (depth %d)", capacity());
 		bufs_[i].state = B_QUEUED;
 		bufs_[i].ready_at = npukb_cpusim::pipe_done(prod);
-		npukb_cpusim::ub_owner_set(bufs_[i].off, len_, npukb_cpusim::UB_ENQUEUED);
+		owner_set(bufs_[i].off, len_, npukb_cpusim::UB_ENQUEUED);
 		fifo_[(head_ + count_) % MAX_QUE_BUFS] = (uint8_t)i;
 		count_++;
 	}
@@ -559,10 +613,10 @@ public:
 		head_ = (uint8_t)((head_ + 1) % MAX_QUE_BUFS);
 		count_--;
 		bufs_[i].state = B_DEQUEUED;
-		npukb_cpusim::ub_owner_set(bufs_[i].off, len_, npukb_cpusim::UB_IN_USE);
+		owner_set(bufs_[i].off, len_, npukb_cpusim::UB_IN_USE);
 		npukb_cpusim::wait_until(cons, bufs_[i].ready_at);
 		*len = len_;
-		return npukb_cpusim::ub_arena + bufs_[i].off;
+		return mem_base(mem_) + bufs_[i].off;
 	}
 
 	void release(const void *p, SrcLoc loc)
@@ -576,7 +630,7 @@ public:
 			npukb_cpusim::fail("queue-misuse", loc, "FreeTensor of a tensor that is still enqueued");
 		bufs_[i].state = B_FREE;
 		bufs_[i].free_at = npukb_cpusim::pipe_done(cons_);
-		npukb_cpusim::ub_owner_set(bufs_[i].off, len_, npukb_cpusim::UB_FREE);
+		owner_set(bufs_[i].off, len_, npukb_cpusim::UB_FREE);
 	}
 
 	int queued() const { return count_; }
@@ -598,7 +652,7 @@ private:
 	{
 		const unsigned char *q = (const unsigned char *)p;
 		for (int i = 0; i < num_; i++) {
-			const unsigned char *b = npukb_cpusim::ub_arena + bufs_[i].off;
+			const unsigned char *b = mem_base(mem_) + bufs_[i].off;
 			if (q >= b && q < b + (len_ ? len_ : 1))
 				return i;
 		}
@@ -609,8 +663,17 @@ private:
 		return s == B_FREE ? "not allocated" : s == B_QUEUED ? "already enqueued" : "already dequeued";
 	}
 
+	/* The use-after-free/enqueue shadow covers the UB only [cube buffers:
+	 * not yet]. */
+	void owner_set(uint32_t off, uint32_t len, npukb_cpusim::UbOwner st) const
+	{
+		if (mem_ == npukb_cpusim::M_UB)
+			npukb_cpusim::ub_owner_set(off, len, st);
+	}
+
 	npukb_cpusim::Pipe prod_, cons_;
 	int32_t depth_;
+	npukb_cpusim::Mem mem_;
 	int num_ = 0;
 	uint32_t len_ = 0;
 	uint8_t next_ = 0, head_ = 0, count_ = 0;
@@ -623,7 +686,8 @@ private:
  * device: it works on the original's state, so the original must outlive it. */
 class QueueCore {
 public:
-	QueueCore(npukb_cpusim::Pipe prod, npukb_cpusim::Pipe cons, int32_t depth) : own_(prod, cons, depth) {}
+	QueueCore(npukb_cpusim::Pipe prod, npukb_cpusim::Pipe cons, int32_t depth, npukb_cpusim::Mem mem)
+		: own_(prod, cons, depth, mem) {}
 	QueueCore(const QueueCore &o) : own_(o.q().producer(), o.q().consumer(), o.q().depth()), shared_(&o.q()) {}
 	QueueCore &operator=(const QueueCore &) = delete;
 	QueueState &q() const { return shared_ ? *shared_ : own_; }
@@ -640,7 +704,7 @@ using TBufHandle = uint8_t *;
 template <TPosition src, TPosition dst, int32_t depth = 1>
 class TQueBind : public detail::QueueCore {
 public:
-	TQueBind() : QueueCore(detail::producer_of(src), detail::consumer_of(dst), depth) {}
+	TQueBind() : QueueCore(detail::producer_of(src), detail::consumer_of(dst), depth, detail::mem_of(src)) {}
 
 	template <class T>
 	LocalTensor<T> AllocTensor(SrcLoc loc = NPUKB_LOC)
@@ -732,7 +796,7 @@ public:
 		(void)loc;
 		if (!ready_)
 			return LocalTensor<T>((T *)(void *)npukb_cpusim::ub_arena, 0);
-		return LocalTensor<T>((T *)(void *)(npukb_cpusim::ub_arena + off_), len_ / (uint32_t)sizeof(T));
+		return LocalTensor<T>((T *)(void *)(detail::mem_base(detail::mem_of(pos)) + off_), len_ / (uint32_t)sizeof(T));
 	}
 	template <class T>
 	LocalTensor<T> Get(uint32_t count, SrcLoc loc = NPUKB_LOC) const
@@ -758,17 +822,22 @@ public:
 		if ((uint64_t)offset_bytes + (uint64_t)count * sizeof(T) > len_)
 			npukb_cpusim::fail("out-of-bounds", loc, "TBuf::Get: %u elements at byte %u of a %u-byte buffer",
 					   count, offset_bytes, len_);
-		return LocalTensor<T>((T *)(void *)(npukb_cpusim::ub_arena + off_ + offset_bytes), count);
+		return LocalTensor<T>((T *)(void *)(detail::mem_base(detail::mem_of(pos)) + off_ + offset_bytes), count);
 	}
 };
 
 
 class TPipe {
 public:
-	TPipe() : base_(npukb_cpusim::g.ub_used) { npukb_cpusim::g.cur_pipe = this; }
+	TPipe() : base_(npukb_cpusim::g.ub_used)
+	{
+		memcpy(cube_base_, npukb_cpusim::g.cube_used, sizeof cube_base_);
+		npukb_cpusim::g.cur_pipe = this;
+	}
 	~TPipe()
 	{
 		npukb_cpusim::g.ub_used = base_;
+		memcpy(npukb_cpusim::g.cube_used, cube_base_, sizeof cube_base_);
 		if (npukb_cpusim::g.cur_pipe == this)
 			npukb_cpusim::g.cur_pipe = nullptr;
 	}
@@ -798,8 +867,8 @@ public:
 	template <TPosition p>
 	bool InitBuffer(TBuf<p> &buf, uint32_t len, SrcLoc loc = NPUKB_LOC)
 	{
-		const uint32_t rounded = (len + 31u) & ~31u;
-		buf.off_ = npukb_cpusim::ub_carve(rounded, "InitBuffer", loc);
+		uint32_t rounded = len;
+		buf.off_ = detail::carve(detail::mem_of(p), &rounded, 1, loc);
 		buf.len_ = rounded;
 		buf.ready_ = true;
 		return true;
@@ -808,6 +877,7 @@ public:
 	void Reset()
 	{
 		npukb_cpusim::g.ub_used = base_;
+		memcpy(npukb_cpusim::g.cube_used, cube_base_, sizeof cube_base_);
 		memset(que_bufs_, 0, sizeof que_bufs_);
 		total_bufs_ = 0;
 	}
@@ -834,11 +904,14 @@ private:
 		case TPosition::B2: return "B2";
 		case TPosition::CO1: return "CO1";
 		case TPosition::CO2: return "CO2";
+		case TPosition::C1: return "C1";
+		case TPosition::C2: return "C2";
 		default: return "other";
 		}
 	}
 
 	uint32_t base_;
+	uint32_t cube_base_[sizeof npukb_cpusim::g.cube_used / sizeof(uint32_t)];
 	unsigned que_bufs_[(int)TPosition::MAX] = {};
 	unsigned total_bufs_ = 0;
 };
@@ -910,7 +983,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 		     SrcLoc loc = NPUKB_LOC)
 {
 	const uint64_t bytes = detail::copy_bytes<T>(count);
-	npukb_cpusim::ub_check(dst.addr_, bytes, dst.GetLength(), "DataCopy GM->UB", "destination", loc);
+	npukb_cpusim::local_check(dst.addr_, bytes, dst.GetLength(), npukb_cpusim::gm_copy_name(dst.addr_), "destination", loc);
 	npukb_cpusim::gm_check(src.addr_, bytes, "DataCopy GM->UB reads", loc);
 	memcpy(dst.addr_, src.addr_, bytes);
 	npukb_cpusim::cost_dma(npukb_cpusim::P_MTE2, bytes);
@@ -946,7 +1019,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 	unsigned char *d = (unsigned char *)dst.addr_;
 	const unsigned char *s = (const unsigned char *)src.addr_;
 	const uint64_t dspan = p.blockCount ? (p.blockCount - 1) * (blk + p.dstStride * 32ull) + blk : 0;
-	npukb_cpusim::ub_check(d, dspan, dst.GetLength(), "DataCopy GM->UB", "destination", loc);
+	npukb_cpusim::local_check(d, dspan, dst.GetLength(), npukb_cpusim::gm_copy_name(d), "destination", loc);
 	for (uint32_t i = 0; i < p.blockCount; i++) {
 		const unsigned char *si = s + i * (blk + p.srcStride * 32ull);
 		npukb_cpusim::gm_check(si, blk, "DataCopy GM->UB reads", loc);
@@ -1006,6 +1079,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 #include "npukb_cpusim/softmax_tiling.h"
 #include "npukb_cpusim/softmax.h"
 #include "npukb_cpusim/cube_tiling.h"
+#include "npukb_cpusim/cube.h"
 
 /* CANN declares these at global scope too: kernels call them unqualified
  * outside any `using namespace AscendC`. */

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "npukb_cpusim/runtime.h"
+#include "npukb_cpusim/cube_mem.h"
 #include "gm_buffers.h"
 
 #ifndef NPUKB_CPUSIM_SOCDIR
@@ -84,7 +85,8 @@ struct Key {
 
 enum {
 	K_UB, K_CORES, K_CLOCK, K_GMRATE, K_HBM, K_MTE2LAT, K_MTE3LAT, K_ISSUE, K_VECLAT,
-	K_REP, K_REPMUL, K_REPDIV, K_REPTR, K_SCALAR, K_GMSCALAR, K_LAUNCH, K_SYNCALL, K_CUBE, K_COUNT
+	K_REP, K_REPMUL, K_REPDIV, K_REPTR, K_SCALAR, K_GMSCALAR, K_LAUNCH, K_SYNCALL, K_CUBE,
+	K_L1, K_L0A, K_L0B, K_L0C, K_BT, K_MTE1, K_FIXRATE, K_COUNT
 };
 
 Key keys[K_COUNT] = {
@@ -97,6 +99,10 @@ Key keys[K_COUNT] = {
 	/* Optional (a default), so older SoC files stay valid. */
 	{"sync_all_cycles", 500, true},
 	{"cube_fractal_cycles", 1, true},
+	/* The cube buffers and pipes; defaults are 910B's (soc/ascend910b.conf). */
+	{"l1_bytes", 524288, true}, {"l0a_bytes", 65536, true}, {"l0b_bytes", 65536, true},
+	{"l0c_bytes", 131072, true}, {"bt_bytes", 1024, true},
+	{"mte1_fractal_cycles", 1, true}, {"fix_bytes_per_cycle", 64, true},
 };
 
 char *trim(char *s)
@@ -198,6 +204,18 @@ void load_soc(const char *dir, const char *name)
 			p.launch_cycles = keys[K_LAUNCH].value;
 			p.sync_all_cycles = keys[K_SYNCALL].value;
 			p.cube_fractal_cycles = keys[K_CUBE].value;
+			p.l1_bytes = (uint32_t)keys[K_L1].value;
+			p.l0a_bytes = (uint32_t)keys[K_L0A].value;
+			p.l0b_bytes = (uint32_t)keys[K_L0B].value;
+			p.l0c_bytes = (uint32_t)keys[K_L0C].value;
+			p.bt_bytes = (uint32_t)keys[K_BT].value;
+			p.mte1_fractal_cycles = keys[K_MTE1].value;
+			p.fix_bytes_per_cycle = keys[K_FIXRATE].value;
+			if (p.l1_bytes > rt::CUBE_ROOM[rt::M_L1] || p.l0a_bytes > rt::CUBE_ROOM[rt::M_L0A] ||
+			    p.l0b_bytes > rt::CUBE_ROOM[rt::M_L0B] || p.l0c_bytes > rt::CUBE_ROOM[rt::M_L0C] ||
+			    p.bt_bytes > rt::CUBE_ROOM[rt::M_BT] || p.fix_bytes_per_cycle <= 0)
+				usage_error("%s: a cube buffer is larger than cpusim's arena holds, or fix_bytes_per_cycle is 0",
+					    path);
 			if (p.ub_bytes == 0 || p.ub_bytes > rt::UB_ARENA_BYTES || p.cores == 0 ||
 			    p.clock_mhz <= 0 || p.gm_bytes_per_cycle <= 0 || p.hbm_bytes_per_cycle <= 0)
 				usage_error("%s: ub_bytes, cores, clock_mhz, gm_bytes_per_cycle and hbm_gbps must be positive (ub_bytes <= %u)",

@@ -53,6 +53,11 @@ struct SocParams {
 	double launch_cycles;      /* fixed kernel launch overhead */
 	double sync_all_cycles;    /* SyncAll: from the last arrival to the release */
 	double cube_fractal_cycles; /* one 16x16x(32 bytes) fractal MAC of the cube */
+	/* The AI core's cube buffers (cube_mem.h): L1, L0A, L0B, L0C and the
+	 * bias table (C2). */
+	uint32_t l1_bytes, l0a_bytes, l0b_bytes, l0c_bytes, bt_bytes;
+	double mte1_fractal_cycles; /* LoadData: one 512-byte fractal L1 -> L0 */
+	double fix_bytes_per_cycle; /* Fixpipe L0C -> GM */
 };
 
 struct GmRange {
@@ -91,6 +96,21 @@ constexpr int PORT_SLOTS = 256;
  * 16 sources and 16 destinations, with room to spare. */
 constexpr int UB_PENDING_MAX = 34;
 
+/* The cube buffers (cube_mem.h) share one host arena, each at a fixed
+ * origin with room for the largest any supported SoC has (310P: L1 1 MiB,
+ * L0C 256 KiB), so that one shadow serves the race check of all. */
+enum Mem : uint8_t { M_UB, M_L1, M_L0A, M_L0B, M_L0C, M_BT, M_COUNT };
+constexpr uint32_t CUBE_ORIGIN[M_COUNT] = {0, 0, 1u << 20, (1u << 20) + (64u << 10), (1u << 20) + (128u << 10),
+					   (1u << 20) + (384u << 10)};
+constexpr uint32_t CUBE_ROOM[M_COUNT] = {0, 1u << 20, 64u << 10, 64u << 10, 256u << 10, 4u << 10};
+constexpr uint32_t CUBE_ARENA_BYTES = (1u << 20) + (388u << 10);
+
+inline const char *mem_name(Mem m)
+{
+	static const char *const names[] = {"UB", "L1", "L0A", "L0B", "L0C", "BT"};
+	return m < M_COUNT ? names[m] : "?";
+}
+
 struct State {
 	SocParams soc;
 	/* GetBlockIdx: the vector block, 0 .. block_num * task_ratio - 1 (in a
@@ -104,6 +124,7 @@ struct State {
 	int ngm;
 	GmRange gm[MAX_GM_RANGES];
 	uint32_t ub_used;  /* bytes handed out by InitBuffer in this block */
+	uint32_t cube_used[8]; /* the same per cube buffer (cube_mem.h's Mem) */
 	uint32_t ub_peak;
 	/* Cycle model: when each pipe may start its next instruction and when
 	 * everything it was given has completed (DMA overlaps its latency). */
@@ -166,6 +187,7 @@ struct State {
 	struct UbAccess { /* plain data: State is copied and cleared bytewise */
 		uint32_t off, bytes;
 		bool write;
+		bool cube; /* off is in cube_arena (cube_mem.h), not the UB */
 		const char *what, *operand;
 		const char *file;
 		int line;
@@ -371,6 +393,48 @@ inline void ub_owner_set(uint32_t off, uint32_t len, UbOwner st)
 
 constexpr uint8_t NO_PIPE = 0xff;
 
+/* The race shadow of the cube buffers, per 32-byte block, as State keeps
+ * the UB's. Outside State: a SyncAll suspending a block does not save it
+ * [cube kernels with SyncAll: not modelled]. */
+struct CubeShadow {
+	double w_done[CUBE_ARENA_BYTES / 32];
+	double r_done[CUBE_ARENA_BYTES / 32];
+	uint8_t w_pipe[CUBE_ARENA_BYTES / 32];
+	uint8_t r_pipe[CUBE_ARENA_BYTES / 32];
+	const char *w_file[CUBE_ARENA_BYTES / 32];
+	int w_line[CUBE_ARENA_BYTES / 32];
+};
+inline CubeShadow cube_shadow;
+
+/* One memory's race shadow. */
+struct Shadow {
+	double *w_done, *r_done;
+	uint8_t *w_pipe, *r_pipe;
+	const char **w_file;
+	int *w_line;
+	uint32_t blocks;
+};
+
+inline Shadow shadow_of(bool cube)
+{
+	if (cube)
+		return Shadow{cube_shadow.w_done, cube_shadow.r_done, cube_shadow.w_pipe, cube_shadow.r_pipe,
+			      cube_shadow.w_file, cube_shadow.w_line, CUBE_ARENA_BYTES / 32};
+	return Shadow{g.ub_w_done, g.ub_r_done, g.ub_w_pipe, g.ub_r_pipe, g.ub_w_file, g.ub_w_line, UB_ARENA_BYTES / 32};
+}
+
+/* "UB 0x40", "L0A 0x200": where block b of a shadow is. */
+inline const char *shadow_where(bool cube, uint32_t b, char *buf, size_t n)
+{
+	const uint32_t off = b * 32;
+	int m = M_UB;
+	if (cube)
+		for (m = M_BT; m > M_L1 && off < CUBE_ORIGIN[m]; m--)
+			;
+	snprintf(buf, n, "%s 0x%x", mem_name((Mem)m), off - CUBE_ORIGIN[m]);
+	return buf;
+}
+
 inline const char *pipe_name(int p)
 {
 	static const char *const names[] = { "scalar", "vector", "MTE2", "MTE3", "cube", "MTE1", "FIX" };
@@ -379,7 +443,8 @@ inline const char *pipe_name(int p)
 
 /* Remembers a UB operand of the instruction being checked; operands of an
  * earlier instruction that never reached a cost function are dropped. */
-inline void ub_note_access(uint32_t off, uint64_t bytes, const char *what, const char *operand, SrcLoc loc)
+inline void ub_note_access(uint32_t off, uint64_t bytes, const char *what, const char *operand, SrcLoc loc,
+			   bool cube = false)
 {
 	if (g.ub_npending > 0 &&
 	    (g.ub_pending[0].what != what || g.ub_pending[0].line != loc.line ||
@@ -388,7 +453,7 @@ inline void ub_note_access(uint32_t off, uint64_t bytes, const char *what, const
 	if (g.ub_npending >= UB_PENDING_MAX || bytes == 0)
 		return;
 	const bool write = strcmp(operand, "destination") == 0 || strcmp(operand, "work tensor") == 0;
-	g.ub_pending[g.ub_npending++] = State::UbAccess{off, (uint32_t)bytes, write, what, operand, loc.file, loc.line};
+	g.ub_pending[g.ub_npending++] = State::UbAccess{off, (uint32_t)bytes, write, cube, what, operand, loc.file, loc.line};
 }
 
 /* The race check of one access by pipe p starting at `start`. */
@@ -397,30 +462,33 @@ inline void ub_race_access(int p, double start, double read_end, double write_do
 	SrcLoc at;
 	at.file = a.file;
 	at.line = a.line;
+	const Shadow sh = shadow_of(a.cube);
+	char where[48];
 	const uint32_t first = a.off / 32, last = (a.off + a.bytes + 31) / 32;
-	for (uint32_t b = first; b < last && b < UB_ARENA_BYTES / 32; b++) {
-		const int wp = g.ub_w_pipe[b], rp = g.ub_r_pipe[b];
-		if (wp != NO_PIPE && wp != p && start < g.ub_w_done[b])
+	for (uint32_t b = first; b < last && b < sh.blocks; b++) {
+		const int wp = sh.w_pipe[b], rp = sh.r_pipe[b];
+		if (wp != NO_PIPE && wp != p && start < sh.w_done[b])
 			fail("sync-race", at,
-			     "%s (%s pipe) %s its %s at UB 0x%x while the %s pipe is still writing it (at %s:%d): "
+			     "%s (%s pipe) %s its %s at %s while the %s pipe is still writing it (at %s:%d): "
 			     "no SetFlag/WaitFlag, queue hand-off or PipeBarrier orders them",
-			     a.what, pipe_name(p), a.write ? "writes" : "reads", a.operand, b * 32, pipe_name(wp),
-			     g.ub_w_file[b] ? g.ub_w_file[b] : "?", g.ub_w_line[b]);
-		if (a.write && rp != NO_PIPE && rp != p && start < g.ub_r_done[b])
+			     a.what, pipe_name(p), a.write ? "writes" : "reads", a.operand,
+			     shadow_where(a.cube, b, where, sizeof where), pipe_name(wp),
+			     sh.w_file[b] ? sh.w_file[b] : "?", sh.w_line[b]);
+		if (a.write && rp != NO_PIPE && rp != p && start < sh.r_done[b])
 			fail("sync-race", at,
-			     "%s (%s pipe) overwrites its %s at UB 0x%x while the %s pipe may still be reading it: "
+			     "%s (%s pipe) overwrites its %s at %s while the %s pipe may still be reading it: "
 			     "no SetFlag/WaitFlag, queue hand-off or PipeBarrier orders them",
-			     a.what, pipe_name(p), a.operand, b * 32, pipe_name(rp));
+			     a.what, pipe_name(p), a.operand, shadow_where(a.cube, b, where, sizeof where), pipe_name(rp));
 	}
-	for (uint32_t b = first; b < last && b < UB_ARENA_BYTES / 32; b++) {
+	for (uint32_t b = first; b < last && b < sh.blocks; b++) {
 		if (a.write) {
-			g.ub_w_pipe[b] = (uint8_t)p;
-			g.ub_w_done[b] = write_done;
-			g.ub_w_file[b] = a.file;
-			g.ub_w_line[b] = a.line;
-		} else if (g.ub_r_pipe[b] == p || g.ub_r_pipe[b] == NO_PIPE || read_end >= g.ub_r_done[b]) {
-			g.ub_r_pipe[b] = (uint8_t)p;
-			g.ub_r_done[b] = read_end;
+			sh.w_pipe[b] = (uint8_t)p;
+			sh.w_done[b] = write_done;
+			sh.w_file[b] = a.file;
+			sh.w_line[b] = a.line;
+		} else if (sh.r_pipe[b] == p || sh.r_pipe[b] == NO_PIPE || read_end >= sh.r_done[b]) {
+			sh.r_pipe[b] = (uint8_t)p;
+			sh.r_done[b] = read_end;
 		}
 	}
 }
@@ -457,13 +525,14 @@ inline void ub_auto_sync_wait(int p)
 	double t = 0;
 	for (int i = 0; i < g.ub_npending; i++) {
 		const State::UbAccess &a = g.ub_pending[i];
+		const Shadow sh = shadow_of(a.cube);
 		const uint32_t first = a.off / 32, last = (a.off + a.bytes + 31) / 32;
-		for (uint32_t b = first; b < last && b < UB_ARENA_BYTES / 32; b++) {
-			const int wp = g.ub_w_pipe[b], rp = g.ub_r_pipe[b];
-			if (wp != NO_PIPE && auto_synced(p, wp) && g.ub_w_done[b] > t)
-				t = g.ub_w_done[b];
-			if (a.write && rp != NO_PIPE && auto_synced(p, rp) && g.ub_r_done[b] > t)
-				t = g.ub_r_done[b];
+		for (uint32_t b = first; b < last && b < sh.blocks; b++) {
+			const int wp = sh.w_pipe[b], rp = sh.r_pipe[b];
+			if (wp != NO_PIPE && auto_synced(p, wp) && sh.w_done[b] > t)
+				t = sh.w_done[b];
+			if (a.write && rp != NO_PIPE && auto_synced(p, rp) && sh.r_done[b] > t)
+				t = sh.r_done[b];
 		}
 	}
 	wait_until((Pipe)p, t);
@@ -828,9 +897,12 @@ inline void begin_block(int64_t idx, int64_t num, int64_t ratio = 1)
 	g.task_ratio = ratio;
 	g.core_idx = idx / ratio;
 	g.ub_used = 0;
+	memset(g.cube_used, 0, sizeof g.cube_used);
 	memset(g.ub_owner, UB_NOT_QUEUE, sizeof g.ub_owner);
 	memset(g.ub_w_pipe, NO_PIPE, sizeof g.ub_w_pipe);
 	memset(g.ub_r_pipe, NO_PIPE, sizeof g.ub_r_pipe);
+	memset(cube_shadow.w_pipe, NO_PIPE, sizeof cube_shadow.w_pipe);
+	memset(cube_shadow.r_pipe, NO_PIPE, sizeof cube_shadow.r_pipe);
 	g.ub_npending = 0;
 	for (int i = 0; i < P_COUNT; i++)
 		g.busy[i] = g.done[i] = 0;
