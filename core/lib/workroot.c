@@ -36,16 +36,31 @@ static int memory_fs_has_room(const char *dir)
 	return (unsigned long long)vfs.f_bavail * vfs.f_frsize >= NPUKB_WORKROOT_SHM_MIN_FREE;
 }
 
-/* The pid in "npukb-work-<pid>-XXXXXX", or 0 when the name is not one. */
-static pid_t work_folder_pid(const char *name)
+/* The PID namespace we are in (the inode of /proc/self/ns/pid), 0 when
+ * unknown. A pid means a process only within its namespace: a run in a
+ * `unshare --pid` (or a container sharing /dev/shm) has pids that do not
+ * exist here, and its live work folder must not look abandoned. */
+static unsigned long long pid_namespace(void)
 {
+	struct stat st;
+
+	return stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long long)st.st_ino : 0;
+}
+
+/* The pid in "npukb-work-<pidns>-<pid>-XXXXXX" when pidns is ns, or 0. */
+static pid_t work_folder_pid(const char *name, unsigned long long ns)
+{
+	unsigned long long n;
 	char *end;
 	long pid;
 
 	if (strncmp(name, WORK_PREFIX, strlen(WORK_PREFIX)) != 0)
 		return 0;
 	errno = 0;
-	pid = strtol(name + strlen(WORK_PREFIX), &end, 10);
+	n = strtoull(name + strlen(WORK_PREFIX), &end, 10);
+	if (errno || n != ns || *end != '-')
+		return 0;
+	pid = strtol(end + 1, &end, 10);
 	if (errno || pid <= 0 || *end != '-' || end[1] == '\0')
 		return 0;
 	return (pid_t)pid;
@@ -53,14 +68,15 @@ static pid_t work_folder_pid(const char *name)
 
 int npukb_workroot_sweep(const char *parent)
 {
-	DIR *d = opendir(parent);
+	unsigned long long ns = pid_namespace();
+	DIR *d = ns ? opendir(parent) : NULL;
 	struct dirent *e;
 	int removed = 0;
 
 	if (!d)
 		return 0;
 	while ((e = readdir(d)) != NULL) {
-		pid_t pid = work_folder_pid(e->d_name);
+		pid_t pid = work_folder_pid(e->d_name, ns);
 		struct stat st;
 		char *path;
 
@@ -89,7 +105,8 @@ static int make_in(const char *parent, char **out, char *err, size_t errlen)
 		return rc;
 	}
 	(void)npukb_workroot_sweep(parent);
-	if (asprintf(&path, "%s/" WORK_PREFIX "%ld-XXXXXX", parent, (long)getpid()) < 0) {
+	if (asprintf(&path, "%s/" WORK_PREFIX "%llu-%ld-XXXXXX", parent, pid_namespace(),
+		     (long)getpid()) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}

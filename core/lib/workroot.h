@@ -20,8 +20,8 @@
 
 /* The work root of a run writing into output_dir, in *out (malloc'd):
  * - keep set: <output_dir>/work;
- * - parent set: a new folder npukb-work-<pid>-XXXXXX in parent (created
- *   when missing);
+ * - parent set: a new folder npukb-work-<pidns>-<pid>-XXXXXX in parent
+ *   (created when missing; pidns: the inode of /proc/self/ns/pid);
  * - else the same in NPUKB_WORKROOT_SHM when it is a tmpfs that allows
  *   programs to run and has NPUKB_WORKROOT_SHM_MIN_FREE free, or
  *   <output_dir>/work.
@@ -31,8 +31,9 @@
 int npukb_workroot_make(const char *output_dir, const char *parent, int keep, char **out,
 			char *err, size_t errlen);
 
-/* Removes parent's npukb-work-<pid>-* folders of this user whose process
- * no longer exists. Returns how many it removed. */
+/* Removes parent's npukb-work-<pidns>-<pid>-* folders of this user whose
+ * process no longer exists, in our PID namespace only (elsewhere a pid
+ * says nothing here). Returns how many it removed. */
 int npukb_workroot_sweep(const char *parent);
 
 #endif

@@ -18,17 +18,22 @@ run() { # output-folder extra-options...
 		>"$tmp/$out.log" 2>&1 || { bad "npukb run $* exited $?"; sed 's/^/  /' "$tmp/$out.log" | head; }
 }
 
-# a pid that existed and is gone: a finished child's
+# a pid that existed and is gone: a finished child's; folders are named
+# by PID namespace too: a run in another one (unshare --pid, a container
+# sharing /dev/shm) has pids that mean nothing here, and is left alone
 dead=$(sh -c 'echo $$')
-mkdir -p "$tmp/wd/npukb-work-$dead-AbC123" "$tmp/wd/npukb-work-$$-LiVe99" "$tmp/wd/npukb-work-x-1" \
-	"$tmp/wd/other"
-echo stale >"$tmp/wd/npukb-work-$dead-AbC123/x.bin"
+ns=$(stat -L -c %i /proc/self/ns/pid)
+other=$((ns + 1))
+mkdir -p "$tmp/wd/npukb-work-$ns-$dead-AbC123" "$tmp/wd/npukb-work-$ns-$$-LiVe99" \
+	"$tmp/wd/npukb-work-$other-$dead-OtHeR1" "$tmp/wd/npukb-work-x-1" "$tmp/wd/other"
+echo stale >"$tmp/wd/npukb-work-$ns-$dead-AbC123/x.bin"
 run a --work-dir "$tmp/wd"
-[ -e "$tmp/wd/npukb-work-$dead-AbC123" ] && bad "a dead run's work folder was not swept"
-[ -d "$tmp/wd/npukb-work-$$-LiVe99" ] || bad "a live process's work folder was removed"
+[ -e "$tmp/wd/npukb-work-$ns-$dead-AbC123" ] && bad "a dead run's work folder was not swept"
+[ -d "$tmp/wd/npukb-work-$ns-$$-LiVe99" ] || bad "a live process's work folder was removed"
+[ -d "$tmp/wd/npukb-work-$other-$dead-OtHeR1" ] || bad "another PID namespace's work folder was removed"
 [ -d "$tmp/wd/npukb-work-x-1" ] && [ -d "$tmp/wd/other" ] || bad "a folder of another name was removed"
 left=$(find "$tmp/wd" -mindepth 1 -maxdepth 1 -name 'npukb-work-*' | wc -l)
-[ "$left" -eq 2 ] || { bad "the run left its work folder in --work-dir:"; ls "$tmp/wd" | sed 's/^/  /'; }
+[ "$left" -eq 3 ] || { bad "the run left its work folder in --work-dir:"; ls "$tmp/wd" | sed 's/^/  /'; }
 [ -e "$tmp/a/work" ] && bad "the work folder was made under the output folder despite --work-dir"
 grep -q '"outcome":"pass"' "$tmp/a/journal.jsonl" || bad "the run in --work-dir did not pass"
 
