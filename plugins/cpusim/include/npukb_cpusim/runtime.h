@@ -343,6 +343,21 @@ inline void gm_check(const void *p, uint64_t bytes, const char *what, SrcLoc loc
 inline uint32_t ub_offset(const void *p) { return (uint32_t)((const unsigned char *)p - ub_arena); }
 
 /* Carves `bytes` (a multiple of 32) out of the UB for InitBuffer. */
+/* An operand within its tensor that runs past the UB's end. When the
+ * buffers InitBuffer handed out exceed the UB (a defect until touched, in
+ * ub_carve), this is that over-allocation touched: ub-overflow, as the
+ * first touch of a wholly outside tensor is. Otherwise the tensor itself
+ * was placed past the end (Tril's answer): out-of-bounds. */
+[[noreturn]] inline void ub_past_end(const char *what, const char *operand, SrcLoc loc)
+{
+	if (g.ub_used > g.soc.ub_bytes)
+		fail("ub-overflow", loc,
+		     "%s: %s runs past the end of the unified buffer (the buffers InitBuffer handed out take %u "
+		     "bytes of its %u)",
+		     what, operand, g.ub_used, g.soc.ub_bytes);
+	fail("out-of-bounds", loc, "%s: %s runs past the end of the unified buffer", what, operand);
+}
+
 inline uint32_t ub_carve(uint32_t bytes, const char *what, SrcLoc loc)
 {
 	const uint64_t end = (uint64_t)g.ub_used + bytes;
@@ -576,7 +591,7 @@ inline void ub_check(const void *p, uint64_t bytes, uint64_t avail, const char *
 		fail("out-of-bounds", loc, "%s: %s: %llu bytes requested from a tensor of %llu bytes",
 		     what, operand, (unsigned long long)bytes, (unsigned long long)avail);
 	if (off + bytes > g.soc.ub_bytes)
-		fail("out-of-bounds", loc, "%s: %s runs past the end of the unified buffer", what, operand);
+		ub_past_end(what, operand, loc);
 	ub_note_access(off, bytes, what, operand, loc);
 }
 
@@ -731,7 +746,7 @@ inline void ub_check_elem(const void *p, uint64_t bytes, uint64_t avail, uint32_
 		fail("out-of-bounds", loc, "%s: %s: %llu bytes requested from a tensor of %llu bytes",
 		     what, operand, (unsigned long long)bytes, (unsigned long long)avail);
 	if (off + bytes > g.soc.ub_bytes)
-		fail("out-of-bounds", loc, "%s: %s runs past the end of the unified buffer", what, operand);
+		ub_past_end(what, operand, loc);
 	ub_note_access(off, bytes, what, operand, loc);
 }
 
