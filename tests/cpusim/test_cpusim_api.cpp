@@ -1067,6 +1067,50 @@ Test(cpusim_api, high_level_math_float)
 	cr_expect_eq(y.addr_[0], 0.0f);
 }
 
+/* Unary ops on half look their results up in a table made on first use:
+ * every one of the 65,536 inputs, NaNs and infinities included, must give
+ * the bits the op's formula rounded once gives, through the count form and
+ * the mask form alike, and each op must keep its own table. */
+Test(cpusim_api, half_unary_ops_over_every_input)
+{
+	const int chunk = 4096;
+	LocalTensor<half> x = ub<half>(chunk), y = ub<half>(chunk);
+	LocalTensor<uint8_t> tmp = ub<uint8_t>(256);
+	int bad_sin = 0, bad_cos = 0, bad_exp = 0, bad_ln = 0, bad_rsqrt = 0;
+	for (int base = 0; base < 65536; base += chunk) {
+		for (int i = 0; i < chunk; i++)
+			x.addr_[i] = half::from_bits((uint16_t)(base + i));
+		Sin(y, x, tmp, chunk);
+		for (int i = 0; i < chunk; i++)
+			bad_sin += hb(y.addr_[i]) != hbits(sin((double)(float)x.addr_[i]));
+		Cos(y, x, chunk);
+		for (int i = 0; i < chunk; i++)
+			bad_cos += hb(y.addr_[i]) != hbits(cos((double)(float)x.addr_[i]));
+		Exp(y, x, chunk);
+		for (int i = 0; i < chunk; i++)
+			bad_exp += hb(y.addr_[i]) != hbits(exp((double)(float)x.addr_[i]));
+		/* mask form: 128 lanes a repeat, contiguous */
+		Ln(y, x, 128, chunk / 128, UnaryRepeatParams());
+		for (int i = 0; i < chunk; i++)
+			bad_ln += hb(y.addr_[i]) != hbits(log((double)(float)x.addr_[i]));
+		Rsqrt(y, x, chunk);
+		for (int i = 0; i < chunk; i++)
+			bad_rsqrt += hb(y.addr_[i]) != hbits(1.0 / sqrt((double)(float)x.addr_[i]));
+	}
+	cr_expect_eq(bad_sin, 0, "Sin: %d inputs differ from the formula", bad_sin);
+	cr_expect_eq(bad_cos, 0, "Cos: %d inputs differ from the formula", bad_cos);
+	cr_expect_eq(bad_exp, 0, "Exp: %d inputs differ from the formula", bad_exp);
+	cr_expect_eq(bad_ln, 0, "Ln: %d inputs differ from the formula", bad_ln);
+	cr_expect_eq(bad_rsqrt, 0, "Rsqrt: %d inputs differ from the formula", bad_rsqrt);
+	/* spot values, computed by hand: sin(pi/2 as half 0x3e48 = 1.5703125) */
+	x.addr_[0] = half::from_bits(0x3e48);
+	Sin(y, x, 16);
+	cr_expect_eq(hb(y.addr_[0]), 0x3c00, "sin(1.5703125) rounds to 1.0 in half");
+	x.addr_[0] = half::from_bits(0x7c00); /* +inf */
+	Exp(y, x, 16);
+	cr_expect_eq(hb(y.addr_[0]), 0x7c00, "exp(+inf) = +inf");
+}
+
 Test(cpusim_api, power_forms_and_half_rounding)
 {
 	LocalTensor<float> a = ub<float>(8), b = ub<float>(8), c = ub<float>(8);

@@ -48,10 +48,10 @@ inline double sign_of(double x)
 		static_assert(detail::one_of_float<T>::value, #NAME ": element type not supported (half, float)"); \
 		detail::tmp_check(sharedTmpBuffer, #NAME, loc);                                   \
 		detail::vunary(dst, src, (int32_t)calCount, #NAME, (STEPS) * detail::rep_tr(), loc, \
-			       [](T x) {                                                          \
+			       detail::tabulated<T>([](T x) {                                     \
 				       const double a = detail::widen(x);                         \
 				       return detail::narrow<T>(EXPR);                            \
-			       });                                                                \
+			       }));                                                               \
 	}                                                                                         \
 	template <typename T, bool isReuseSource = false>                                         \
 	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t calCount, \
@@ -59,10 +59,10 @@ inline double sign_of(double x)
 	{                                                                                         \
 		static_assert(detail::one_of_float<T>::value, #NAME ": element type not supported (half, float)"); \
 		detail::vunary(dst, src, (int32_t)calCount, #NAME, (STEPS) * detail::rep_tr(), loc, \
-			       [](T x) {                                                          \
+			       detail::tabulated<T>([](T x) {                                     \
 				       const double a = detail::widen(x);                         \
 				       return detail::narrow<T>(EXPR);                            \
-			       });                                                                \
+			       }));                                                               \
 	}                                                                                         \
 	/* The whole source tensor: calCount is its size. */                                      \
 	template <typename T, bool isReuseSource = false>                                         \
@@ -133,7 +133,7 @@ inline void Exp(const LocalTensor<T> &dst, const LocalTensor<T> &src, const Loca
 	static_assert(detail::one_of_float<T>::value, "Exp: element type not supported (half, float)");
 	detail::tmp_check(sharedTmpBuffer, "Exp", loc);
 	detail::vunary(dst, src, (int32_t)calCount, "Exp", (1 + 2 * taylorExpandLevel) * detail::rep_tr(), loc,
-		       [](T x) { return detail::narrow<T>(exp(detail::widen(x))); });
+		       detail::tabulated<T>([](T x) { return detail::narrow<T>(exp(detail::widen(x))); }));
 }
 template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
 inline void Exp(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t calCount,
@@ -141,7 +141,7 @@ inline void Exp(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint
 {
 	static_assert(detail::one_of_float<T>::value, "Exp: element type not supported (half, float)");
 	detail::vunary(dst, src, (int32_t)calCount, "Exp", (1 + 2 * taylorExpandLevel) * detail::rep_tr(), loc,
-		       [](T x) { return detail::narrow<T>(exp(detail::widen(x))); });
+		       detail::tabulated<T>([](T x) { return detail::narrow<T>(exp(detail::widen(x))); }));
 }
 
 /* Power: tensor ^ tensor, tensor ^ scalar, scalar ^ tensor; half, float
