@@ -108,6 +108,80 @@ Test(ref_foreach, threads_give_the_one_thread_bytes)
 	free(y4);
 }
 
+/* One-list ops on float16/bfloat16 lists large enough to be tabulated
+ * (every 16-bit input computed once) give what f gives element by
+ * element: every bit pattern appears, NaNs and infinities included, in a
+ * list whose second member has a different scalar (the table is remade). */
+Test(ref_foreach, sixteen_bit_lists_by_table_match_each_element)
+{
+	const size_t per = 4 * 65536, n = 2 * per;
+	static struct npukb_shape two[2];
+	static size_t offs[2];
+	uint16_t *x = malloc(n * 2), *y = malloc(n * 2);
+	float scal[2] = { 1.5f, -0.25f };
+	char err[ERRLEN];
+	struct npukb_ref_tensor in[2], out;
+	const enum npukb_dtype dts[2] = { NPUKB_DT_FLOAT16, NPUKB_DT_BFLOAT16 };
+
+	cr_assert(x && y);
+	for (int m = 0; m < 2; m++) {
+		two[m].rank = 1;
+		two[m].dims[0] = (int64_t)per;
+		offs[m] = (size_t)m * per;
+	}
+	for (size_t i = 0; i < n; i++)
+		x[i] = (uint16_t)(i * 40503u); /* odd: each 65,536 run holds every pattern */
+	for (int d = 0; d < 2; d++) {
+		const enum npukb_dtype dt = dts[d];
+		in[0] = ref_tensor1("x", dt, n, x);
+		in[0].nmembers = 2;
+		in[0].members = two;
+		in[0].member_offsets = offs;
+		out = ref_tensor1("y", dt, n, y);
+		out.nmembers = 2;
+		out.members = two;
+		out.member_offsets = offs;
+		/* sin: no scalar */
+		cr_assert_eq(ref_run("foreach_sin", in, 1, &out, 1, NULL, err), 0, "%s", err);
+		size_t bad = 0;
+		for (size_t i = 0; i < n; i++) {
+			const double v = npukb_load_as_double(dt, x, i);
+			uint16_t want;
+			npukb_store_from_double_n(dt, &want, 0, (double[]){ sin(v) }, 1);
+			bad += y[i] != want;
+		}
+		cr_expect_eq(bad, 0, "foreach_sin, dtype %d: %zu elements differ", (int)dt, bad);
+		/* x + s[m]: one scalar per member */
+		in[1] = ref_tensor1("scalars", NPUKB_DT_FLOAT32, 2, scal);
+		cr_assert_eq(ref_run("foreach_add_scalar_list", in, 2, &out, 1, NULL, err), 0, "%s", err);
+		bad = 0;
+		for (size_t i = 0; i < n; i++) {
+			const double v = npukb_load_as_double(dt, x, i) + (double)scal[i / per];
+			uint16_t want;
+			npukb_store_from_double_n(dt, &want, 0, &v, 1);
+			bad += y[i] != want;
+		}
+		cr_expect_eq(bad, 0, "foreach_add_scalar_list, dtype %d: %zu elements differ", (int)dt, bad);
+	}
+	/* by hand: float16 0x3830 is 0.5234375, 1.61e-4 below pi/6, so its
+	 * sine is 0.5 - 1.61e-4 * cos(pi/6) = 0.49986; below 0.5 float16
+	 * steps by 2^-12 = 2.44e-4, and 0.49986 is nearer 0.49976 (0x37ff)
+	 * than 0.5 */
+	x[0] = 0x3830;
+	in[0] = ref_tensor1("x", NPUKB_DT_FLOAT16, n, x);
+	in[0].nmembers = 2;
+	in[0].members = two;
+	in[0].member_offsets = offs;
+	out = ref_tensor1("y", NPUKB_DT_FLOAT16, n, y);
+	out.nmembers = 2;
+	out.members = two;
+	out.member_offsets = offs;
+	cr_assert_eq(ref_run("foreach_sin", in, 1, &out, 1, NULL, err), 0, "%s", err);
+	cr_expect_eq(y[0], 0x37ff);
+	free(x);
+	free(y);
+}
+
 Test(ref_foreach, round_off_modes)
 {
 	float x[9] = { 2.5f, -2.5f, 0, 0, 0, 0, 0, 0, -1.25f }, y[9];
