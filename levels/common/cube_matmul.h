@@ -52,6 +52,22 @@ struct CubeMatmul {
 
     static __aicore__ inline uint32_t Ceil16(uint32_t v) { return (v + 15) / 16 * 16; }
 
+    // rows x cols of a row-major matrix (rows ld apart) into L1 as NZ with
+    // column blocks rowsPad rows apart. Nd2Nz's source row stride is 16 bits
+    // (at most 65535 elements): longer rows (k or n = 65536) go one row at a
+    // time, each its own one-row matrix landing on its row of every block.
+    static __aicore__ inline void CopyNd2Nz(const LocalTensor<T> &dst, const GlobalTensor<T> &src, uint32_t rows,
+                                            uint32_t cols, uint32_t ld, uint32_t rowsPad)
+    {
+        constexpr uint32_t C0 = 32 / sizeof(T);
+        if (ld <= 65535) {
+            DataCopy(dst, src, Nd2NzParams(1, rows, cols, 0, ld, rowsPad, 1, 0));
+            return;
+        }
+        for (uint32_t r = 0; r < rows; r++)
+            DataCopy(dst[r * C0], src[(uint64_t)r * ld], Nd2NzParams(1, 1, cols, 0, cols, rowsPad, 1, 0));
+    }
+
     // Accumulates A [mt, k0..k0+kt) B [k0..k0+kt), nt) into the L0C tile c
     // (the first chunk of a tile starts from zero when first is set).
     // a points at A's row of the tile and column k0, lda its row length;
@@ -68,8 +84,8 @@ struct CubeMatmul {
         // NZ in L1: column block j of A starts mp rows after block j - 1,
         // so A's fractal (i, j) is fractal j * m1 + i; B's (i, j) likewise
         // j * k1 + i.
-        DataCopy(a1, a, Nd2NzParams(1, mt, kt, 0, lda, mp, 1, 0));
-        DataCopy(b1, b, Nd2NzParams(1, kt, nt, 0, ldb, kp, 1, 0));
+        CopyNd2Nz(a1, a, mt, kt, lda, mp);
+        CopyNd2Nz(b1, b, kt, nt, ldb, kp);
         qa1.EnQue(a1);
         qb1.EnQue(b1);
         a1 = qa1.DeQue<T>();
