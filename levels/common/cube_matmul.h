@@ -107,12 +107,12 @@ struct CubeMatmul {
             qb2.EnQue(b2);
             a2 = qa2.DeQue<T>();
             b2 = qb2.DeQue<T>();
-            MmadParams mp_;
-            mp_.m = mt;
-            mp_.n = nt;
-            mp_.k = ks;
-            mp_.cmatrixInitVal = first && k0 == 0;
-            Mmad(c, a2, b2, mp_);
+            MmadParams mm;
+            mm.m = mt;
+            mm.n = nt;
+            mm.k = ks;
+            mm.cmatrixInitVal = first && k0 == 0;
+            Mmad(c, a2, b2, mm);
             qa2.FreeTensor(a2);
             qb2.FreeTensor(b2);
         }
@@ -120,11 +120,12 @@ struct CubeMatmul {
         qb1.FreeTensor(b1);
     }
 
-    // One output tile of C = A[rows m0.., all k] B[all k, cols n0..]:
-    // c points at C's element (m0, n0), ldc its row length.
+    // One output tile of C = A[rows m0.., k in kBegin..kEnd) B[that k, cols
+    // n0..]: a points at A's row m0, b at B's column n0, c at C's element
+    // (m0, n0); lda, ldb, ldc are their row lengths.
     template <class OutT>
     __aicore__ inline void Tile(const GlobalTensor<T> &a, const GlobalTensor<T> &b, const GlobalTensor<OutT> &c,
-                                uint32_t k, uint32_t lda, uint32_t ldb, uint32_t ldc, uint32_t mt, uint32_t nt,
+                                uint32_t lda, uint32_t ldb, uint32_t ldc, uint32_t mt, uint32_t nt,
                                 uint32_t kBegin, uint32_t kEnd)
     {
         LocalTensor<float> acc = qc.AllocTensor<float>();
@@ -132,7 +133,6 @@ struct CubeMatmul {
             const uint32_t kt = kEnd - k0 < L1_K ? kEnd - k0 : L1_K;
             Chunk(acc, a[k0], lda, b[(uint64_t)k0 * ldb], ldb, mt, nt, kt, k0 == kBegin);
         }
-        (void)k;
         qc.EnQue(acc);
         acc = qc.DeQue<float>();
         FixpipeParamsV220 fp;
@@ -148,9 +148,9 @@ struct CubeMatmul {
     template <class OutT>
     static __aicore__ inline QuantMode_t QuantOf()
     {
-        if constexpr (std::is_same<OutT, half>::value)
+        if constexpr (IsSameType<OutT, half>::value)
             return QuantMode_t::F322F16;
-        else if constexpr (std::is_same<OutT, bfloat16_t>::value)
+        else if constexpr (IsSameType<OutT, bfloat16_t>::value)
             return QuantMode_t::F322BF16;
         else
             return QuantMode_t::NoQuant;
@@ -171,7 +171,7 @@ struct CubeMatmul {
             const uint32_t m0 = im * BASE_M, n0 = in * BASE_N;
             const uint32_t mt = m - m0 < BASE_M ? m - m0 : BASE_M;
             const uint32_t nt = n - n0 < BASE_N ? n - n0 : BASE_N;
-            Tile<T>(a[(uint64_t)m0 * k], b[n0], c[(uint64_t)m0 * n + n0], k, k, n, n, mt, nt, 0, k);
+            Tile<T>(a[(uint64_t)m0 * k], b[n0], c[(uint64_t)m0 * n + n0], k, n, n, mt, nt, 0, k);
         }
         return tileBase + tiles;
     }
