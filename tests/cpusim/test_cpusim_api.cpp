@@ -1067,6 +1067,90 @@ Test(cpusim_api, high_level_math_float)
 	cr_expect_eq(y.addr_[0], 0.0f);
 }
 
+/* Cast's bulk conversions (fp16_bulk.h) give the per-element bits: every
+ * half and bfloat16 value widened, and floats narrowed over every exponent
+ * and many mantissas (ties, NaNs with payloads, subnormals, overflow), on
+ * both the F16C path (where the CPU has it) and the portable one. */
+Test(cpusim_api, bulk_casts_match_the_per_element_conversions)
+{
+	static half h[65536];
+	static bfloat16_t b[65536];
+	static float f[65536];
+	int bad = 0;
+	for (uint32_t u = 0; u < 65536; u++) {
+		h[u] = half::from_bits((uint16_t)u);
+		b[u] = bfloat16_t::from_bits((uint16_t)u);
+	}
+	rt::f16_to_f32_n(h, f, 65536);
+	for (uint32_t u = 0; u < 65536; u++)
+		bad += fbits(f[u]) != fbits(rt::f16_to_f32((uint16_t)u));
+	cr_expect_eq(bad, 0, "half -> float: %d values differ", bad);
+	bad = 0;
+	rt::bf16_to_f32_n(b, f, 65536);
+	for (uint32_t u = 0; u < 65536; u++)
+		bad += fbits(f[u]) != fbits(rt::bf16_to_f32((uint16_t)u));
+	cr_expect_eq(bad, 0, "bfloat16 -> float: %d values differ", bad);
+
+	/* floats: each of the 512 sign+exponent patterns with 128 mantissas:
+	 * the halfway patterns of both targets, their neighbours, and spread
+	 * ones (0x7fc00001, 0x7f800001: quiet and signalling NaN payloads) */
+	int bad_h = 0, bad_hp = 0, bad_b = 0;
+	static const uint32_t tails[] = { 0, 1, 0xfff, 0x1000, 0x1001, 0x1fff, 0x2000, 0x3000, 0x7fff, 0x8000,
+					  0x8001, 0x18000, 0x400000, 0x400001, 0x7fffff, 0x7fe000, 0x7ff000,
+					  0x3ff000, 0x17000 };
+	const size_t ntails = sizeof tails / sizeof tails[0];
+	for (uint32_t se = 0; se < 512; se++) {
+		float in[128];
+		half out[128], outp[128];
+		bfloat16_t outb[128];
+		uint32_t n = 0;
+		for (size_t t = 0; t < ntails; t++, n++) {
+			const uint32_t bits = (se << 23) | tails[t];
+			memcpy(&in[n], &bits, 4);
+		}
+		for (uint32_t k = 0; n < 128; n++, k++) {
+			const uint32_t bits = (se << 23) | ((k * 2654435761u) & 0x7fffff);
+			memcpy(&in[n], &bits, 4);
+		}
+		rt::f32_to_f16_n(in, out, 128);
+		rt::f32_to_f16_n_portable(in, outp, 128);
+		rt::f32_to_bf16_n(in, outb, 128);
+		for (uint32_t i = 0; i < 128; i++) {
+			bad_h += out[i].bits != rt::f64_to_f16((double)in[i]);
+			bad_hp += outp[i].bits != rt::f64_to_f16((double)in[i]);
+			bad_b += outb[i].bits != rt::f64_to_bf16((double)in[i]);
+		}
+	}
+	cr_expect_eq(bad_h, 0, "float -> half: %d values differ", bad_h);
+	cr_expect_eq(bad_hp, 0, "float -> half (portable): %d values differ", bad_hp);
+	cr_expect_eq(bad_b, 0, "float -> bfloat16: %d values differ", bad_b);
+
+	/* by hand: 1 + 2^-11 is the half tie between 1 and 1 + 2^-10 (to even:
+	 * 1.0); 1 + 3 * 2^-11 rounds up to 1 + 2^-9; 65520 overflows to inf;
+	 * bfloat16 1 + 2^-8 ties to 1.0, 1 + 3 * 2^-8 to 1 + 2^-6 */
+	const float hand[4] = { 1.0f + 0x1p-11f, 1.0f + 3 * 0x1p-11f, 65520.0f, -65519.0f };
+	half ho[4];
+	rt::f32_to_f16_n(hand, ho, 4);
+	cr_expect_eq(ho[0].bits, 0x3c00);
+	cr_expect_eq(ho[1].bits, 0x3c02);
+	cr_expect_eq(ho[2].bits, 0x7c00);
+	cr_expect_eq(ho[3].bits, 0xfbff);
+	const float handb[2] = { 1.0f + 0x1p-8f, 1.0f + 3 * 0x1p-8f };
+	bfloat16_t bo[2];
+	rt::f32_to_bf16_n(handb, bo, 2);
+	cr_expect_eq(bo[0].bits, 0x3f80);
+	cr_expect_eq(bo[1].bits, 0x3f82);
+
+	/* through Cast's count form, which takes the bulk path */
+	LocalTensor<float> x = ub<float>(64);
+	LocalTensor<half> y = ub<half>(64);
+	for (int i = 0; i < 64; i++)
+		x.addr_[i] = hand[i % 4];
+	Cast(y, x, RoundMode::CAST_RINT, 64);
+	cr_expect(y.addr_[0].bits == 0x3c00 && y.addr_[1].bits == 0x3c02 && y.addr_[2].bits == 0x7c00 &&
+		  y.addr_[63].bits == 0xfbff);
+}
+
 /* Unary ops on half look their results up in a table made on first use:
  * every one of the 65,536 inputs, NaNs and infinities included, must give
  * the bits the op's formula rounded once gives, through the count form and

@@ -15,6 +15,8 @@
 
 #include <float.h>
 
+#include "npukb_cpusim/fp16_bulk.h"
+
 #include <limits>
 
 namespace AscendC {
@@ -140,6 +142,48 @@ inline half cast_one<half, int32_t>(int32_t v, RoundMode m)
 
 } // namespace detail
 
+namespace detail {
+/* The float <-> half and float <-> bfloat16_t casts kernels use most, a
+ * whole range at a time (fp16_bulk.h), with the bits cast_one gives:
+ * widening is exact in every mode, narrowing here only ties to even
+ * (CAST_NONE, CAST_RINT). Returns false for the other pairs and modes. */
+template <class D, class S>
+inline bool bulk_cast(const LocalTensor<D> &dst, const LocalTensor<S> &src, RoundMode m, uint32_t count,
+		      SrcLoc loc)
+{
+	namespace rt = npukb_cpusim;
+	const bool rne = m == RoundMode::CAST_NONE || m == RoundMode::CAST_RINT;
+	if constexpr (std::is_same<D, float>::value && std::is_same<S, half>::value) {
+		vunary_n(dst, src, (int32_t)count, "Cast", rep(), loc, [](float *d, const half *x, int32_t n) {
+			rt::f16_to_f32_n(x, d, (size_t)n);
+		});
+		return true;
+	} else if constexpr (std::is_same<D, float>::value && std::is_same<S, bfloat16_t>::value) {
+		vunary_n(dst, src, (int32_t)count, "Cast", rep(), loc, [](float *d, const bfloat16_t *x, int32_t n) {
+			rt::bf16_to_f32_n(x, d, (size_t)n);
+		});
+		return true;
+	} else if constexpr (std::is_same<D, half>::value && std::is_same<S, float>::value) {
+		if (!rne)
+			return false;
+		vunary_n(dst, src, (int32_t)count, "Cast", rep(), loc, [](half *d, const float *x, int32_t n) {
+			rt::f32_to_f16_n(x, d, (size_t)n);
+		});
+		return true;
+	} else if constexpr (std::is_same<D, bfloat16_t>::value && std::is_same<S, float>::value) {
+		if (!rne)
+			return false;
+		vunary_n(dst, src, (int32_t)count, "Cast", rep(), loc, [](bfloat16_t *d, const float *x, int32_t n) {
+			rt::f32_to_bf16_n(x, d, (size_t)n);
+		});
+		return true;
+	} else {
+		(void)dst, (void)src, (void)rne, (void)count, (void)loc;
+		return false;
+	}
+}
+} // namespace detail
+
 /* Sets the DEQSCALE register that Cast int32_t -> half scales by. */
 inline void SetDeqScale(half scale) { npukb_cpusim::g.deq_scale = detail::exact(scale); }
 
@@ -149,6 +193,8 @@ inline void Cast(const LocalTensor<D> &dst, const LocalTensor<S> &src, const Rou
 {
 	static_assert(detail::cast_ok<D, S>::value, "Cast: this source/destination type pair is not supported on this SoC");
 	const RoundMode m = round_mode;
+	if (detail::bulk_cast(dst, src, m, count, loc))
+		return;
 	detail::vunary(dst, src, (int32_t)count, "Cast", detail::rep(), loc,
 		       [m](S v) { return detail::cast_one<D, S>(v, m); });
 }

@@ -367,20 +367,30 @@ inline F tabulated(F f)
 	return f;
 }
 
-template <class D, class S, class F>
-inline void vunary(const LocalTensor<D> &dst, const LocalTensor<S> &a, int32_t count,
-		   const char *what, double per_repeat, SrcLoc loc, F f)
+/* A count form whose conversion g(d, x, n) handles the whole range at
+ * once (Cast's bulk conversions); vunary is the element-by-element one. */
+template <class D, class S, class G>
+inline void vunary_n(const LocalTensor<D> &dst, const LocalTensor<S> &a, int32_t count,
+		     const char *what, double per_repeat, SrcLoc loc, G g)
 {
 	check_count(count, what, loc);
 	const uint64_t dbytes = (uint64_t)count * sizeof(D), sbytes = (uint64_t)count * sizeof(S);
 	npukb_cpusim::ub_check(dst.addr_, dbytes, dst.GetLength(), what, "destination", loc);
 	npukb_cpusim::ub_check(a.addr_, sbytes, a.GetLength(), what, "source", loc);
-	D *d = dst.addr_;
-	const S *x = a.addr_;
-	for (int32_t i = 0; i < count; i++)
-		d[i] = f(x[i]);
+	if (count > 0)
+		g(dst.addr_, a.addr_, count);
 	npukb_cpusim::cost_vec(dbytes > sbytes ? dbytes : sbytes, per_repeat);
 	after_count_form();
+}
+
+template <class D, class S, class F>
+inline void vunary(const LocalTensor<D> &dst, const LocalTensor<S> &a, int32_t count,
+		   const char *what, double per_repeat, SrcLoc loc, F f)
+{
+	vunary_n(dst, a, count, what, per_repeat, loc, [&f](D *d, const S *x, int32_t n) {
+		for (int32_t i = 0; i < n; i++)
+			d[i] = f(x[i]);
+	});
 }
 
 } // namespace detail
