@@ -12,6 +12,8 @@ using namespace npukb_answer;
 extern "C" __global__ __aicore__ void batched_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace,
                                                      GM_ADDR tiling)
 {
+    // cube instructions only: the kernel runs on the 24 AI cores' cube side
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
     GET_TILING_DATA(t, tiling);
     const uint64_t sa = (uint64_t)t.m * t.k, sb = (uint64_t)t.k * t.n, sc = (uint64_t)t.m * t.n;
     GlobalTensor<DTYPE_A> ga;

@@ -22,6 +22,9 @@ constexpr uint32_t ROWS = 32;
 extern "C" __global__ __aicore__ void gemm(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR alpha, GM_ADDR beta,
                                            GM_ADDR out, GM_ADDR workspace, GM_ADDR tiling)
 {
+    // one vector core per AI core drives its cube through the Matmul API, so
+    // no two vector cores issue the same tile (with 1:2 both would)
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);
     GET_TILING_DATA(t, tiling);
     const uint32_t m = t.m, k = t.k, n = t.n;
     GlobalTensor<DTYPE_A> ga;

@@ -16,6 +16,8 @@ using namespace npukb_answer;
 extern "C" __global__ __aicore__ void optimized_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace,
                                                    GM_ADDR tiling)
 {
+    // cube instructions only: the kernel runs on the 24 AI cores' cube side
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
     GET_TILING_DATA(t, tiling);
     GlobalTensor<DTYPE_A> ga;
     GlobalTensor<DTYPE_B> gb;
