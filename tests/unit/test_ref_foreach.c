@@ -108,6 +108,17 @@ Test(ref_foreach, threads_give_the_one_thread_bytes)
 	free(y4);
 }
 
+/* A two-member list of dtype dt over data, members and offsets given. */
+static struct npukb_ref_tensor mklist2(const char *name, enum npukb_dtype dt, size_t n, void *data,
+				       const struct npukb_shape *members, const size_t *offs)
+{
+	struct npukb_ref_tensor t = ref_tensor1(name, dt, n, data);
+	t.nmembers = 2;
+	t.members = members;
+	t.member_offsets = offs;
+	return t;
+}
+
 /* One-list ops on float16/bfloat16 lists large enough to be tabulated
  * (every 16-bit input computed once) give what f gives element by
  * element: every bit pattern appears, NaNs and infinities included, in a
@@ -133,14 +144,8 @@ Test(ref_foreach, sixteen_bit_lists_by_table_match_each_element)
 		x[i] = (uint16_t)(i * 40503u); /* odd: each 65,536 run holds every pattern */
 	for (int d = 0; d < 2; d++) {
 		const enum npukb_dtype dt = dts[d];
-		in[0] = ref_tensor1("x", dt, n, x);
-		in[0].nmembers = 2;
-		in[0].members = two;
-		in[0].member_offsets = offs;
-		out = ref_tensor1("y", dt, n, y);
-		out.nmembers = 2;
-		out.members = two;
-		out.member_offsets = offs;
+		in[0] = mklist2("x", dt, n, x, two, offs);
+		out = mklist2("y", dt, n, y, two, offs);
 		/* sin: no scalar */
 		cr_assert_eq(ref_run("foreach_sin", in, 1, &out, 1, NULL, err), 0, "%s", err);
 		size_t bad = 0;
@@ -168,14 +173,8 @@ Test(ref_foreach, sixteen_bit_lists_by_table_match_each_element)
 	 * steps by 2^-12 = 2.44e-4, and 0.49986 is nearer 0.49976 (0x37ff)
 	 * than 0.5 */
 	x[0] = 0x3830;
-	in[0] = ref_tensor1("x", NPUKB_DT_FLOAT16, n, x);
-	in[0].nmembers = 2;
-	in[0].members = two;
-	in[0].member_offsets = offs;
-	out = ref_tensor1("y", NPUKB_DT_FLOAT16, n, y);
-	out.nmembers = 2;
-	out.members = two;
-	out.member_offsets = offs;
+	in[0] = mklist2("x", NPUKB_DT_FLOAT16, n, x, two, offs);
+	out = mklist2("y", NPUKB_DT_FLOAT16, n, y, two, offs);
 	cr_assert_eq(ref_run("foreach_sin", in, 1, &out, 1, NULL, err), 0, "%s", err);
 	cr_expect_eq(y[0], 0x37ff);
 	free(x);
