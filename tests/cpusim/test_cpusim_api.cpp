@@ -26,9 +26,13 @@
 #include "lib/sigmoid/kernel_operator_sigmoid_intf.h"
 #include "lib/matmul_intf.h"
 
+#include "../trig_hard_floats.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string>
+#include <vector>
+#include <algorithm>
 
 using namespace AscendC;
 namespace rt = npukb_cpusim;
@@ -1193,6 +1197,94 @@ Test(cpusim_api, half_unary_ops_over_every_input)
 	x.addr_[0] = half::from_bits(0x7c00); /* +inf */
 	Exp(y, x, 16);
 	cr_expect_eq(hb(y.addr_[0]), 0x7c00, "exp(+inf) = +inf");
+}
+
+/* Sin and Cos on float (float_trig.h) give the float that rounding libm's
+ * double gives, bit for bit: a stride through every bit pattern, the floats
+ * around each multiple of pi/2 below 1024, the floats where rounding the
+ * fast double without the boundary test goes wrong, and specials; with and
+ * without the temporary buffer, in place, and with a destination that
+ * overlaps the source further on (element by element: each reads what an
+ * earlier one wrote). */
+static uint32_t f32bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+static float f32of(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+static bool same_f32(float a, float b)
+{
+	return f32bits(a) == f32bits(b) || (a != a && b != b);
+}
+
+Test(cpusim_api, float_sin_cos_give_libm_bits)
+{
+	static const uint32_t hard[] = { NPUKB_TRIG_HARD_FLOATS };
+	static const float special[] = { 0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1023.9999f, 1024.0f,
+					 -1024.0f, 0x1p-149f, -0x1p-126f, 0x1p-20f, 3.4028235e38f };
+	std::vector<float> in;
+	for (uint64_t u = 0; u < ((uint64_t)1 << 32); u += 1019)
+		in.push_back(f32of((uint32_t)u));
+	for (int m = -651; m <= 651; m++) {
+		const uint32_t b = f32bits((float)(m * 1.5707963267948966));
+		for (int d = -64; d <= 64; d++)
+			in.push_back(f32of(b + (uint32_t)d));
+	}
+	for (uint32_t h : hard)
+		in.push_back(f32of(h));
+	for (float f : special)
+		in.push_back(f);
+
+	const uint32_t chunk = 4096;
+	LocalTensor<float> x = ub<float>(chunk + 8), y = ub<float>(chunk), z = ub<float>(chunk);
+	LocalTensor<uint8_t> tmp = ub<uint8_t>(256);
+	size_t bad_sin = 0, bad_cos = 0, bad_inplace = 0;
+	for (size_t base = 0; base < in.size(); base += chunk) {
+		const uint32_t n = (uint32_t)std::min<size_t>(chunk, in.size() - base);
+		memcpy(x.addr_, &in[base], n * 4);
+		Sin(y, x, n);
+		Cos(z, x, tmp, n);
+		for (uint32_t i = 0; i < n; i++) {
+			bad_sin += !same_f32(y.addr_[i], (float)sin((double)x.addr_[i]));
+			bad_cos += !same_f32(z.addr_[i], (float)cos((double)x.addr_[i]));
+		}
+		Sin(x, x, n);
+		for (uint32_t i = 0; i < n; i++)
+			bad_inplace += !same_f32(x.addr_[i], y.addr_[i]);
+	}
+	cr_expect_eq(bad_sin, 0, "Sin: %zu of %zu floats differ from libm's", bad_sin, in.size());
+	cr_expect_eq(bad_cos, 0, "Cos: %zu of %zu floats differ from libm's", bad_cos, in.size());
+	cr_expect_eq(bad_inplace, 0, "Sin in place: %zu floats differ", bad_inplace);
+
+	/* the destination 8 elements (32 bytes, the alignment) past the
+	 * source, 64 elements: element i + 8 is the cosine of what element
+	 * i holds by then */
+	float want[72];
+	for (int i = 0; i < 72; i++)
+		x.addr_[i] = want[i] = 0.5f + (float)i;
+	for (int i = 0; i < 64; i++)
+		want[i + 8] = (float)cos((double)want[i]);
+	Cos(x[8], x, 64);
+	size_t bad_overlap = 0;
+	for (int i = 0; i < 72; i++)
+		bad_overlap += !same_f32(x.addr_[i], want[i]);
+	cr_expect_eq(bad_overlap, 0, "Cos with an overlapping destination: %zu floats differ", bad_overlap);
+
+	/* by hand: the float nearest pi is 3.14159274, 8.74e-8 above pi, so
+	 * its sine is -8.74228e-8 (-0x1.777a5cp-24); cos(-0.0) is 1 */
+	x.addr_[0] = 3.14159274f;
+	x.addr_[1] = -0.0f;
+	Sin(y, x, 8);
+	Cos(z, x, 8);
+	cr_expect_eq(y.addr_[0], -0x1.777a5cp-24f, "sin(3.14159274f) = %a", (double)y.addr_[0]);
+	cr_expect_eq(f32bits(y.addr_[1]), 0x80000000u, "sin(-0) = -0");
+	cr_expect_eq(z.addr_[1], 1.0f);
 }
 
 Test(cpusim_api, power_forms_and_half_rounding)
