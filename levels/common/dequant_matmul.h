@@ -17,8 +17,8 @@
 // converts to the output dtype and writes the rows out with DataCopyPad.
 //
 // UB: 2 x 32 KiB int32/float sub-tiles, 2 x 16 KiB output sub-tiles, 512 B
-// of scales and 5 KiB of float scales: 101 KiB of 192. Workspace: one
-// 64 KiB int32 tile per block (1.5 MiB for 24 blocks).
+// of scales, 5 KiB of float scales and 8 KiB for a group list: 109 KiB of
+// 192. Workspace: two 64 KiB int32 tiles per block (3 MiB for 24 blocks).
 #ifndef NPUKB_ANSWER_DEQUANT_MATMUL_H
 #define NPUKB_ANSWER_DEQUANT_MATMUL_H
 
@@ -33,25 +33,74 @@ using namespace AscendC;
 constexpr uint32_t DQ_TILE_M = MM_TILE_M;
 constexpr uint32_t DQ_TILE_N = MM_TILE_N;
 
-// The Matmul tiling of the int8 product: matmul_api_tiles.h's 128 x 128
-// base blocks with a K step of 128 int8 (128 bytes, one L0A/L0B buffer of
-// 16 KiB as for half's 64); L1 then holds 8 such blocks of A and of B
-// (256 KiB of 512), L0C one 128 x 128 int32 tile (64 KiB).
-__aicore__ inline void FillInt8MatmulTiling(TCubeTiling &t, uint32_t m, uint32_t n, uint32_t k)
+// The output tile, 128, 64 or 32 on a side: the one that finishes soonest
+// if every tile costs what it moves through GM, its rows of A and columns of
+// B ((tm + tn) k bytes) and 10 bytes per output element (the int32 written
+// and read back, the 2-byte result), and the blocks take the tiles in
+// rounds. So small products use smaller tiles and more blocks; large ones
+// keep 128 x 128 (the least traffic). tilesOf(tm, tn) counts the tiles;
+// ties go to the larger tile.
+template <class TilesOf>
+__aicore__ inline void PickTile(uint32_t &tileM, uint32_t &tileN, uint32_t k, TilesOf tilesOf)
+{
+    const uint64_t cores = GetBlockNum();
+    uint64_t best = ~(uint64_t)0;
+    for (uint32_t tm = DQ_TILE_M; tm >= 32; tm /= 2)
+        for (uint32_t tn = DQ_TILE_N; tn >= 32; tn /= 2) {
+            const uint64_t rounds = ((uint64_t)tilesOf(tm, tn) + cores - 1) / cores;
+            const uint64_t cost = rounds * ((uint64_t)(tm + tn) * k + 10ull * tm * tn);
+            if (cost < best) {
+                best = cost;
+                tileM = tm;
+                tileN = tn;
+            }
+        }
+}
+
+__aicore__ inline uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+// The Matmul tiling of the int8 product for tm x tn tiles: matmul_api_tiles.h's
+// settings with the tile as the base block and a K step of 128 int8 (128
+// bytes, an L0A/L0B buffer of at most 16 KiB as for half's 64); L1 then
+// holds 8 such blocks of A and of B (at most 256 KiB of 512), L0C one
+// int32 tile (at most 64 KiB).
+__aicore__ inline void FillInt8MatmulTiling(TCubeTiling &t, uint32_t m, uint32_t n, uint32_t k, uint32_t tm,
+                                            uint32_t tn)
 {
     FillMatmulTiling(t, m, n, k, false);
+    t.singleCoreM = m < tm ? m : tm;
+    t.singleCoreN = n < tn ? n : tn;
+    t.baseM = tm;
+    t.baseN = tn;
     t.baseK = 128;
 }
 
-// This block's int32 tile in the workspace.
-__aicore__ inline GlobalTensor<int32_t> BlockAccTile(GM_ADDR workspace)
-{
-    GlobalTensor<int32_t> ws;
-    ws.SetGlobalBuffer((__gm__ int32_t *)GetUserWorkspace(workspace) +
-                           (uint64_t)GetBlockIdx() * DQ_TILE_M * DQ_TILE_N,
-                       DQ_TILE_M * DQ_TILE_N);
-    return ws;
-}
+// The int64 group list in UB, read there by the scalar (2 cycles a value
+// rather than 100 through GM's data cache). At most MAX_GROUPS groups.
+struct GroupEnds {
+    static constexpr uint32_t MAX_GROUPS = 1024;
+    TBuf<TPosition::VECCALC> buf;
+    LocalTensor<int64_t> ends;
+
+    __aicore__ inline void Load(TPipe *pipe, const GlobalTensor<int64_t> &list, uint32_t groups)
+    {
+        pipe->InitBuffer(buf, MAX_GROUPS * sizeof(int64_t));
+        ends = buf.Get<int64_t>();
+        DataCopyPadExtParams<int64_t> noPad{false, 0, 0, 0};
+        DataCopyPad(ends, list, DataCopyExtParams(1, groups * sizeof(int64_t), 0, 0, 0), noPad);
+        event_t ev = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::MTE2_S));
+        SetFlag<HardEvent::MTE2_S>(ev);
+        WaitFlag<HardEvent::MTE2_S>(ev);
+    }
+
+    // Group g's end, clamped to [start, limit] so that a bad list cannot
+    // send the cube outside its operands.
+    __aicore__ inline uint32_t End(uint32_t g, uint32_t start, uint32_t limit) const
+    {
+        const int64_t e = ends.GetValue(g);
+        return e < (int64_t)start ? start : e > (int64_t)limit ? limit : (uint32_t)e;
+    }
+};
 
 template <class OutT, class ScaleT>
 struct DequantEpilogue {
@@ -60,17 +109,30 @@ struct DequantEpilogue {
     static constexpr uint32_t ACC_BLOCKS = DQ_TILE_N * 4 / 32; // one UB row of int32/float
     static constexpr uint32_t OUT_BLOCKS = DQ_TILE_N * sizeof(OutT) / 32;
 
+    GlobalTensor<int32_t> ws; // this block's two int32 tiles
+    uint32_t next = 0;
     TQue<TPosition::VECIN, 2> qacc;
     TQue<TPosition::VECOUT, 2> qout;
     TQue<TPosition::VECIN, 1> qscale;
     TBuf<TPosition::VECCALC> fbuf;
 
-    __aicore__ inline void Init(TPipe *pipe)
+    __aicore__ inline void Init(TPipe *pipe, GM_ADDR workspace)
     {
+        constexpr uint64_t TILE = DQ_TILE_M * DQ_TILE_N;
+        ws.SetGlobalBuffer((__gm__ int32_t *)GetUserWorkspace(workspace) + GetBlockIdx() * 2 * TILE, 2 * TILE);
         pipe->InitBuffer(qacc, 2, SUB_M * DQ_TILE_N * sizeof(int32_t));
         pipe->InitBuffer(qout, 2, SUB_M * DQ_TILE_N * sizeof(OutT));
         pipe->InitBuffer(qscale, 1, (DQ_TILE_N + DQ_TILE_M) * sizeof(ScaleT));
         pipe->InitBuffer(fbuf, (DQ_TILE_N + DQ_TILE_M + DQ_TILE_M * 8) * sizeof(float));
+    }
+
+    // The workspace tile for the next Matmul, the two used in turn, so the
+    // cube writes one while the vector unit still reads the other (Run
+    // makes sure the last reads of the tile handed out are done).
+    __aicore__ inline GlobalTensor<int32_t> NextAcc()
+    {
+        next ^= 1;
+        return ws[next * DQ_TILE_M * DQ_TILE_N];
     }
 
     static __aicore__ inline uint32_t Blocks(uint32_t bytes) { return (bytes + 31) / 32; }
@@ -81,6 +143,13 @@ struct DequantEpilogue {
                                const GlobalTensor<ScaleT> &row, const GlobalTensor<OutT> &out, uint32_t ldo,
                                uint32_t mt, uint32_t nt)
     {
+        // The previous Run's loads read the other workspace tile, which the
+        // next Matmul overwrites: the scalar waits for them before going on.
+        // They were issued before this tile's Matmul, which the scalar has
+        // waited for, so this costs next to nothing.
+        event_t ev = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::MTE2_S));
+        SetFlag<HardEvent::MTE2_S>(ev);
+        WaitFlag<HardEvent::MTE2_S>(ev);
         DataCopyPadExtParams<ScaleT> noPadS{false, 0, 0, 0};
         LocalTensor<ScaleT> sh = qscale.AllocTensor<ScaleT>();
         DataCopyPad(sh, col, DataCopyExtParams(1, nt * sizeof(ScaleT), 0, 0, 0), noPadS);
@@ -102,12 +171,6 @@ struct DequantEpilogue {
             LocalTensor<int32_t> ai = qacc.AllocTensor<int32_t>();
             DataCopyPad(ai, acc[r0 * nt],
                         DataCopyExtParams(rs, nt * sizeof(int32_t), 0, ACC_BLOCKS - Blocks(nt * 4), 0), noPad);
-            // The scalar waits for the load: once it returns, the caller's
-            // next Matmul may overwrite the workspace tile while the vector
-            // unit still works on this one.
-            event_t ev = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::MTE2_S));
-            SetFlag<HardEvent::MTE2_S>(ev);
-            WaitFlag<HardEvent::MTE2_S>(ev);
             qacc.EnQue(ai);
             ai = qacc.DeQue<int32_t>();
             LocalTensor<float> af = ai.ReinterpretCast<float>();

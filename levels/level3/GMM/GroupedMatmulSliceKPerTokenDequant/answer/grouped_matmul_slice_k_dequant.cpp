@@ -5,8 +5,9 @@
 // then times scale[g][j] and per_token_scale[g][i] on the vector unit in
 // float32, rounded once to the output dtype. An empty group's block is 0.
 //
-// Each group's m x n output block is cut into 128 x 128 tiles, numbered one
-// group after another and dealt round-robin over the blocks. Per tile the
+// Each group's m x n output block is cut into tiles (128 x 128, smaller when
+// that spreads a small product over more blocks), numbered one group after
+// another and dealt round-robin over the blocks. Per tile the
 // block's vector core has the cube compute the int32 tile through the
 // high-level Matmul (a read transposed: its group slice is [k_g, m], rows m
 // apart) into its workspace tile, then dequantises it
@@ -44,44 +45,47 @@ extern "C" __global__ __aicore__ void grouped_matmul_slice_k_dequant(GM_ADDR a, 
     gtoken.SetGlobalBuffer((__gm__ DTYPE_PER_TOKEN_SCALE *)per_token_scale, (uint64_t)groups * m);
     gends.SetGlobalBuffer((__gm__ DTYPE_GROUP_LIST *)group_list, groups);
     gout.SetGlobalBuffer((__gm__ DTYPE_OUT *)out, (uint64_t)groups * m * n);
-    const GlobalTensor<int32_t> acc = BlockAccTile(workspace);
 
     TPipe pipe;
     DequantEpilogue<DTYPE_OUT, DTYPE_SCALE> epi;
-    epi.Init(&pipe);
+    epi.Init(&pipe, workspace);
+    GroupEnds ends;
+    ends.Load(&pipe, gends, groups);
+    uint32_t tileM, tileN;
+    // a group's tiles cost what its own share of k moves: the mean share
+    const uint32_t kMean = groups ? CeilDiv(ends.End(groups - 1, 0, k), groups) : 0;
+    PickTile(tileM, tileN, kMean,
+             [&](uint32_t tm, uint32_t tn) { return groups * CeilDiv(m, tm) * CeilDiv(n, tn); });
     TCubeTiling mt;
-    FillInt8MatmulTiling(mt, m, n, k);
+    FillInt8MatmulTiling(mt, m, n, k, tileM, tileN);
     matmul::Matmul<AType, BType, CType> mm;
     REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &mt);
 
     const uint32_t cores = GetBlockNum(), me = GetBlockIdx();
-    const uint32_t tn = (n + DQ_TILE_N - 1) / DQ_TILE_N;
-    const uint32_t tiles = (m + DQ_TILE_M - 1) / DQ_TILE_M * tn;
+    const uint32_t cols = CeilDiv(n, tileN), tiles = CeilDiv(m, tileM) * cols;
     uint32_t start = 0;
     for (uint32_t g = 0; g < groups; g++) {
-        // the ends are sorted and at most k; clamped so that a bad list
-        // cannot send the cube outside a and b
-        int64_t e = gends.GetValue(g);
-        e = e < (int64_t)start ? (int64_t)start : e > (int64_t)k ? (int64_t)k : e;
-        const uint32_t end = (uint32_t)e, kg = end - start;
+        const uint32_t end = ends.End(g, start, k), kg = end - start;
         const uint64_t outBase = (uint64_t)g * m * n;
         // this block's first tile of the group in the numbering over all groups
         const uint32_t first = (me + cores - (uint32_t)(((uint64_t)g * tiles) % cores)) % cores;
         for (uint32_t i = first; i < tiles; i += cores) {
-            const uint32_t m0 = i / tn * DQ_TILE_M, n0 = i % tn * DQ_TILE_N;
-            const uint32_t tm = m - m0 < DQ_TILE_M ? m - m0 : DQ_TILE_M;
-            const uint32_t tw = n - n0 < DQ_TILE_N ? n - n0 : DQ_TILE_N;
+            const uint32_t m0 = i / cols * tileM, n0 = i % cols * tileN;
+            const uint32_t tm = m - m0 < tileM ? m - m0 : tileM;
+            const uint32_t tn = n - n0 < tileN ? n - n0 : tileN;
             const GlobalTensor<DTYPE_OUT> o = gout[outBase + (uint64_t)m0 * n + n0];
             if (kg == 0) {
-                epi.Zero(o, n, tm, tw);
+                epi.Zero(o, n, tm, tn);
                 continue;
             }
-            mm.SetOrgShape(m, n, kg, kg, tw);
-            mm.SetSingleShape(tm, tw, kg);
+            const GlobalTensor<int32_t> acc = epi.NextAcc();
+            // the workspace tile holds tn columns, rows tn apart
+            mm.SetOrgShape(m, n, kg, kg, tn);
+            mm.SetSingleShape(tm, tn, kg);
             mm.SetTensorA(ga[(uint64_t)start * m + m0], true);
             mm.SetTensorB(gb[(uint64_t)start * n + n0]);
             mm.IterateAll(acc);
-            epi.Run(acc, gscale[(uint64_t)g * n + n0], gtoken[(uint64_t)g * m + m0], o, n, tm, tw);
+            epi.Run(acc, gscale[(uint64_t)g * n + n0], gtoken[(uint64_t)g * m + m0], o, n, tm, tn);
         }
         start = end;
     }

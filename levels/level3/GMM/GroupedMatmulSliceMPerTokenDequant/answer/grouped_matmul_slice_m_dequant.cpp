@@ -4,10 +4,10 @@
 // on the cube, then times scale[g][j] and per_token_scale[i] on the vector
 // unit in float32, rounded once to the output dtype.
 //
-// Every group's output rows are cut into 128 x 128 tiles, numbered one
-// group after another and dealt round-robin over the blocks, so that the
-// blocks share the work whatever the group sizes (empty groups have no
-// tiles). Per tile the block's vector core has the cube compute the int32
+// Every group's output rows are cut into tiles (128 x 128, smaller when
+// that spreads a small product over more blocks), numbered one group after
+// another and dealt round-robin over the blocks, so that the blocks share
+// the work whatever the group sizes (empty groups have no tiles). Per tile the block's vector core has the cube compute the int32
 // tile through the high-level Matmul into its workspace tile, then
 // dequantises it (levels/common/dequant_matmul.h).
 #include "kernel_operator.h"
@@ -42,37 +42,45 @@ extern "C" __global__ __aicore__ void grouped_matmul_slice_m_dequant(GM_ADDR a, 
     gtoken.SetGlobalBuffer((__gm__ DTYPE_PER_TOKEN_SCALE *)per_token_scale, m);
     gends.SetGlobalBuffer((__gm__ DTYPE_GROUP_LIST *)group_list, groups);
     gout.SetGlobalBuffer((__gm__ DTYPE_OUT *)out, (uint64_t)m * n);
-    const GlobalTensor<int32_t> acc = BlockAccTile(workspace);
 
     TPipe pipe;
     DequantEpilogue<DTYPE_OUT, DTYPE_SCALE> epi;
-    epi.Init(&pipe);
+    epi.Init(&pipe, workspace);
+    GroupEnds ends;
+    ends.Load(&pipe, gends, groups);
+    uint32_t tileM, tileN;
+    PickTile(tileM, tileN, k, [&](uint32_t tm, uint32_t tn) {
+        uint32_t count = 0;
+        for (uint32_t g = 0, start = 0, end; g < groups; g++, start = end) {
+            end = ends.End(g, start, m);
+            count += CeilDiv(end - start, tm) * CeilDiv(n, tn);
+        }
+        return count;
+    });
     TCubeTiling mt;
-    FillInt8MatmulTiling(mt, m, n, k);
+    FillInt8MatmulTiling(mt, m, n, k, tileM, tileN);
     matmul::Matmul<AType, BType, CType> mm;
     REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &mt);
 
     const uint32_t cores = GetBlockNum(), me = GetBlockIdx();
-    const uint32_t tn = (n + DQ_TILE_N - 1) / DQ_TILE_N;
+    const uint32_t cols = CeilDiv(n, tileN);
     uint32_t start = 0, tile = 0;
     for (uint32_t g = 0; g < groups; g++) {
-        // the ends are sorted and the last is m; clamped so that a bad list
-        // cannot send the cube outside a
-        int64_t e = gends.GetValue(g);
-        e = e < (int64_t)start ? (int64_t)start : e > (int64_t)m ? (int64_t)m : e;
-        const uint32_t end = (uint32_t)e, rows = end - start;
-        const uint32_t tiles = (rows + DQ_TILE_M - 1) / DQ_TILE_M * tn;
-        // this block's first tile of the group in the global numbering
+        const uint32_t end = ends.End(g, start, m), rows = end - start;
+        const uint32_t tiles = CeilDiv(rows, tileM) * cols;
+        // this block's first tile of the group in the numbering over all groups
         for (uint32_t i = (me + cores - tile % cores) % cores; i < tiles; i += cores) {
-            const uint32_t m0 = start + i / tn * DQ_TILE_M, n0 = i % tn * DQ_TILE_N;
-            const uint32_t tm = end - m0 < DQ_TILE_M ? end - m0 : DQ_TILE_M;
-            const uint32_t tw = n - n0 < DQ_TILE_N ? n - n0 : DQ_TILE_N;
-            mm.SetOrgShape(rows, n, k, k, tw);
-            mm.SetSingleShape(tm, tw, k);
+            const uint32_t m0 = start + i / cols * tileM, n0 = i % cols * tileN;
+            const uint32_t tm = end - m0 < tileM ? end - m0 : tileM;
+            const uint32_t tn = n - n0 < tileN ? n - n0 : tileN;
+            const GlobalTensor<int32_t> acc = epi.NextAcc();
+            // the workspace tile holds tn columns, rows tn apart
+            mm.SetOrgShape(rows, n, k, k, tn);
+            mm.SetSingleShape(tm, tn, k);
             mm.SetTensorA(ga[(uint64_t)m0 * k]);
             mm.SetTensorB(gb[(uint64_t)g * k * n + n0]);
             mm.IterateAll(acc);
-            epi.Run(acc, gscale[(uint64_t)g * n + n0], gtoken[m0], gout[(uint64_t)m0 * n + n0], n, tm, tw);
+            epi.Run(acc, gscale[(uint64_t)g * n + n0], gtoken[m0], gout[(uint64_t)m0 * n + n0], n, tm, tn);
         }
         tile += tiles;
         start = end;
