@@ -4,9 +4,9 @@
 // out[i][j] = float(acc[i][j]) * scale[j] * perToken[i], rounded once to
 // half or bfloat16.
 //
-// The Fixpipe cannot do this alone: its dequantisation (VDEQF16) scales per
-// output channel only and writes half only, and the per-token factor varies
-// along the rows. So each block's vector core drives its AI core's cube
+// The Fixpipe cannot do this alone: its dequantisation (DEQF16, VDEQF16)
+// takes one scale or one per output channel, while the per-token factor
+// varies along the rows. So each block's vector core drives its AI core's cube
 // through the high-level Matmul (mix mode), which leaves an int32 tile of at
 // most 128 x 128 in the block's own slice of the workspace (the cube reaches
 // GM and L1 only, never the vector core's UB); the vector core then brings
@@ -179,8 +179,9 @@ struct DequantEpilogue {
                 const uint64_t lanes = nt - c0 < LANES ? nt - c0 : LANES;
                 const uint8_t reps = (uint8_t)rs;
                 // one repeat per row: row strides of 16 blocks (float) and
-                // 8 (half / bfloat16)
-                Cast(af[c0], ai[c0], RoundMode::CAST_NONE, lanes, reps,
+                // 8 (half / bfloat16). int32 -> float is exact up to 2^24;
+                // beyond (k * 128 * 128 can reach it) it rounds to nearest.
+                Cast(af[c0], ai[c0], RoundMode::CAST_RINT, lanes, reps,
                      UnaryRepeatParams(1, 1, ACC_BLOCKS, ACC_BLOCKS));
                 Mul(af[c0], af[c0], colF[c0], lanes, reps,
                     BinaryRepeatParams(1, 1, 1, ACC_BLOCKS, ACC_BLOCKS, 0));
