@@ -17,8 +17,8 @@
  * 4-way merges through tmp), Extract is two GatherMask passes, GetSortLen
  * and GetSortOffset count elements of T (4 halves or 2 floats a pair,
  * whatever the reference's prose says about bytes). Cycle costs are
- * [assumed]: Sort32 a division-speed repeat per group of 32, a merge one
- * plain repeat per 256 bytes it writes. */
+ * [unconfirmed]: Sort32 a division-speed repeat per group of 32, a merge
+ * one plain repeat per 256 bytes it writes. */
 #ifndef NPUKB_CPUSIM_SORT_H
 #define NPUKB_CPUSIM_SORT_H
 
