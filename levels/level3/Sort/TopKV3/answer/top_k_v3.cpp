@@ -92,7 +92,7 @@ public:
         vg_.SetGlobalBuffer((__gm__ T *)values, (uint64_t)outer_ * k_ * inner_);
         ig_.SetGlobalBuffer((__gm__ int64_t *)indices, (uint64_t)outer_ * k_ * inner_);
         // The largest chunk that leaves everything inside UB.
-        for (c_ = 4096; c_ > 512 && Layout(c_) > UB_BYTES; c_ /= 2) {
+        for (c_ = 4096; c_ > 1024 && Layout(c_) > UB_BYTES; c_ /= 2) {
         }
         Layout(c_);
         Allocate();
@@ -153,15 +153,13 @@ private:
             else
                 bufB_ = Max(bufB_, need);
         }
-        nExt_ = RoundUp(r_ * kq_, GROUP);
+        // strided output rows: pit_ elements apart, whole 32-byte blocks of
+        // half, float and int64 alike
+        pit_ = RoundUp(r_, 16);
+        // the output gathers read the extracted pairs of pit_ lines
+        nExt_ = RoundUp((inner_ == 1 ? r_ : pit_) * kq_, GROUP);
         resPairs_ = RoundUp(Max(r_ * kq_ + 4 * kq_, nExt_ * IDX_EXTRACT), 4);
-        if (inner_ == 1) {
-            nOutV_ = r_ * k_;
-            nOutI_ = r_ * k_;
-        } else {
-            nOutV_ = k_ * RoundUp(w_, EPB);
-            nOutI_ = k_ * RoundUp(w_, 4);
-        }
+        nOut_ = inner_ == 1 ? r_ * k_ : k_ * pit_;
         const uint32_t rows = r_ * lcp_;
         uint32_t b = 0;
         oSorted_ = b;  b += RoundUp(rows * PAIR, 256);
@@ -175,15 +173,15 @@ private:
         runBytes_ = RoundUp(r_ * 4 * kq_ * PAIR, 256);
         oRun_ = b;     b += multi_ ? 2 * runBytes_ + RoundUp(4 * kq_ * PAIR, 256) : 0;
         oExtV_ = b;    b += RoundUp(nExt_ * SZ, 256);
-        oExtI_ = b;    b += RoundUp(nExt_ * IDX_EXTRACT * 4 + 32, 256);
-        zeroAt_ = nExt_ * IDX_EXTRACT;
-        oVoff_ = b;    b += RoundUp(nOutV_ * 4, 256);
-        oIoff_ = b;    b += RoundUp(2 * nOutI_ * 4, 256);
+        oExtI_ = b;    b += RoundUp(nExt_ * IDX_EXTRACT * 4, 256);
+        oVoff_ = b;    b += RoundUp(nOut_ * 4, 256);
+        oIoff_ = b;    b += RoundUp(nOut_ * 4, 256);
+        oIdx32_ = b;   b += RoundUp(nOut_ * 4, 256);
         work_ = b;
         // the gather reads whole rows of lcp_ from each line's start
         rawBytes_ = RoundUp((inner_ == 1 ? r_ * lcp_ : lcp_ * p_) * SZ, 256);
-        outVBytes_ = RoundUp(nOutV_ * SZ, 256);
-        outIBytes_ = RoundUp(nOutI_ * 8, 256);
+        outVBytes_ = RoundUp(nOut_ * SZ, 256);
+        outIBytes_ = RoundUp(nOut_ * 8, 256);
         return work_ + 2 * (rawBytes_ + outVBytes_ + outIBytes_);
     }
 
@@ -219,27 +217,10 @@ private:
             if (gatherIn_)
                 goff.SetValue(l, (int32_t)(l * (inner_ == 1 ? 1 : p_) * SZ));
         }
-        LocalTensor<int32_t> voff = Region<int32_t>(oVoff_, nOutV_ * 4);
-        LocalTensor<int32_t> ioff = Region<int32_t>(oIoff_, 2 * nOutI_ * 4);
-        // output position -> position of the pair in the extracted result
-        if (inner_ == 1) {
-            for (uint32_t r = 0; r < r_; r++)
-                for (uint32_t j = 0; j < k_; j++) {
-                    voff.SetValue(r * k_ + j, (int32_t)((r * kq_ + j) * SZ));
-                    ioff.SetValue(2 * (r * k_ + j), (int32_t)((r * kq_ + j) * 4));
-                    ioff.SetValue(2 * (r * k_ + j) + 1, (int32_t)(zeroAt_ * 4));
-                }
-        } else {
-            const uint32_t pv = RoundUp(w_, EPB), pi = RoundUp(w_, 4);
-            for (uint32_t j = 0; j < k_; j++) {
-                for (uint32_t r = 0; r < pv; r++)
-                    voff.SetValue(j * pv + r, (int32_t)(r < w_ ? (r * kq_ + j) * SZ : 0));
-                for (uint32_t r = 0; r < pi; r++) {
-                    ioff.SetValue(2 * (j * pi + r), (int32_t)(r < w_ ? (r * kq_ + j) * 4 : zeroAt_ * 4));
-                    ioff.SetValue(2 * (j * pi + r) + 1, (int32_t)(zeroAt_ * 4));
-                }
-            }
-        }
+        LocalTensor<int32_t> voff = Region<int32_t>(oVoff_, nOut_ * 4);
+        LocalTensor<int32_t> ioff = Region<int32_t>(oIoff_, nOut_ * 4);
+        OutSeeds(voff, SZ);
+        OutSeeds(ioff, 4);
         event_t sv = static_cast<event_t>(pipe_.FetchEventID(HardEvent::S_V));
         SetFlag<HardEvent::S_V>(sv);
         WaitFlag<HardEvent::S_V>(sv);
@@ -257,9 +238,44 @@ private:
             if (gatherIn_)
                 Adds(goff[r * lcp_], goff, (int32_t)(r * (inner_ == 1 ? p_ : 1) * SZ), lcp_);
         }
-        LocalTensor<int32_t> extI = Region<int32_t>(oExtI_, (zeroAt_ + 8) * 4);
-        Duplicate(extI[zeroAt_], (int32_t)0, 8);
-        PipeBarrier<PIPE_V>();
+        OutDoubling(voff, SZ);
+        OutDoubling(ioff, 4);
+    }
+
+    // The output gathers' byte offsets: output (line r, rank j) comes from
+    // extracted pair r * kq_ + j, of esz bytes. The output is [r_, k] for
+    // contiguous lines, [k, pit_] for strided ones. Seeds by the scalar
+    // unit (whole 32-byte blocks), the rest by doubling.
+    __aicore__ inline void OutSeeds(const LocalTensor<int32_t> &tab, uint32_t esz)
+    {
+        if (inner_ == 1) {
+            for (uint32_t r = 0; r < Min(8, r_); r++)
+                for (uint32_t j = 0; j < k_; j++)
+                    tab.SetValue(r * k_ + j, (int32_t)((r * kq_ + j) * esz));
+        } else {
+            for (uint32_t r = 0; r < 8; r++)
+                tab.SetValue(r, (int32_t)(r * kq_ * esz));
+        }
+    }
+    __aicore__ inline void OutDoubling(const LocalTensor<int32_t> &tab, uint32_t esz)
+    {
+        if (inner_ == 1) {
+            // 8 lines make whole blocks whatever k is
+            for (uint32_t n = 8; n < r_; n *= 2) {
+                Adds(tab[n * k_], tab, (int32_t)(n * kq_ * esz), Min(n, r_ - n) * k_);
+                PipeBarrier<PIPE_V>();
+            }
+            return;
+        }
+        for (uint32_t n = 8; n < pit_; n *= 2) {
+            Adds(tab[n], tab, (int32_t)(n * kq_ * esz), Min(n, pit_ - n));
+            PipeBarrier<PIPE_V>();
+        }
+        // rank j's row is rank 0's, j pairs on
+        for (uint32_t n = 1; n < k_; n *= 2) {
+            Adds(tab[n * pit_], tab, (int32_t)(n * esz), Min(n, k_ - n) * pit_);
+            PipeBarrier<PIPE_V>();
+        }
     }
 
     // One tile of n lines: o0.. (inner == 1) or columns i0.. of row o0.
@@ -442,7 +458,7 @@ private:
     {
         LocalTensor<T> res = Pairs(oRes_, resPairs_);
         LocalTensor<T> extV = Region<T>(oExtV_, nExt_ * SZ);
-        LocalTensor<uint32_t> extI = Region<uint32_t>(oExtI_, (zeroAt_ + 8) * 4);
+        LocalTensor<uint32_t> extI = Region<uint32_t>(oExtI_, nExt_ * IDX_EXTRACT * 4);
         const uint32_t pairs = RoundUp(n * kq_, GROUP);
         for (uint32_t p = 0; p < pairs; p += MAX_REPEAT * GROUP) {
             const int32_t rep = (int32_t)Min(MAX_REPEAT, (pairs - p) / GROUP);
@@ -450,32 +466,31 @@ private:
         }
         PipeBarrier<PIPE_V>();
         LocalTensor<T> v = outV_.AllocTensor<T>();
-        LocalTensor<uint32_t> ix = outI_.AllocTensor<uint32_t>();
-        const uint32_t nv = inner_ == 1 ? n * k_ : nOutV_, ni = inner_ == 1 ? n * k_ : nOutI_;
-        Gather(v, extV, Region<uint32_t>(oVoff_, nOutV_ * 4), (uint32_t)0, nv);
-        Gather(ix, extI, Region<uint32_t>(oIoff_, 2 * nOutI_ * 4), (uint32_t)0, 2 * ni);
-        if (!largest_) {
-            PipeBarrier<PIPE_V>();
+        LocalTensor<int64_t> ix64 = outI_.AllocTensor<int64_t>();
+        const uint32_t nv = inner_ == 1 ? n * k_ : nOut_;
+        LocalTensor<int32_t> ix32 = Region<int32_t>(oIdx32_, nOut_ * 4);
+        Gather(v, extV, Region<uint32_t>(oVoff_, nOut_ * 4), (uint32_t)0, nv);
+        Gather(ix32, extI.ReinterpretCast<int32_t>(), Region<uint32_t>(oIoff_, nOut_ * 4), (uint32_t)0, nv);
+        PipeBarrier<PIPE_V>();
+        if (!largest_)
             Muls(v, v, (T)-1.0f, nv);
-        }
+        Cast(ix64, ix32, RoundMode::CAST_NONE, nv);
         outV_.EnQue(v);
-        outI_.EnQue(ix);
+        outI_.EnQue(ix64);
         v = outV_.DeQue<T>();
-        ix = outI_.DeQue<uint32_t>();
-        LocalTensor<int64_t> ix64 = ix.ReinterpretCast<int64_t>();
+        ix64 = outI_.DeQue<int64_t>();
         if (inner_ == 1) {
             DataCopyPad(vg_[(uint64_t)o0 * k_], v, DataCopyExtParams(1, n * k_ * SZ, 0, 0, 0));
             DataCopyPad(ig_[(uint64_t)o0 * k_], ix64, DataCopyExtParams(1, n * k_ * 8, 0, 0, 0));
         } else {
-            const uint32_t pv = RoundUp(w_, EPB), pi = RoundUp(w_, 4);
             const uint64_t at = (uint64_t)o0 * k_ * inner_ + i0;
             DataCopyPad(vg_[at], v,
-                        DataCopyExtParams(k_, n * SZ, (pv * SZ - RoundUp(n * SZ, 32)) / 32, (inner_ - n) * SZ, 0));
+                        DataCopyExtParams(k_, n * SZ, (pit_ * SZ - RoundUp(n * SZ, 32)) / 32, (inner_ - n) * SZ, 0));
             DataCopyPad(ig_[at], ix64,
-                        DataCopyExtParams(k_, n * 8, (pi * 8 - RoundUp(n * 8, 32)) / 32, (inner_ - n) * 8, 0));
+                        DataCopyExtParams(k_, n * 8, (pit_ * 8 - RoundUp(n * 8, 32)) / 32, (inner_ - n) * 8, 0));
         }
         outV_.FreeTensor(v);
-        outI_.FreeTensor(ix);
+        outI_.FreeTensor(ix64);
     }
 
     TPipe pipe_;
@@ -488,9 +503,9 @@ private:
     bool largest_ = true;
     uint32_t c_ = 0, ch_ = 0, lcp_ = 0, r_ = 0, w_ = 0, p_ = 0;
     bool multi_ = false, gatherIn_ = false;
-    uint32_t bufA_ = 0, bufB_ = 0, nExt_ = 0, resPairs_ = 0, nOutV_ = 0, nOutI_ = 0, zeroAt_ = 0;
+    uint32_t bufA_ = 0, bufB_ = 0, nExt_ = 0, resPairs_ = 0, nOut_ = 0, pit_ = 0;
     uint32_t oSorted_ = 0, oLines_ = 0, oGoff_ = 0, oIdx0_ = 0, oIdxC_ = 0, oBufA_ = 0, oBufB_ = 0;
-    uint32_t oRes_ = 0, oRun_ = 0, oExtV_ = 0, oExtI_ = 0, oVoff_ = 0, oIoff_ = 0;
+    uint32_t oRes_ = 0, oRun_ = 0, oExtV_ = 0, oExtI_ = 0, oVoff_ = 0, oIoff_ = 0, oIdx32_ = 0;
     uint32_t work_ = 0, runBytes_ = 0, rawBytes_ = 0, outVBytes_ = 0, outIBytes_ = 0;
 };
 
