@@ -342,3 +342,72 @@ Test(cpusim_sort, extract_half_index_tensor_short_trips, .exit_code = 3)
 	LocalTensor<uint32_t> outi = ub<uint32_t>(32);
 	Extract(outv, outi, sorted, 1);
 }
+
+/* Signed half scores and -inf (what a kernel pads a short line with):
+ * 2.5, 0, -0.5, -3, -inf in that order, the -inf last. */
+Test(cpusim_sort, sort32_half_negative_scores_and_minus_infinity)
+{
+	LocalTensor<half> sc = ub<half>(32), dst = ub<half>(128);
+	LocalTensor<uint32_t> ix = ub<uint32_t>(32);
+	const float v[5] = {-3.0f, 0.0f, -__builtin_huge_valf(), 2.5f, -0.5f};
+	for (uint32_t i = 0; i < 32; i++) {
+		sc.addr_[i] = half(i < 5 ? v[i] : -__builtin_huge_valf());
+		ix.addr_[i] = i;
+	}
+	Sort32(dst, sc, ix, 1);
+	const float s[4] = {2.5f, 0.0f, -0.5f, -3.0f};
+	const uint32_t x[4] = {3, 1, 4, 0};
+	for (uint32_t p = 0; p < 4; p++) {
+		cr_expect_eq(score_h(dst, p), s[p], "pair %u", p);
+		cr_expect_eq(index_of(dst, p), x[p], "pair %u", p);
+	}
+	/* then the 28 -inf in input order: position 2, then 5..31 */
+	cr_expect_eq(dst.addr_[16].bits, 0xfc00);
+	cr_expect_eq(index_of(dst, 4), 2u);
+	for (uint32_t p = 5; p < 32; p++)
+		cr_expect_eq(index_of(dst, p), p, "pair %u", p);
+}
+
+/* Three lists (validBit 7), float: 5 2 | 4 4 | 6 -1; the 4s come from list
+ * 2 in order; the fourth list's tensor is not read. */
+Test(cpusim_sort, mrgsort_three_lists)
+{
+	LocalTensor<float> a = ub<float>(8), b = ub<float>(8), c = ub<float>(8), dst = ub<float>(16);
+	const float va[2] = {5, 2}, vb[2] = {4, 4}, vc[2] = {6, -1};
+	for (uint32_t i = 0; i < 2; i++) {
+		a.addr_[2 * i] = va[i], b.addr_[2 * i] = vb[i], c.addr_[2 * i] = vc[i];
+		const uint32_t ia = 10 + i, ib = 20 + i, ic = 30 + i;
+		memcpy(&a.addr_[2 * i + 1], &ia, 4), memcpy(&b.addr_[2 * i + 1], &ib, 4), memcpy(&c.addr_[2 * i + 1], &ic, 4);
+	}
+	MrgSortSrcList<float> src(a, b, c, LocalTensor<float>());
+	const uint16_t len[4] = {2, 2, 2, 0};
+	MrgSort(dst, src, MrgSort4Info(len, false, 7, 1));
+	const float s[6] = {6, 5, 4, 4, 2, -1};
+	const uint32_t x[6] = {30, 10, 20, 21, 11, 31};
+	for (uint32_t p = 0; p < 6; p++) {
+		cr_expect_eq(score_f(dst, p), s[p], "pair %u", p);
+		cr_expect_eq(index_of(dst, p), x[p], "pair %u", p);
+	}
+}
+
+/* The full sort is stable across groups: 64 scores, all 1.0 but for a 2.0
+ * at position 40 and a 0.5 at position 3; the 1.0s keep their order. */
+Test(cpusim_sort, full_sort_keeps_equal_scores_in_input_order_across_groups)
+{
+	LocalTensor<float> sc = ub<float>(64), dst = ub<float>(128), tmp = ub<float>(128);
+	LocalTensor<uint32_t> ix = ub<uint32_t>(64);
+	for (uint32_t i = 0; i < 64; i++)
+		sc.addr_[i] = 1.0f, ix.addr_[i] = i;
+	sc.addr_[40] = 2.0f;
+	sc.addr_[3] = 0.5f;
+	Sort<float, true>(dst, sc, ix, tmp, 2);
+	cr_expect_eq(index_of(dst, 0), 40u);
+	uint32_t p = 1;
+	for (uint32_t i = 0; i < 64; i++)
+		if (i != 40 && i != 3) {
+			cr_expect_eq(index_of(dst, p), i, "pair %u", p);
+			p++;
+		}
+	cr_expect_eq(index_of(dst, 63), 3u);
+	cr_expect_eq(score_f(dst, 63), 0.5f);
+}
