@@ -28,9 +28,14 @@
 //     chunk's start.
 //  4. Extract splits the result pairs into scores and uint32 indices; two
 //     Gathers (offset tables built once) pick the first k of each line into
-//     the output layout: [R, k] rows, or [k, w] for inner > 1, the indices
-//     widened to int64 by gathering a zero word as every high half. The
-//     smallest are negated back, and DataCopyPad writes both outputs.
+//     the output layout: [R, k] rows, or [k, w] for inner > 1. Cast widens
+//     the indices to int64, the smallest are negated back, and DataCopyPad
+//     writes both outputs.
+//
+// Limits: k >= 1, and k small enough for every line's lists to fit UB
+// (and MrgSort's 4095 pairs a list): a few hundred for lines along the
+// last dim, about a hundred along another (each rank's output row is then
+// padded to 16 lines); a larger k overflows UB at InitBuffer.
 #include "kernel_operator.h"
 
 using namespace AscendC;
@@ -91,10 +96,17 @@ public:
         xg_.SetGlobalBuffer((__gm__ T *)x, (uint64_t)outer_ * len_ * inner_);
         vg_.SetGlobalBuffer((__gm__ T *)values, (uint64_t)outer_ * k_ * inner_);
         ig_.SetGlobalBuffer((__gm__ int64_t *)indices, (uint64_t)outer_ * k_ * inner_);
-        // The largest chunk that leaves everything inside UB.
-        for (c_ = 4096; c_ > 1024 && Layout(c_) > UB_BYTES; c_ /= 2) {
+        // The largest chunk, then the most lines a tile, that leave
+        // everything inside UB (a large k needs long lists for every line).
+        uint32_t c = 4096, lines = MAX_GROUPS;
+        while (Layout(c, lines) > UB_BYTES) {
+            if (lines > 1)
+                lines /= 2;
+            else if (c > 1024)
+                c /= 2, lines = MAX_GROUPS;
+            else
+                break; // k too large for this kernel: InitBuffer overflows UB
         }
-        Layout(c_);
         Allocate();
     }
 
@@ -122,8 +134,9 @@ public:
     }
 
 private:
-    // Sizes for chunks of c elements; returns the UB bytes they need.
-    __aicore__ inline uint32_t Layout(uint32_t c)
+    // Sizes for chunks of c elements and tiles of at most maxLines lines;
+    // returns the UB bytes they need.
+    __aicore__ inline uint32_t Layout(uint32_t c, uint32_t maxLines)
     {
         const uint32_t lp = RoundUp(len_, GROUP);
         // strided lines: a [chunk, w] block of rows at least one 32-byte
@@ -132,14 +145,14 @@ private:
         multi_ = lp > ch_;
         lcp_ = multi_ ? ch_ : lp;
         if (inner_ == 1) {
-            r_ = multi_ ? 1 : c / lcp_;
+            r_ = multi_ ? 1 : Min(c / lcp_, maxLines);
             w_ = 1;
             p_ = RoundUp(multi_ ? ch_ : len_, EPB);
             gatherIn_ = (len_ % GROUP) != 0;
         } else {
             r_ = c / lcp_ / EPB * EPB;
             // enough tiles for every block when there are few lines
-            w_ = Min(Min(r_, inner_), Max(1, CeilDiv(outer_ * inner_, GetBlockNum())));
+            w_ = Min(Min(Min(r_, maxLines), inner_), Max(1, CeilDiv(outer_ * inner_, GetBlockNum())));
             r_ = w_;
             p_ = RoundUp(w_, EPB);
             gatherIn_ = true;
@@ -501,7 +514,7 @@ private:
     GlobalTensor<int64_t> ig_;
     uint32_t outer_ = 0, len_ = 0, inner_ = 0, k_ = 0, kk_ = 0, kq_ = 0;
     bool largest_ = true;
-    uint32_t c_ = 0, ch_ = 0, lcp_ = 0, r_ = 0, w_ = 0, p_ = 0;
+    uint32_t ch_ = 0, lcp_ = 0, r_ = 0, w_ = 0, p_ = 0;
     bool multi_ = false, gatherIn_ = false;
     uint32_t bufA_ = 0, bufB_ = 0, nExt_ = 0, resPairs_ = 0, nOut_ = 0, pit_ = 0;
     uint32_t oSorted_ = 0, oLines_ = 0, oGoff_ = 0, oIdx0_ = 0, oIdxC_ = 0, oBufA_ = 0, oBufB_ = 0;
