@@ -19,9 +19,12 @@
 //  3. Each line's groups are merged four at a time with MrgSort, round after
 //     round, every list cut to its first kk = min(k, len) pairs (the top kk
 //     of a line are among the top kk of its groups): a 2048-long line with
-//     k = 2 merges 8 pairs at a time instead of sorting 2048. The last round
-//     writes the line's list into a result area, kq = kk rounded up to 4
-//     pairs apart (32 bytes, MrgSort's destination alignment).
+//     k = 2 merges 8 pairs at a time instead of sorting 2048. When lines are
+//     whole fours of groups, the first round of the whole tile is a single
+//     repeated MrgSort, on lists GatherMask has cut and packed back to back.
+//     The last round writes the line's list into a result area, kq = kk
+//     rounded up to 4 pairs apart (32 bytes, MrgSort's destination
+//     alignment).
 //     A line longer than one chunk (4096 contiguous or 256 strided halves)
 //     is done chunk by chunk: each chunk's top kk merged (MrgSort of two
 //     lists) into the line's running top kk, the indices offset by the
@@ -67,11 +70,11 @@ struct Rounds {
     uint32_t slot[8];      // pairs per list of round i (a multiple of 4)
 };
 
-__aicore__ inline Rounds PlanRounds(uint32_t groups, uint32_t kq)
+__aicore__ inline Rounds PlanRounds(uint32_t groups, uint32_t kq, uint32_t listLen)
 {
     Rounds p;
     p.n = 0;
-    uint32_t n = groups, in = Min(kq, GROUP);
+    uint32_t n = groups, in = Min(kq, listLen);
     while (n > 1) {
         n = CeilDiv(n, 4);
         p.lists[p.n] = n;
@@ -157,7 +160,13 @@ private:
             p_ = RoundUp(w_, EPB);
             gatherIn_ = true;
         }
-        const Rounds rd = PlanRounds(lcp_ / GROUP, kq_);
+        // Lines of whole fours of groups: the first merge round of every
+        // line in one MrgSort (repeatTimes), on lists cut to l1_ pairs and
+        // packed back to back by GatherMask; the rounds after it per line.
+        const uint32_t groups = lcp_ / GROUP;
+        batch_ = !multi_ && groups % 4 == 0;
+        l1_ = Min(kq_, GROUP);
+        const Rounds rd = batch_ ? PlanRounds(groups / 4, kq_, 4 * l1_) : PlanRounds(groups, kq_, GROUP);
         bufA_ = bufB_ = 0;
         for (uint32_t i = 0; i + 1 < rd.n; i++) {
             const uint32_t need = rd.lists[i] * rd.slot[i];
@@ -180,6 +189,8 @@ private:
         oGoff_ = b;    b += gatherIn_ ? RoundUp(rows * 4, 256) : 0;
         oIdx0_ = b;    b += RoundUp(rows * 4, 256);
         oIdxC_ = b;    b += multi_ ? RoundUp(rows * 4, 256) : 0;
+        oPack_ = b;    b += batch_ && l1_ < GROUP ? RoundUp(rows / GROUP * l1_ * PAIR, 256) + 256 : 0;
+        oFirst_ = b;   b += batch_ ? RoundUp(rows / GROUP * l1_ * PAIR, 256) : 0;
         oBufA_ = b;    b += RoundUp(bufA_ * PAIR, 256);
         oBufB_ = b;    b += RoundUp(bufB_ * PAIR, 256);
         oRes_ = b;     b += RoundUp(resPairs_ * PAIR, 256);
@@ -229,6 +240,13 @@ private:
             idx0.SetValue(l, (int32_t)l);
             if (gatherIn_)
                 goff.SetValue(l, (int32_t)(l * (inner_ == 1 ? 1 : p_) * SZ));
+        }
+        if (batch_ && l1_ < GROUP) {
+            // a group's 32 pairs are 64 words: keep the first 2 x l1_
+            LocalTensor<uint32_t> pat = Region<uint32_t>(oPack_ + RoundUp(rows / GROUP * l1_ * PAIR, 256), 32);
+            const uint64_t bits = (1ull << (2 * l1_)) - 1;
+            pat.SetValue(0, (uint32_t)bits);
+            pat.SetValue(1, (uint32_t)(bits >> 32));
         }
         LocalTensor<int32_t> voff = Region<int32_t>(oVoff_, nOut_ * 4);
         LocalTensor<int32_t> ioff = Region<int32_t>(oIoff_, nOut_ * 4);
@@ -323,9 +341,24 @@ private:
                     // nothing to merge: each line's sorted group is its list
                     DataCopyParams cp((uint16_t)n, (uint16_t)(kq_ * PAIR / 32), (uint16_t)((GROUP - kq_) * PAIR / 32), 0);
                     DataCopy(Pairs(oRes_, resPairs_), Pairs(oSorted_, r_ * lcp_), cp);
+                } else if (batch_) {
+                    FirstRound(n * groups);
+                    LocalTensor<T> first = Pairs(oFirst_, r_ * groups * l1_);
+                    const uint32_t perLine = groups * l1_; // pairs: groups / 4 lists of 4 l1_
+                    if (groups == 4) {
+                        // one list a line already: its first kq pairs into place
+                        DataCopyParams cp((uint16_t)n, (uint16_t)(kq_ * PAIR / 32),
+                                          (uint16_t)((perLine - kq_) * PAIR / 32), 0);
+                        DataCopy(Pairs(oRes_, resPairs_), first, cp);
+                    } else {
+                        for (uint32_t r = 0; r < n; r++)
+                            MergeLine(first, r * perLine, 4 * l1_, groups / 4,
+                                      Pairs(oRes_, resPairs_)[GetSortOffset<T>(r * kq_)]);
+                    }
                 } else {
                     for (uint32_t r = 0; r < n; r++)
-                        MergeLine(r * lcp_, groups, Pairs(oRes_, resPairs_)[GetSortOffset<T>(r * kq_)]);
+                        MergeLine(Pairs(oSorted_, r_ * lcp_), r * lcp_, GROUP, groups,
+                                  Pairs(oRes_, resPairs_)[GetSortOffset<T>(r * kq_)]);
                 }
                 PipeBarrier<PIPE_V>();
                 continue;
@@ -335,13 +368,14 @@ private:
             uint32_t newLen = 0;
             for (uint32_t r = 0; r < n; r++) {
                 if (c == 0) {
-                    newLen = Min(MergeLine(r * lcp_, groups, run[0][GetSortOffset<T>(r * 4 * kq_)]), kk_);
+                    newLen = Min(MergeLine(Pairs(oSorted_, r_ * lcp_), r * lcp_, GROUP, groups,
+                                           run[0][GetSortOffset<T>(r * 4 * kq_)]), kk_);
                     continue;
                 }
                 LocalTensor<T> chunkTop = Pairs(oRun_ + 2 * runBytes_, 4 * kq_);
                 uint32_t topLen = Min(kk_, GROUP);
                 if (groups > 1)
-                    topLen = Min(MergeLine(r * lcp_, groups, chunkTop), kk_);
+                    topLen = Min(MergeLine(Pairs(oSorted_, r_ * lcp_), r * lcp_, GROUP, groups, chunkTop), kk_);
                 else
                     chunkTop = Pairs(oSorted_, r_ * lcp_)[GetSortOffset<T>(r * lcp_)];
                 const uint16_t counts[4] = {(uint16_t)runLen, (uint16_t)topLen, 0, 0};
@@ -419,17 +453,18 @@ private:
         PipeBarrier<PIPE_V>();
     }
 
-    // Merges the groups of one line (pairs from `base` in the sorted area)
-    // into dst; returns the length of what it wrote.
-    __aicore__ inline uint32_t MergeLine(uint32_t base, uint32_t groups, const LocalTensor<T> &dst)
+    // Merges one line's sorted lists (`groups` lists of listLen pairs, back
+    // to back from pair `base` of src) into dst; returns the length of what
+    // it wrote.
+    __aicore__ inline uint32_t MergeLine(LocalTensor<T> src, uint32_t base, uint32_t listLen, uint32_t groups,
+                                         const LocalTensor<T> &dst)
     {
-        const Rounds rd = PlanRounds(groups, kq_);
+        const Rounds rd = PlanRounds(groups, kq_, listLen);
         uint32_t pos[MAX_GROUPS], len[MAX_GROUPS];
         for (uint32_t g = 0; g < groups; g++) {
-            pos[g] = base + g * GROUP;
-            len[g] = GROUP;
+            pos[g] = base + g * listLen;
+            len[g] = listLen;
         }
-        LocalTensor<T> src = Pairs(oSorted_, r_ * lcp_);
         uint32_t n = groups, out = 0;
         for (uint32_t round = 0; round < rd.n; round++) {
             const bool last = round + 1 == rd.n;
@@ -465,6 +500,40 @@ private:
             src = to;
         }
         return out;
+    }
+
+    // The first merge round of `groups` sorted groups (whole fours of a
+    // line): the first l1_ pairs of each packed back to back (unless that
+    // is all 32), then every four merged by one repeated MrgSort.
+    __aicore__ inline void FirstRound(uint32_t groups)
+    {
+        LocalTensor<T> lists = Pairs(oSorted_, r_ * lcp_);
+        if (l1_ < GROUP) {
+            const uint32_t packBytes = RoundUp(r_ * lcp_ / GROUP * l1_ * PAIR, 256);
+            LocalTensor<uint32_t> packed = Region<uint32_t>(oPack_, packBytes);
+            LocalTensor<uint32_t> pat = Region<uint32_t>(oPack_ + packBytes, 32);
+            LocalTensor<uint32_t> words = lists.ReinterpretCast<uint32_t>();
+            for (uint32_t g = 0; g < groups; g += MAX_REPEAT) {
+                const uint16_t rep = (uint16_t)Min(MAX_REPEAT, groups - g);
+                uint64_t kept = 0;
+                GatherMask(packed[g * l1_ * 2], words[g * GROUP * 2], pat, false, 0,
+                           GatherMaskParams(1, rep, 8, 0), kept);
+            }
+            PipeBarrier<PIPE_V>();
+            lists = Region<T>(oPack_, packBytes);
+        }
+        LocalTensor<T> first = Pairs(oFirst_, r_ * lcp_ / GROUP * l1_);
+        const uint16_t counts[4] = {(uint16_t)l1_, (uint16_t)l1_, (uint16_t)l1_, (uint16_t)l1_};
+        uint32_t done[4];
+        const uint32_t four = 4 * l1_; // pairs a repeat reads and writes
+        for (uint32_t q = 0; q < groups / 4; q += MAX_REPEAT) {
+            const uint32_t rep = Min(MAX_REPEAT, groups / 4 - q);
+            LocalTensor<T> at = lists[GetSortOffset<T>(q * four)];
+            MrgSortSrcList<T> src(at, at[GetSortOffset<T>(l1_)], at[GetSortOffset<T>(2 * l1_)],
+                                  at[GetSortOffset<T>(3 * l1_)]);
+            MrgSort<T>(first[GetSortOffset<T>(q * four)], src, counts, done, 0b1111, (int32_t)rep);
+        }
+        PipeBarrier<PIPE_V>();
     }
 
     __aicore__ inline void WriteOut(uint32_t o0, uint32_t i0, uint32_t n)
@@ -516,6 +585,8 @@ private:
     bool largest_ = true;
     uint32_t ch_ = 0, lcp_ = 0, r_ = 0, w_ = 0, p_ = 0;
     bool multi_ = false, gatherIn_ = false;
+    uint32_t l1_ = 0, oPack_ = 0, oFirst_ = 0;
+    bool batch_ = false;
     uint32_t bufA_ = 0, bufB_ = 0, nExt_ = 0, resPairs_ = 0, nOut_ = 0, pit_ = 0;
     uint32_t oSorted_ = 0, oLines_ = 0, oGoff_ = 0, oIdx0_ = 0, oIdxC_ = 0, oBufA_ = 0, oBufB_ = 0;
     uint32_t oRes_ = 0, oRun_ = 0, oExtV_ = 0, oExtI_ = 0, oVoff_ = 0, oIoff_ = 0, oIdx32_ = 0;
