@@ -2,6 +2,7 @@
  * ge types, gert contexts, OpDef registration, platform queries. */
 #ifndef NPUKB_CPUSIM_OPHOST_H
 #define NPUKB_CPUSIM_OPHOST_H
+#include "npukb_cpusim/dt_macros_push.h"
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -637,4 +638,5 @@ namespace ge { using ::ops::OpImpl; }
 #include "npukb_cpusim/ophost_softmax.h"
 #include "npukb_cpusim/cube_tiling.h"
 
+#include "npukb_cpusim/dt_macros_pop.h"
 #endif
