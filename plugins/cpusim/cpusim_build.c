@@ -659,6 +659,10 @@ static int build_kernel_only(struct build_ctx *b, struct npukb_build_result *res
 	rc = rewrite_launches(b, k.srcs, k.n, quote_dirs, res);
 	if (rc == 0 && k.unit)
 		rc = kernel_unit_write(b, &k.srcs[k.home], !auto_sync_off(b->sdir), res);
+	if (rc > 0) { /* refused, res->message says why: the sample does not build */
+		rc = 0;
+		goto out;
+	}
 	if (rc < 0)
 		goto out;
 	rc = build_harness(b, argv, res);

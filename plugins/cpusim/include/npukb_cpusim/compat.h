@@ -84,6 +84,17 @@ inline int64_t GetSystemCycle()
 	return (int64_t)::npukb_cpusim::g.busy[::npukb_cpusim::P_S];
 }
 
+/* The unified buffer's size and the part of it a kernel may take (the
+ * top is CANN's reserved scratch), by the core generation the build
+ * targets: 910B/910_93 (220) and 310P/910 (200 and below). */
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 220
+const int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
+const uint32_t TOTAL_UB_SIZE = 192 * 1024;
+#elif defined(__CCE_AICORE__) && __CCE_AICORE__ <= 200
+const int32_t TOTAL_VEC_LOCAL_SIZE = 248 * 1024;
+const uint32_t TOTAL_UB_SIZE = 256 * 1024;
+#endif
+
 /* Clamp (CANN 8.5 math API): dst = min(max(src, lo), hi), lo and hi each a
  * tensor of count elements or a scalar; made of Max/Maxs then Min/Mins, the
  * two vector instructions a device implementation issues. */
