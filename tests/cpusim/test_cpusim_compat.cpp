@@ -211,3 +211,25 @@ Test(cpusim_compat, ub_size_constants_of_a_220_core)
 	cr_expect_eq(AscendC::TOTAL_UB_SIZE, 192u * 1024);
 	cr_expect_eq(AscendC::TOTAL_VEC_LOCAL_SIZE, 184 * 1024);
 }
+
+/* SoftMax with sum, max and the caller's scratch, in place as the Ascend
+ * samples call it: two rows of 8, the row's max and sum written. */
+Test(cpusim_compat, softmax_sum_max_with_shared_tmp_buffer)
+{
+	LocalTensor<float> x = ub<float>(16), sum = ub<float>(16), mx = ub<float>(16);
+	LocalTensor<uint8_t> tmp = ub<uint8_t>(1024);
+	for (int i = 0; i < 16; i++)
+		x.addr_[i] = (float)(i % 8) + (i < 8 ? 0.0f : 1.0f);
+	SoftMaxTiling tiling;
+	AscendC::SoftMaxShapeInfo info = {2, 8, 2, 8};
+	AscendC::SoftMax<float, true>(x, sum, mx, x, tmp, tiling, info);
+	double s = 0;
+	for (int j = 0; j < 8; j++)
+		s += exp(j - 7.0);
+	for (int r = 0; r < 2; r++) {
+		for (int j = 0; j < 8; j++)
+			cr_expect_eq(x.addr_[r * 8 + j], (float)(exp(j - 7.0) / s), "row %d col %d", r, j);
+		cr_expect_eq(sum.addr_[r * 8], (float)s, "row %d sum", r);
+		cr_expect_eq(mx.addr_[r * 8], 7.0f + (float)r, "row %d max", r);
+	}
+}
