@@ -233,3 +233,18 @@ Test(cpusim_compat, softmax_sum_max_with_shared_tmp_buffer)
 		cr_expect_eq(mx.addr_[r * 8], 7.0f + (float)r, "row %d max", r);
 	}
 }
+
+/* The tiling query of the Ascend samples' Broadcast operator: a range whose
+ * maximum holds the whole output (16 x 48 halves) and whose minimum is one
+ * repeat, below it. */
+Test(cpusim_compat, broadcast_tmp_size_query)
+{
+	platform_ascendc::PlatformAscendC plat(std::string("ascend910b2"));
+	ge::Shape src(std::vector<int64_t>{16, 1}), dst(std::vector<int64_t>{16, 48});
+	uint32_t maxv = 0, minv = 0;
+	AscendC::GetBroadCastMaxMinTmpSize(plat, src, dst, 2, false, maxv, minv);
+	cr_expect_eq(minv, 256u);
+	cr_expect_eq(maxv, 16u * 48 * 2);
+	AscendC::GetBroadCastMaxMinTmpSize(plat, src, ge::Shape(std::vector<int64_t>{2, 4}), 4, true, maxv, minv);
+	cr_expect_eq(maxv, 256u, "the maximum is never below the minimum");
+}
