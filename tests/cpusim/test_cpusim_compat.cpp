@@ -248,3 +248,76 @@ Test(cpusim_compat, broadcast_tmp_size_query)
 	AscendC::GetBroadCastMaxMinTmpSize(plat, src, ge::Shape(std::vector<int64_t>{2, 4}), 4, true, maxv, minv);
 	cr_expect_eq(maxv, 256u, "the maximum is never below the minimum");
 }
+
+/* LeakyRelu, count form and the mask/repeat form of the .asc example
+ * (mask 128 of half, 2 repeats): positive values pass, negative ones are
+ * scaled by the slope (exact here: a power of two). */
+Test(cpusim_compat, leaky_relu_count_and_mask_forms)
+{
+	LocalTensor<float> s = ub<float>(8), d = ub<float>(8);
+	memcpy(s.addr_, clamp_in, sizeof clamp_in);
+	AscendC::LeakyRelu(d, s, 0.25f, 8);
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(d.addr_[i], clamp_in[i] >= 0 ? clamp_in[i] : clamp_in[i] * 0.25f, "element %d: %g", i,
+			     (double)d.addr_[i]);
+	LocalTensor<half> hs = ub<half>(256), hd = ub<half>(256);
+	for (int i = 0; i < 256; i++)
+		hs.addr_[i] = half((float)(i - 128));
+	AscendC::LeakyRelu(hd, hs, half(0.5f), 128, 2, {1, 1, 8, 8});
+	for (int i = 0; i < 256; i++)
+		cr_expect_eq((float)hd.addr_[i], i < 128 ? (float)(i - 128) * 0.5f : (float)(i - 128), "half %d", i);
+}
+
+/* Static-tensor programming: InitSocState, then consecutive 32-byte
+ * aligned pieces of the UB from a LocalMemAllocator, element counts. */
+Test(cpusim_compat, local_mem_allocator_hands_out_consecutive_ub)
+{
+	AscendC::InitSocState();
+	AscendC::LocalMemAllocator<AscendC::Hardware::UB> alloc;
+	uint32_t start = alloc.GetCurAddr();
+	LocalTensor<float> a = alloc.Alloc<float, 10>();
+	LocalTensor<half> b = alloc.Alloc<AscendC::TPosition::VECIN, half>(16);
+	cr_expect_eq(a.GetSize(), 10u);
+	cr_expect_eq(b.GetSize(), 16u);
+	cr_expect_eq((uint8_t *)(void *)a.addr_, rt::ub_arena + start);
+	cr_expect_eq((uint8_t *)(void *)b.addr_, rt::ub_arena + start + 64, "40 bytes round up to 64");
+	cr_expect_eq(alloc.GetCurAddr(), start + 96);
+}
+
+/* ascendc_assert: silent when the condition holds, a message and an abort
+ * when it does not. */
+Test(cpusim_compat, ascendc_assert_holds)
+{
+	int n = 3;
+	ascendc_assert(n == 3, "n is %d\n", n);
+	ascendc_assert(n > 0);
+}
+
+Test(cpusim_compat, ascendc_assert_fails, .signal = SIGABRT)
+{
+	int n = 3;
+	ascendc_assert(n == 4, "n is %d\n", n);
+}
+
+/* The newest op_host generation: a typed view of the raw tiling buffer
+ * (its size becomes the struct's) and SetSimdNumBlocks for the launch's
+ * block count. */
+Test(cpusim_compat, tiling_context_typed_tiling_and_simd_blocks)
+{
+	struct Td {
+		uint32_t totalLength;
+		uint32_t tileNum;
+	};
+	gert::TilingContext ctx;
+	Td *td = ctx.GetTilingData<Td>();
+	cr_assert_not_null(td);
+	td->totalLength = 4096;
+	td->tileNum = 8;
+	cr_expect_eq(ctx.GetRawTilingData()->GetDataSize(), sizeof(Td));
+	uint32_t words[2];
+	memcpy(words, ctx.GetRawTilingData()->GetData(), sizeof words);
+	cr_expect(words[0] == 4096 && words[1] == 8);
+	cr_expect_eq(ctx.SetSimdNumBlocks(8), ge::GRAPH_SUCCESS);
+	cr_expect_eq(ctx.GetBlockDim(), 8u);
+	cr_expect_eq(ctx.GetSimdNumBlocks(), 8u);
+}

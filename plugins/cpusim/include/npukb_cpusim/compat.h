@@ -33,6 +33,29 @@
 		}                                                                              \
 	} while (0)
 #endif
+/* ascendc_assert(cond[, format, args...]), the assert of CANN 8.5's
+ * kernels: a false condition prints the message and stops the kernel. */
+#ifndef ascendc_assert
+namespace npukb_cpusim {
+template <typename... Args>
+[[noreturn]] inline void assert_failed(const char *cond, const char *file, int line, Args... args)
+{
+	fprintf(stderr, "npukb-cpusim: ascendc_assert(%s) failed at %s:%d", cond, file, line);
+	if constexpr (sizeof...(Args) > 0) {
+		fputs(": ", stderr);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#pragma GCC diagnostic ignored "-Wformat-security"
+		fprintf(stderr, args...);
+#pragma GCC diagnostic pop
+	}
+	fputc('\n', stderr);
+	abort();
+}
+} // namespace npukb_cpusim
+#define ascendc_assert(cond, ...) \
+	((cond) ? (void)0 : ::npukb_cpusim::assert_failed(#cond, __FILE__, __LINE__, ##__VA_ARGS__))
+#endif
 /* KERNEL_LOG(level, format, ...) with level KERNEL_DEBUG, KERNEL_INFO,
  * KERNEL_WARN or KERNEL_ERROR, printf-style, one line per call. */
 #ifndef KERNEL_LOG
@@ -94,6 +117,48 @@ const uint32_t TOTAL_UB_SIZE = 192 * 1024;
 const int32_t TOTAL_VEC_LOCAL_SIZE = 248 * 1024;
 const uint32_t TOTAL_UB_SIZE = 256 * 1024;
 #endif
+
+/* Static-tensor programming (CANN 8.3+): a kernel without TPipe/TQue takes
+ * its local memory from a LocalMemAllocator and starts with InitSocState.
+ * cpusim starts every block with the register state at its defaults
+ * (masks, counter mode), which is what InitSocState sets up. */
+inline void InitSocState() {}
+
+enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
+
+/* Hands out consecutive pieces of one local memory, 32-byte aligned, for
+ * the rest of the kernel (nothing is given back). UB only: the cube
+ * buffers' static form is not emulated. tileSize counts elements. */
+template <Hardware hard = Hardware::UB>
+class LocalMemAllocator {
+	static_assert(hard == Hardware::UB, "cpusim: LocalMemAllocator emulates the unified buffer only");
+
+public:
+	LocalMemAllocator() = default;
+	uint32_t GetCurAddr() const { return ::npukb_cpusim::g.ub_used; }
+	template <class DataType, uint32_t tileSize>
+	LocalTensor<DataType> Alloc(SrcLoc loc = NPUKB_LOC)
+	{
+		return Alloc<DataType>(tileSize, loc);
+	}
+	template <TPosition pos, class DataType, uint32_t tileSize>
+	LocalTensor<DataType> Alloc(SrcLoc loc = NPUKB_LOC)
+	{
+		return Alloc<DataType>(tileSize, loc);
+	}
+	template <TPosition pos, class DataType>
+	LocalTensor<DataType> Alloc(uint32_t tileSize, SrcLoc loc = NPUKB_LOC)
+	{
+		return Alloc<DataType>(tileSize, loc);
+	}
+	template <class DataType>
+	LocalTensor<DataType> Alloc(uint32_t tileSize, SrcLoc loc = NPUKB_LOC)
+	{
+		const uint64_t bytes = ((uint64_t)tileSize * sizeof(DataType) + 31) / 32 * 32;
+		const uint32_t off = ::npukb_cpusim::ub_carve((uint32_t)bytes, "LocalMemAllocator::Alloc", loc);
+		return LocalTensor<DataType>((DataType *)(void *)(::npukb_cpusim::ub_arena + off), tileSize);
+	}
+};
 
 /* Clamp (CANN 8.5 math API): dst = min(max(src, lo), hi), lo and hi each a
  * tensor of count elements or a scalar; made of Max/Maxs then Min/Mins, the
