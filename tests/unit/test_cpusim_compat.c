@@ -64,6 +64,36 @@ static const char asc_file[] =
 	"    return 0;\n"
 	"}\n";
 
+/* A kernel of CANN 8.5's operator projects: its own tiling struct, named
+ * by REGISTER_TILING_DEFAULT before GET_TILING_DATA (field names unlike
+ * the task's, so reading the task's struct would not compile). */
+static const char registered_tiling_kernel[] =
+	"#include \"kernel_operator.h\"\n"
+	"struct KernelOwnTiling { uint32_t elems; uint32_t pieces; };\n"
+	"using T = half;\n"
+	"extern \"C\" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace,\n"
+	"                                                 GM_ADDR tiling)\n"
+	"{\n"
+	"    REGISTER_TILING_DEFAULT(KernelOwnTiling);\n"
+	"    GET_TILING_DATA(own, tiling);\n"
+	"    uint32_t n = own.elems / AscendC::GetBlockNum();\n"
+	"    uint32_t off = n * AscendC::GetBlockIdx();\n"
+	"    AscendC::GlobalTensor<T> xg, yg, zg;\n"
+	"    xg.SetGlobalBuffer((__gm__ T *)x + off, n);\n"
+	"    yg.SetGlobalBuffer((__gm__ T *)y + off, n);\n"
+	"    zg.SetGlobalBuffer((__gm__ T *)z + off, n);\n"
+	"    AscendC::TPipe pipe;\n"
+	"    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;\n"
+	"    pipe.InitBuffer(buf, 3 * n * sizeof(T));\n"
+	"    AscendC::LocalTensor<T> a = buf.Get<T>(), b = a[n], c = a[2 * n];\n"
+	"    AscendC::DataCopy(a, xg, n);\n"
+	"    AscendC::DataCopy(b, yg, n);\n"
+	"    AscendC::PipeBarrier<PIPE_ALL>();\n"
+	"    AscendC::Add(c, a, b, n);\n"
+	"    AscendC::PipeBarrier<PIPE_ALL>();\n"
+	"    AscendC::DataCopy(zg, c, n);\n"
+	"}\n";
+
 /* build_dir_in with one source named `file` and the given backend
  * options (NULL-terminated, or NULL). */
 static void build_one(struct built *b, const char *name, const char *text, const char *const *backend_opts)
@@ -149,5 +179,13 @@ Test(cpusim_compat_build, asc_in_cann_cpu_debug_form_builds_and_runs, .timeout =
 	struct built b;
 
 	build_one(&b, "add.asc", asc_file, NULL);
+	run_and_check(&b);
+}
+
+Test(cpusim_compat_build, register_tiling_default_names_the_kernels_struct, .timeout = 240)
+{
+	struct built b;
+
+	build_one(&b, "add_custom.cpp", registered_tiling_kernel, NULL);
 	run_and_check(&b);
 }

@@ -69,6 +69,16 @@ template <typename... Args>
 #define NPUKB_KERNEL_LOG_KERNEL_ERROR(format, ...) NPUKB_KERNEL_LOG_AT("ERROR", format, ##__VA_ARGS__)
 #endif
 
+/* REGISTER_TILING_DEFAULT(Type) in a kernel's body names the struct its
+ * GET_TILING_DATA reads (CANN 8.5's kernels, whose op_host registers no
+ * tiling class): here a local alias of the name GET_TILING_DATA expands
+ * to, which then shadows whatever the build named. */
+#ifdef NPUKB_TILING_STRUCT
+#define REGISTER_TILING_DEFAULT(type) using NPUKB_TILING_STRUCT = type
+#else
+#define REGISTER_TILING_DEFAULT(type) static_assert(sizeof(type) > 0, "a complete tiling struct")
+#endif
+
 namespace AscendC {
 
 /* printf/PRINTF from kernel code (CANN prints them after the kernel ends,
