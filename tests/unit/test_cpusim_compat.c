@@ -3,7 +3,10 @@
  * launched as `kernel<half><<<...>>>` from a host wrapper (the arguments
  * given by --backend-opt kernel-template-args), and a single-source .asc
  * in CANN 8.5's form (cpu_debug_launch.h under ASCENDC_CPU_DEBUG, the
- * __vector__ qualifier, a host main). Needs what test_cpusim.c needs. */
+ * __vector__ qualifier, a host main), a kernel naming its tiling struct with
+ * REGISTER_TILING_DEFAULT, and an operator project whose op_host and
+ * op_kernel tiling headers share one include guard. Needs what
+ * test_cpusim.c needs. */
 #include <criterion/criterion.h>
 
 #include <npukb/plugin.h>
@@ -13,6 +16,7 @@
 #include <string.h>
 
 #include "cpusim_fixture.h"
+#include "cpusim_run.h"
 
 /* Half add over the blocks, the kernel's element type a template
  * parameter. */
@@ -188,4 +192,26 @@ Test(cpusim_compat_build, register_tiling_default_names_the_kernels_struct, .tim
 
 	build_one(&b, "add_custom.cpp", registered_tiling_kernel, NULL);
 	run_and_check(&b);
+}
+
+/* tests/samples/hostdev/shared_guard: the kernel's own tiling header has the
+ * op_host tiling header's include guard; cpusim's forced header (which
+ * includes the op_host one) must not hide it. Case 2 of AddCustom. */
+Test(cpusim_compat_build, kernel_header_sharing_the_op_host_guard_is_seen, .timeout = 600)
+{
+	static char outdir[] = "/tmp/npukb-compat-XXXXXX";
+	static const char *const names[] = { "shared_guard", NULL };
+	static const char *const tasks[] = { "level1/Math/AddCustom", NULL };
+	static const char *const cases[] = { "2", NULL };
+	static struct npukb_results results;
+	static struct npukb_plugin_set plugins;
+	struct npukb_run_config cfg;
+	char err[8192] = "";
+
+	test_cpusim_config(&cfg, &plugins, "levels", outdir);
+	cfg.task_ids = tasks;
+	cfg.case_ids = cases;
+	cfg.sample_dirs = test_sample_dirs("tests/samples/hostdev", names);
+	cr_assert_eq(npukb_run_execute(&cfg, &results, err, sizeof(err)), 0, "run failed: %s", err);
+	test_assert_all_pass(test_find_sample(&results, "shared_guard"), 1);
 }
