@@ -2560,6 +2560,62 @@ Test(cpusim_api, matmul_atomic_accumulates_and_bias)
 	cr_expect_eq(c[1], 3.0f);
 }
 
+/* Every element is one dot product in double, bias first and the products
+ * in the order of K, rounded once to float (then added to C when atomic):
+ * the blocked loop gives exactly those bits across its row and column
+ * blocks (7 rows: a block of 4 and one of 3; 259 columns: 128, 128, 3),
+ * with either operand transposed. Products of halves of varied magnitude
+ * make the order of the sum matter in the last bits. */
+Test(cpusim_api, matmul_blocked_sum_matches_one_dot_product_per_element)
+{
+	enum { M = 7, N = 259, K = 33 };
+	static half a[M * K], b[K * N];
+	static float bias[N], c[M * N], c0[M * N];
+	uint32_t r = 12345;
+	auto next = [&r]() { r = r * 1664525u + 1013904223u; return (double)(r >> 8) / (1 << 24); };
+	for (int i = 0; i < M * K; i++)
+		a[i] = ldexp(next() * 2 - 1, (int)(next() * 12) - 6);
+	for (int i = 0; i < K * N; i++)
+		b[i] = ldexp(next() * 2 - 1, (int)(next() * 12) - 6);
+	for (int j = 0; j < N; j++)
+		bias[j] = (float)(next() - 0.5);
+	for (int i = 0; i < M * N; i++)
+		c0[i] = (float)(next() * 4 - 2);
+	for (int form = 0; form < 4; form++) {
+		const bool ta = form & 1, tb = form & 2, atomic = form == 3;
+		/* The operands as the Matmul reads them: A as K x M when ta, B as
+		 * N x K when tb (the same values, laid out transposed). */
+		static half as[M * K], bs[K * N];
+		for (int i = 0; i < M; i++)
+			for (int p = 0; p < K; p++)
+				as[ta ? p * M + i : i * K + p] = a[i * K + p];
+		for (int p = 0; p < K; p++)
+			for (int j = 0; j < N; j++)
+				bs[tb ? j * K + p : p * N + j] = b[p * N + j];
+		memcpy(c, c0, sizeof c);
+		matmul::Matmul<MmA16, MmB16, MmC32, MmC32> mm;
+		TCubeTiling t = mm_tiling(M, N, K, K, M, N, K);
+		mm.Init(&t);
+		mm.SetTensorA(gm(as, M * K), ta);
+		mm.SetTensorB(gm(bs, K * N), tb);
+		if (form == 2)
+			mm.SetBias(gm(bias, N));
+		mm.IterateAll(gm(c, M * N), atomic ? 1 : 0);
+		int bad = 0;
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++) {
+				double s = form == 2 ? (double)bias[j] : 0.0;
+				for (int p = 0; p < K; p++)
+					s += (double)(float)a[i * K + p] * (double)(float)b[p * N + j];
+				const float want = atomic ? (float)((double)c0[i * N + j] + (double)(float)s) : (float)s;
+				if (memcmp(&want, &c[i * N + j], sizeof want) != 0 && bad++ < 3)
+					cr_log_error("form %d C[%d][%d] = %a, one dot product gives %a", form, i, j,
+						     (double)c[i * N + j], (double)want);
+			}
+		cr_expect_eq(bad, 0, "form %d: %d elements differ from one dot product each", form, bad);
+	}
+}
+
 /* A half C is the float L0C value rounded to nearest, ties to even:
  * 1 + 2^-11 -> 1, 1 + 3 * 2^-11 -> 1 + 2^-9 (truncation would give 1 and
  * 1 + 2^-10; rounding half up 1 + 2^-10 and 1 + 2^-9). */
