@@ -99,6 +99,28 @@ static size_t name_start(const char *s, size_t end)
 {
 	size_t k = end;
 
+	/* A kernel template's launch, `name<float, 8><<<...>>>`: its
+	 * arguments stay with the name (name(args) then instantiates it). */
+	if (k > 0 && s[k - 1] == '>') {
+		size_t a = k - 1;
+		int depth = 0;
+
+		for (;; a--) {
+			if (s[a] == '>')
+				depth++;
+			else if (s[a] == '<' && --depth == 0)
+				break;
+			else if (s[a] == ';' || s[a] == '{' || s[a] == '}' || k - a > CHEVRON_MAX_CONFIG)
+				return end;
+			if (a == 0)
+				return end;
+		}
+		while (a > 0 && isspace((unsigned char)s[a - 1]))
+			a--;
+		if (a == 0 || !is_ident_char(s[a - 1]))
+			return end;
+		k = a;
+	}
 	for (;;) {
 		if (k > 0 && is_ident_char(s[k - 1]))
 			k--;

@@ -124,6 +124,9 @@ static const struct npukb_backend_option cpusim_options[] = {
 		      "else the installed ones)" },
 	{ "op-type", "host+device: the OpType the sample registers for the task (OP_ADD), when it is not the "
 		     "task's name (AddcmulCustom for Addcmul); picks that operator in a project of several" },
+	{ "kernel-template-args", "kernel-only: the template arguments the sample's host launch gives its kernel "
+				  "template (float for add_kernel<float><<<...>>>); DTYPE_<TENSOR> follows each case's "
+				  "dtypes" },
 	{ NULL, NULL }
 };
 

@@ -43,6 +43,82 @@ static const char ge_dtype_macros[] =
 	"#define DT_COMPLEX64 16\n#define DT_BF16 27\n"
 	"#endif\n";
 
+/* The include guard a header opens with (`#ifndef G` then `#define G`,
+ * after blanks and comments), into g; 0 when it has none. */
+static int include_guard(const char *s, char *g, size_t len)
+{
+	size_t n;
+
+	for (;;) {
+		while (*s && isspace((unsigned char)*s))
+			s++;
+		if (s[0] == '/' && s[1] == '/') {
+			s = strchr(s, '\n');
+			if (!s)
+				return 0;
+		} else if (s[0] == '/' && s[1] == '*') {
+			s = strstr(s + 2, "*/");
+			if (!s)
+				return 0;
+			s += 2;
+		} else {
+			break;
+		}
+	}
+	if (strncmp(s, "#ifndef", 7) != 0 || !isspace((unsigned char)s[7]))
+		return 0;
+	for (s += 7; *s == ' ' || *s == '\t'; s++)
+		;
+	for (n = 0; isalnum((unsigned char)s[n]) || s[n] == '_'; n++)
+		;
+	if (n == 0 || n >= len)
+		return 0;
+	memcpy(g, s, n);
+	g[n] = '\0';
+	for (s += n; *s && isspace((unsigned char)*s); s++)
+		;
+	if (strncmp(s, "#define", 7) != 0)
+		return 0;
+	for (s += 7; *s == ' ' || *s == '\t'; s++)
+		;
+	return strncmp(s, g, n) == 0 && !(isalnum((unsigned char)s[n]) || s[n] == '_');
+}
+
+/* Host+device: an op_host tiling header and the kernel's own header of the
+ * same struct may share one include guard (a pattern of Ascend/samples);
+ * CANN's kernel build never sees the op_host one, cpusim's forced header
+ * does, and would hide the kernel's. Writes `#undef` for each guard of a
+ * tiling header that another header of the sample opens with too. */
+static void undef_shared_guards(FILE *f, const struct build_ctx *b, char *const *tiling_headers)
+{
+	const struct npukb_sample *s = b->req->sample;
+
+	for (size_t i = 0; tiling_headers[i]; i++) {
+		char g[128], h[128], *text = read_text(tiling_headers[i], 1u << 20, 0);
+		int ok = text && include_guard(text, g, sizeof g);
+
+		free(text);
+		for (size_t j = 0; ok && j < s->nfiles; j++) {
+			const char *name = s->files[j];
+			char *path, *other;
+			size_t l = strlen(name);
+
+			if (!(l > 2 && strcmp(name + l - 2, ".h") == 0) && !(l > 4 && strcmp(name + l - 4, ".hpp") == 0))
+				continue;
+			path = format("%s/%s", b->sdir, name);
+			if (!path)
+				continue;
+			other = strcmp(path, tiling_headers[i]) != 0 ? read_text(path, 1u << 20, 0) : NULL;
+			if (other && include_guard(other, h, sizeof h) && strcmp(g, h) == 0) {
+				fprintf(f, "#undef %s /* also %s's guard */\n", g, name);
+				ok = 0;
+			}
+			free(other);
+			free(path);
+		}
+	}
+}
+
 /* The header forced into every source of variant k: the tiling struct of
  * kernel-only mode (the question says the framework provides it, as CANN
  * generates it from the op_host), DTYPE_<TENSOR> for every tensor, and the
@@ -70,6 +146,7 @@ static int write_forced_header(const char *path, const struct build_ctx *b, cons
 		fputs("#define NPUKB_CPUSIM_KERNEL_SIDE 1\n#define optiling npukb_kernel_side_optiling\n", f);
 		for (i = 0; tiling_headers[i]; i++)
 			fprintf(f, "#include \"%s\"\n", tiling_headers[i]);
+		undef_shared_guards(f, b, tiling_headers);
 		/* CANN generates the structs at global scope; op_host headers
 		 * declare them in namespace optiling, next to constants the
 		 * kernel may define too. Only the structs come in: their
@@ -659,6 +736,10 @@ static int build_kernel_only(struct build_ctx *b, struct npukb_build_result *res
 	rc = rewrite_launches(b, k.srcs, k.n, quote_dirs, res);
 	if (rc == 0 && k.unit)
 		rc = kernel_unit_write(b, &k.srcs[k.home], !auto_sync_off(b->sdir), res);
+	if (rc > 0) { /* refused, res->message says why: the sample does not build */
+		rc = 0;
+		goto out;
+	}
 	if (rc < 0)
 		goto out;
 	rc = build_harness(b, argv, res);

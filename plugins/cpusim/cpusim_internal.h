@@ -156,7 +156,8 @@ struct kernel_sources {
  * with res->message. */
 int kernel_sources_pick(const struct build_ctx *b, struct kernel_sources *k, struct npukb_build_result *res);
 /* Writes the unit (the home file included, then the launcher) and puts
- * its path in *home. */
+ * its path in *home; 1 with res->message when the sample's options
+ * cannot make one (the build fails, not the backend). */
 int kernel_unit_write(const struct build_ctx *b, char **home, int auto_sync, struct npukb_build_result *res);
 void kernel_sources_free(struct kernel_sources *k);
 

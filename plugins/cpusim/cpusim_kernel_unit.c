@@ -166,14 +166,47 @@ out:
 
 /* The unit: the kernel's file (*home, maybe a rewritten copy) included,
  * then the launcher. Its path replaces *home. */
+/* --backend-opt kernel-template-args=ARGS: a kernel template is
+ * instantiated by the sample's host launch (`add_kernel<float><<<...>>>`),
+ * which cpusim does not run; the option gives those arguments. Only what
+ * template arguments are made of (names, numbers, DTYPE_<TENSOR>, nested
+ * <>): nothing that could end the launcher's statement. */
+static int template_args_ok(const char *a)
+{
+	int depth = 0;
+
+	if (!*a)
+		return 0;
+	for (; *a; a++) {
+		if (*a == '<' || *a == '(')
+			depth++;
+		else if (*a == '>' || *a == ')')
+			depth--;
+		else if (!isalnum((unsigned char)*a) && !strchr("_:, +-*", *a))
+			return 0;
+		if (depth < 0)
+			return 0;
+	}
+	return depth == 0;
+}
+
 int kernel_unit_write(const struct build_ctx *b, char **home, int auto_sync, struct npukb_build_result *res)
 {
 	const struct npukb_task *t = b->req->task;
-	char *path = format("%s/%s", b->work, UNIT_NAME);
-	FILE *f = path ? fopen(path, "w") : NULL;
+	const char *targs = npukb_backend_opt(b->req->options, "kernel-template-args");
+	char *path, *inst;
+	FILE *f;
 	int rc = 0;
 
+	if (targs && !template_args_ok(targs)) {
+		res->message = format("cpusim: kernel-template-args '%s' is not a list of template arguments", targs);
+		return 1;
+	}
+	inst = targs ? format("%s<%s>", t->kernel_name, targs) : xstrdup(t->kernel_name);
+	path = inst ? format("%s/%s", b->work, UNIT_NAME) : NULL;
+	f = path ? fopen(path, "w") : NULL;
 	if (!f) {
+		free(inst);
 		rc = path ? -errno : -ENOMEM;
 		res->message = format("cpusim: cannot write %s: %s", path ? path : UNIT_NAME, strerror(-rc));
 		free(path);
@@ -205,7 +238,8 @@ int kernel_unit_write(const struct build_ctx *b, char **home, int auto_sync, str
 		   "extern \"C\" const int npukb_cpusim_auto_sync = %d;\n"
 		   "extern \"C\" void npukb_cpusim_launch(uint8_t **args)\n{\n"
 		   "\tnpukb_unit::launch(&%s, args);\n}\n",
-		*home, t->nparams, t->nparams, t->nparams, auto_sync, t->kernel_name);
+		*home, t->nparams, t->nparams, t->nparams, auto_sync, inst);
+	free(inst);
 	if (fclose(f) != 0) {
 		rc = -EIO;
 		res->message = format("cpusim: cannot write %s", path);

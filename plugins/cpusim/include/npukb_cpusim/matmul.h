@@ -168,6 +168,9 @@ public:
 		if (tailK >= 0)
 			single_k_ = tailK;
 	}
+	/* CANN's UB scratch for the format conversions some SoCs do on the
+	 * vector core; cpusim computes from GM directly and needs none. */
+	void SetLocalWorkspace(const LocalTensor<uint8_t> &) {}
 	void SetTensorA(const GlobalTensor<SrcAT> &gm, bool isTransposeA = false)
 	{
 		a_ = gm.addr_;

@@ -2,6 +2,7 @@
  * ge types, gert contexts, OpDef registration, platform queries. */
 #ifndef NPUKB_CPUSIM_OPHOST_H
 #define NPUKB_CPUSIM_OPHOST_H
+#include "npukb_cpusim/dt_macros_push.h"
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -357,8 +358,21 @@ public:
 	const CompileTimeTensorDesc *GetOutputDesc(size_t i) const { return i < io.out_desc.size() ? &io.out_desc[i] : nullptr; }
 	const RuntimeAttrs *GetAttrs() const { return &io.attrs; }
 	TilingData *GetRawTilingData() { return &raw; }
+	/* The newest op_host generation's typed view of the raw tiling buffer:
+	 * the tiling's size becomes sizeof(T); null when T does not fit. */
+	template <typename T> T *GetTilingData()
+	{
+		if (raw.buf.size() < sizeof(T))
+			return nullptr;
+		raw.size = sizeof(T);
+		return reinterpret_cast<T *>(raw.buf.data());
+	}
 	ge::graphStatus SetBlockDim(uint32_t n) { block_dim = n; return ge::GRAPH_SUCCESS; }
 	uint32_t GetBlockDim() const { return block_dim; }
+	/* CANN 9's names of the two: the number of SIMD blocks (vector or cube
+	 * cores, or AIC/AIV groups for a mixed kernel), the launch's blockDim. */
+	ge::graphStatus SetSimdNumBlocks(uint32_t n) { return SetBlockDim(n); }
+	uint32_t GetSimdNumBlocks() const { return block_dim; }
 	ge::graphStatus SetTilingKey(uint64_t k) { tiling_key = k; key_set = true; return ge::GRAPH_SUCCESS; }
 	uint64_t GetTilingKey() const { return tiling_key; }
 	size_t *GetWorkspaceSizes(size_t n) { if (n > ws.size()) ws.resize(n, 0); if (n > ws_num) ws_num = n; return ws.data(); }
@@ -637,4 +651,5 @@ namespace ge { using ::ops::OpImpl; }
 #include "npukb_cpusim/ophost_softmax.h"
 #include "npukb_cpusim/cube_tiling.h"
 
+#include "npukb_cpusim/dt_macros_pop.h"
 #endif

@@ -12,6 +12,7 @@
  * algorithm and its choices are unconfirmed]. */
 #ifndef NPUKB_CPUSIM_OPHOST_MATMUL_H
 #define NPUKB_CPUSIM_OPHOST_MATMUL_H
+#include "npukb_cpusim/dt_macros_push.h"
 
 #include <cstdint>
 #include "npukb_cpusim/cube_tiling.h"
@@ -327,4 +328,5 @@ private:
 
 } // namespace matmul_tiling
 
+#include "npukb_cpusim/dt_macros_pop.h"
 #endif

@@ -99,6 +99,16 @@ inline void SoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &sumTensor, 
 	detail::softmax_rows<T>(dst, &sumTensor, &maxTensor, src, tiling, shapeInfo, loc);
 }
 
+/* ... with the caller's scratch (GetSoftMaxMaxMinTmpSize's bytes). */
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
+inline void SoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &sumTensor, const LocalTensor<T> &maxTensor,
+		    const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling,
+		    const SoftMaxShapeInfo &shapeInfo = {}, SrcLoc loc = NPUKB_LOC)
+{
+	detail::tmp_check(sharedTmpBuffer, "SoftMax", loc);
+	detail::softmax_rows<T>(dst, &sumTensor, &maxTensor, src, tiling, shapeInfo, loc);
+}
+
 /* SoftmaxGrad: per row of the shape info's srcM rows (srcK apart), over the
  * first oriSrcK elements, s = sum(grad * src); dst = (grad - s) * src, or
  * with isFront only s, repeated across one 32-byte block per row (dst then

@@ -573,6 +573,8 @@ NPUKB_SCALAR(Adds, one_of_arith, "half, float, int16_t, int32_t", detail::rep(),
 NPUKB_SCALAR(Muls, one_of_arith, "half, float, int16_t, int32_t", detail::rep_mul(), a * s)
 NPUKB_SCALAR(Maxs, one_of_arith, "half, float, int16_t, int32_t", detail::rep(), a > s ? a : s)
 NPUKB_SCALAR(Mins, one_of_arith, "half, float, int16_t, int32_t", detail::rep(), a < s ? a : s)
+/* LeakyRelu: x, or x times the scalar slope below zero (one multiply). */
+NPUKB_SCALAR(LeakyRelu, one_of_float, "half, float", detail::rep_mul(), a >= 0 ? a : a * s)
 /* Shifts: logical for unsigned, arithmetic for signed types; counts of the
  * type's width or more give 0 (or the sign) rather than C's undefined result. */
 NPUKB_SCALAR(ShiftLeft, one_of_shift, "int16_t, uint16_t, int32_t, uint32_t", detail::rep(),

@@ -4,6 +4,7 @@
 #include "npukb_cpusim/ophost_platform.h"
 /* matmul_tiling: MatmulApiTiling, MultiCoreMatmulTiling. */
 #include "npukb_cpusim/ophost_matmul.h"
+#include "npukb_cpusim/ophost_compat.h"
 
 /* Tiling code that includes this header uses vector and map unqualified
  * inside namespace optiling (NPUKernelBench's ScatterList and GeGluGradV2
