@@ -123,7 +123,37 @@ static void write_operator_section(FILE *f, const struct npukb_task *t)
 	fputc('\n', f);
 }
 
-static void write_hostdev_sections(FILE *f, const struct npukb_task *t)
+/* The launch section for a vector kernel (AIV) or, when the kernel-only
+ * question targets the cube (AIC), for a cube kernel: its core count and
+ * buffers differ, and a cube task told "vector cores, 48" would size its
+ * blocks and tiles wrongly. */
+static void write_target(FILE *f, int cube)
+{
+	if (cube)
+		fputs("- Target: Ascend 910B (`ascend910b` in `AddConfig`), AI cores with the cube\n"
+		      "  unit (AIC) for the matrix products. Your tiling function chooses the\n"
+		      "  number of blocks (`SetBlockDim`); ask\n"
+		      "  `platform_ascendc::PlatformAscendC(context->GetPlatformInfo())` for the\n"
+		      "  core count (`GetCoreNumAic()`: 24) and the buffer sizes\n"
+		      "  (`GetCoreMemSize(platform_ascendc::CoreMemType::L1, ...)`: 512 KiB; L0_A and\n"
+		      "  L0_B: 64 KiB; L0_C: 128 KiB; UB: 192 KiB).\n"
+		      "- Everything a core allocates with `TPipe::InitBuffer` must fit in the buffer\n"
+		      "  of its position (L1, L0A, L0B, L0C, UB); UB buffers and `DataCopy` lengths\n"
+		      "  must be multiples of 32 bytes (use `DataCopyPad` or padding for tails).\n",
+		      f);
+	else
+		fputs("- Target: Ascend 910B (`ascend910b` in `AddConfig`), vector cores (AIV).\n"
+		      "  Your tiling function chooses the number of blocks (`SetBlockDim`); ask\n"
+		      "  `platform_ascendc::PlatformAscendC(context->GetPlatformInfo())` for the\n"
+		      "  core count (`GetCoreNumAiv()`: 48) and the UB size\n"
+		      "  (`GetCoreMemSize(platform_ascendc::CoreMemType::UB, ...)`: 192 KiB).\n"
+		      "- Everything a core allocates with `TPipe::InitBuffer` must fit in its UB;\n"
+		      "  UB buffers and `DataCopy` lengths must be multiples of 32 bytes (use\n"
+		      "  `DataCopyPad` or padding for tails).\n",
+		      f);
+}
+
+static void write_hostdev_sections(FILE *f, const struct npukb_task *t, int cube)
 {
 	char macro[64] = "X";
 	const char *first = t->nparams && t->params[0].name ? t->params[0].name : "x";
@@ -132,16 +162,9 @@ static void write_hostdev_sections(FILE *f, const struct npukb_task *t)
 	for (i = 0; first[i] && i + 1 < sizeof macro; i++)
 		macro[i] = (first[i] >= 'a' && first[i] <= 'z') ? (char)(first[i] - 'a' + 'A') : first[i];
 	macro[i] = '\0';
+	fputs("## Launch and hardware\n\n", f);
+	write_target(f, cube);
 	fprintf(f,
-		"## Launch and hardware\n\n"
-		"- Target: Ascend 910B (`ascend910b` in `AddConfig`), vector cores (AIV).\n"
-		"  Your tiling function chooses the number of blocks (`SetBlockDim`); ask\n"
-		"  `platform_ascendc::PlatformAscendC(context->GetPlatformInfo())` for the\n"
-		"  core count (`GetCoreNumAiv()`: 48) and the UB size\n"
-		"  (`GetCoreMemSize(platform_ascendc::CoreMemType::UB, ...)`: 192 KiB).\n"
-		"- Everything a core allocates with `TPipe::InitBuffer` must fit in its UB;\n"
-		"  UB buffers and `DataCopy` lengths must be multiples of 32 bytes (use\n"
-		"  `DataCopyPad` or padding for tails).\n"
 		"- The kernel is compiled once for each dtype combination of the cases, with\n"
 		"  `DTYPE_<TENSOR>` (the tensor's name in capitals, e.g. `DTYPE_%s`) naming\n"
 		"  each tensor's element type; or choose a tiling key per dtype with\n"
@@ -226,13 +249,14 @@ int npukb_question_hostdev(const struct npukb_task *t, const char *kernel_md, ch
 	 * the host+device ones go before "Cases" (or at the end). */
 	p = first_section + 1;
 	int wrote_hostdev = 0;
+	int cube = strstr(kernel_md, "cube unit (AIC)") != NULL;
 	while (*p) {
 		const char *title = p + 3, *end = strstr(p, "\n## ");
 		size_t tlen = strcspn(title, "\n");
 
 		end = end ? end + 1 : p + strlen(p);
 		if (!wrote_hostdev && tlen == 5 && strncmp(title, "Cases", 5) == 0) {
-			write_hostdev_sections(f, t);
+			write_hostdev_sections(f, t, cube);
 			wrote_hostdev = 1;
 		}
 		if (!kernel_only_section(title, tlen)) {
@@ -248,7 +272,7 @@ int npukb_question_hostdev(const struct npukb_task *t, const char *kernel_md, ch
 		p = end;
 	}
 	if (!wrote_hostdev)
-		write_hostdev_sections(f, t);
+		write_hostdev_sections(f, t, cube);
 	if (fclose(f) != 0) {
 		free(buf);
 		return -ENOMEM;

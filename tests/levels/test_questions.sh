@@ -33,6 +33,16 @@ while read -r task; do
 		"## Correctness" "op_kernel/"; do
 		grep -qF -- "$want" "$tmp/q" || bad "$task: the host+device question lacks '$want'"
 	done
+	# The launch section follows the kernel-only question's target: a cube
+	# task's project counts AI cores (24) and sizes L1/L0 tiles, a vector
+	# task's counts vector cores (48).
+	if grep -qF "cube unit (AIC)" "$dir/question-kernel.md"; then
+		grep -qF 'GetCoreNumAic()`: 24' "$tmp/q" && ! grep -q "GetCoreNumAiv" "$tmp/q" ||
+			bad "$task: a cube task's host+device question does not target the AI cores"
+	else
+		grep -qF 'GetCoreNumAiv()`: 48' "$tmp/q" && ! grep -q "GetCoreNumAic" "$tmp/q" ||
+			bad "$task: a vector task's host+device question does not target the vector cores"
+	fi
 	# Nothing of the kernel-only framework contract may leak into it.
 	if grep -q "The framework fills the tiling argument" "$tmp/q"; then
 		bad "$task: the host+device question describes the framework's tiling struct"

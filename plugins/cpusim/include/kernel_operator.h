@@ -1075,6 +1075,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 #include "npukb_cpusim/tensor_ops.h"
 #include "npukb_cpusim/impl_forms.h"
 #include "npukb_cpusim/select_bytes_mask.h"
+#include "npukb_cpusim/sort.h"
 #include "npukb_cpusim/cce_builtins.h"
 #include "npukb_cpusim/softmax_tiling.h"
 #include "npukb_cpusim/softmax.h"
