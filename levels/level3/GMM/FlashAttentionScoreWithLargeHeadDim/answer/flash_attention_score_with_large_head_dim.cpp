@@ -59,7 +59,7 @@ __aicore__ inline void FlashAttention(GM_ADDR query, GM_ADDR key, GM_ADDR value,
 
     const uint32_t tiles = (seq + bm - 1) / bm;
     const uint64_t items = (uint64_t)batch * heads * tiles;
-    if (GetBlockIdx() >= items)
+    if ((uint64_t)GetBlockIdx() >= items)
         return;
 
     // zero rows for the K tail of P V when seq is no multiple of 16

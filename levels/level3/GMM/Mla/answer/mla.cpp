@@ -122,7 +122,7 @@ struct MlaKernel {
         const uint32_t hm = Soft::MaxRows(s.dn);
         const uint32_t chunks = (group + hm - 1) / hm;
         const uint64_t items = (uint64_t)tokens * s.kvHeads * chunks;
-        if (GetBlockIdx() >= items)
+        if ((uint64_t)GetBlockIdx() >= items)
             return;
 
         // this block's workspace: S (float), P (T), P V (float), zero rows (T)
