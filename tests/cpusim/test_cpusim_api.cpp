@@ -2469,6 +2469,33 @@ Test(cpusim_api, matmul_fp16_transposed_b)
 	cr_expect_eq(c[3], 1.0f);
 }
 
+/* int8 in, int32 out, A given K-major (stored K x orgM, read transposed)
+ * from its column 1, C rows 3 apart (orgKc) with 2 columns written. The
+ * products of -128 and 127 and their sums are exact integers:
+ * A = [-128 -128 127; 7 -3 4], B = [-128 2; -128 -1; 127 3], so
+ * C = [16384 + 16384 + 16129, -256 + 128 + 381; -896 + 384 + 508, 14 + 3 + 12]. */
+Test(cpusim_api, matmul_int8_k_major_a_into_int32_c)
+{
+	using A8T = MatmulType<TPosition::GM, CubeFormat::ND, int8_t, true>;
+	using B8 = MatmulType<TPosition::GM, CubeFormat::ND, int8_t>;
+	using C32 = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+	int8_t at[12] = {5, -128, 7, 9, 1, -128, -3, 2, 0, 127, 4, 1};
+	int8_t b[6] = {-128, 2, -128, -1, 127, 3};
+	int32_t c[6] = {-99, -99, -99, -99, -99, -99};
+	TPipe pipe;
+	matmul::Matmul<A8T, B8, C32> mm;
+	TCubeTiling t = mm_tiling(4, 2, 3, 3, 2, 2, 3);
+	REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t);
+	mm.SetOrgShape(4, 2, 3, 3, 3);
+	mm.SetTensorA(gm(at, 12)[1], true);
+	mm.SetTensorB(gm(b, 6));
+	mm.IterateAll(gm(c, 6));
+	mm.End();
+	const int32_t want[6] = {48897, 253, -99, -4, 29, -99};
+	for (int i = 0; i < 6; i++)
+		cr_expect_eq(c[i], want[i], "C element %d: %d, not %d", i, c[i], want[i]);
+}
+
 /* A 2x4 block of a 4x6 A times a 4x3 block of a 6x8 B into a 2x3 block of
  * a 4x8 C: rows are Ka, N and N elements apart; the rest of C stays. */
 Test(cpusim_api, matmul_leading_dims_beyond_the_single_shape)

@@ -47,6 +47,12 @@ while read -r task; do
 	if grep -q "The framework fills the tiling argument" "$tmp/q"; then
 		bad "$task: the host+device question describes the framework's tiling struct"
 	fi
+	# A task whose expert answer keeps data in the workspace (GetUserWorkspace,
+	# or the workspace argument handed on) must not be told it needs none.
+	if [ -d "$dir/answer" ] && grep -qE 'GetUserWorkspace\(|[(,] *workspace *[),]' "$dir"/answer/* &&
+		tr '\n' ' ' <"$dir/question-kernel.md" | grep -q "this operator does not *need it"; then
+		bad "$task: its answer uses the workspace, its question says it needs none"
+	fi
 	pass=$((pass + 1))
 done <"$tmp/tasks"
 

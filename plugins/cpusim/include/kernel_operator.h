@@ -1081,6 +1081,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 #include "npukb_cpusim/softmax.h"
 #include "npukb_cpusim/cube_tiling.h"
 #include "npukb_cpusim/cube.h"
+#include "npukb_cpusim/init_const.h"
 
 /* CANN declares these at global scope too: kernels call them unqualified
  * outside any `using namespace AscendC`. */

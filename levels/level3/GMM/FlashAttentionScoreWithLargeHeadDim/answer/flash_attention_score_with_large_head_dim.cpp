@@ -40,16 +40,15 @@ __aicore__ inline void FlashAttention(GM_ADDR query, GM_ADDR key, GM_ADDR value,
     gv.SetGlobalBuffer((__gm__ T *)value, total);
     go.SetGlobalBuffer((__gm__ T *)out, total);
 
-    // this block's workspace: S (float), P (T), P V (float), zero rows (T)
+    // this block's workspace: S (float), P (T), P V (float)
     const uint64_t sBytes = (uint64_t)bm * BN * sizeof(float), pBytes = (uint64_t)bm * BN * sizeof(T);
-    const uint64_t oBytes = (uint64_t)bm * d * sizeof(float), zBytes = 16 * 128 * sizeof(T);
-    GM_ADDR ws = workspace + (uint64_t)GetBlockIdx() * (sBytes + pBytes + oBytes + zBytes);
+    const uint64_t oBytes = (uint64_t)bm * d * sizeof(float);
+    GM_ADDR ws = workspace + (uint64_t)GetBlockIdx() * (sBytes + pBytes + oBytes);
     GlobalTensor<float> sWs, oWs;
-    GlobalTensor<T> pWs, zWs;
+    GlobalTensor<T> pWs;
     sWs.SetGlobalBuffer((__gm__ float *)ws, (uint64_t)bm * BN);
     pWs.SetGlobalBuffer((__gm__ T *)(ws + sBytes), (uint64_t)bm * BN);
     oWs.SetGlobalBuffer((__gm__ float *)(ws + sBytes + pBytes), (uint64_t)bm * d);
-    zWs.SetGlobalBuffer((__gm__ T *)(ws + sBytes + pBytes + oBytes), 16 * 128);
 
     TPipe pipe;
     CubeMatmul<T> mm;
@@ -61,17 +60,6 @@ __aicore__ inline void FlashAttention(GM_ADDR query, GM_ADDR key, GM_ADDR value,
     const uint64_t items = (uint64_t)batch * heads * tiles;
     if ((uint64_t)GetBlockIdx() >= items)
         return;
-
-    // zero rows for the K tail of P V when seq is no multiple of 16
-    {
-        LocalTensor<T> z = sm.qout.template AllocTensor<T>();
-        Duplicate(z, T(0.0f), 16 * 128);
-        sm.qout.EnQue(z);
-        z = sm.qout.template DeQue<T>();
-        DataCopy(zWs, z, 16 * 128);
-        sm.qout.FreeTensor(z);
-        mm.SetZeroRows(zWs);
-    }
 
     for (uint64_t it = GetBlockIdx(); it < items; it += GetBlockNum()) {
         const uint32_t tile = it % tiles, bh = it / tiles;

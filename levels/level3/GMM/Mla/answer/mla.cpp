@@ -50,7 +50,7 @@ struct MlaKernel {
     static constexpr uint32_t RUN = CubeMatmul<T>::BASE_N; // cached tokens per cube tile
 
     MlaShape s;
-    GlobalTensor<T> qn, qr, kn, kr, out, pWs, zWs;
+    GlobalTensor<T> qn, qr, kn, kr, out, pWs;
     GlobalTensor<int32_t> table;
     GlobalTensor<float> sWs, oWs;
     TPipe pipe;
@@ -125,26 +125,16 @@ struct MlaKernel {
         if ((uint64_t)GetBlockIdx() >= items)
             return;
 
-        // this block's workspace: S (float), P (T), P V (float), zero rows (T)
+        // this block's workspace: S (float), P (T), P V (float)
         const uint64_t sBytes = (uint64_t)hm * BN * sizeof(float), pBytes = (uint64_t)hm * BN * sizeof(T);
-        const uint64_t oBytes = (uint64_t)hm * s.dn * sizeof(float), zBytes = 16 * RUN * sizeof(T);
-        GM_ADDR ws = workspace + (uint64_t)GetBlockIdx() * (sBytes + pBytes + oBytes + zBytes);
+        const uint64_t oBytes = (uint64_t)hm * s.dn * sizeof(float);
+        GM_ADDR ws = workspace + (uint64_t)GetBlockIdx() * (sBytes + pBytes + oBytes);
         sWs.SetGlobalBuffer((__gm__ float *)ws, (uint64_t)hm * BN);
         pWs.SetGlobalBuffer((__gm__ T *)(ws + sBytes), (uint64_t)hm * BN);
         oWs.SetGlobalBuffer((__gm__ float *)(ws + sBytes + pBytes), (uint64_t)hm * s.dn);
-        zWs.SetGlobalBuffer((__gm__ T *)(ws + sBytes + pBytes + oBytes), 16 * RUN);
 
         mm.Init(&pipe);
         sm.Init(&pipe, hm, s.dn);
-        // zero rows for the K tail of P V: runs of cached tokens need not
-        // be multiples of 16
-        LocalTensor<T> z = sm.qout.template AllocTensor<T>();
-        Duplicate(z, T(0.0f), 16 * RUN);
-        sm.qout.EnQue(z);
-        z = sm.qout.template DeQue<T>();
-        DataCopy(zWs, z, 16 * RUN);
-        sm.qout.FreeTensor(z);
-        mm.SetZeroRows(zWs);
 
         const float scale = InvSqrt((float)(s.dn + s.dr));
         for (uint64_t it = GetBlockIdx(); it < items; it += GetBlockNum()) {
