@@ -350,56 +350,140 @@ static double gelu_form(double v, int tanh_form)
 			 : 0.5 * v * erfc(-v * M_SQRT1_2);
 }
 
+/* GeluQuant's work, cut by rows (dynamic) or by elements (static): each
+ * row or element on its own, so the parts may run on any threads. */
+struct gq_job {
+	const struct npukb_ref_call *c;
+	size_t d; /* a row's elements */
+	double scale, offset;
+	int tanh_form, dynamic;
+	const double *table; /* gelu of every 16-bit x, or NULL */
+};
+
+/* gelu of x's elements [i, i + n), n <= REF_BLOCK: the doubles gelu_form
+ * gives on npukb_load_as_double's values. */
+static void gq_gelu(const struct gq_job *j, size_t i, size_t n, double *g)
+{
+	const struct npukb_ref_tensor *x = &j->c->in[0];
+	size_t k;
+	if (j->table) {
+		const uint16_t *s = (const uint16_t *)x->data + i;
+		for (k = 0; k < n; k++)
+			g[k] = j->table[s[k]];
+		return;
+	}
+	ref_load_block(x, i, n, g);
+	for (k = 0; k < n; k++)
+		g[k] = gelu_form(g[k], j->tanh_form);
+}
+
+static void gq_static(void *ctx, unsigned part, size_t begin, size_t end)
+{
+	const struct gq_job *j = ctx;
+	double g[REF_BLOCK];
+	(void)part;
+	for (size_t i = begin; i < end; i += REF_BLOCK) {
+		const size_t n = end - i < REF_BLOCK ? end - i : REF_BLOCK;
+		gq_gelu(j, i, n, g);
+		for (size_t k = 0; k < n; k++)
+			g[k] = quant_code(g[k] * j->scale + j->offset);
+		npukb_store_from_double_n(j->c->out[0].dtype, j->c->out[0].data, i, g, n);
+	}
+}
+
+/* Rows [begin, end). m = g * scale is kept from the maximum's pass for the
+ * codes (g * scale * inv is (g * scale) * inv): gelu once an element, not
+ * twice; rows longer than the buffer compute it again. */
+static void gq_dynamic(void *ctx, unsigned part, size_t begin, size_t end)
+{
+	const struct gq_job *j = ctx;
+	const size_t d = j->d;
+	double blk[REF_BLOCK], *m = d <= 65536 ? malloc(d * sizeof *m) : NULL;
+	(void)part;
+	for (size_t r = begin; r < end; r++) {
+		const size_t base = r * d;
+		double amax = 0.0, inv;
+		size_t i, k, n;
+		for (i = 0; i < d; i += n) {
+			n = d - i < REF_BLOCK ? d - i : REF_BLOCK;
+			gq_gelu(j, base + i, n, blk);
+			for (k = 0; k < n; k++) {
+				const double v = blk[k] * j->scale;
+				amax = fabs(v) > amax ? fabs(v) : amax;
+				if (m)
+					m[i + k] = v;
+			}
+		}
+		inv = 127.0 / (amax + 1e-6);
+		npukb_store_from_double(j->c->out[1].dtype, j->c->out[1].data, r, 1.0 / inv);
+		for (i = 0; i < d; i += n) {
+			n = d - i < REF_BLOCK ? d - i : REF_BLOCK;
+			if (m) {
+				for (k = 0; k < n; k++)
+					blk[k] = quant_code(m[i + k] * inv);
+			} else {
+				gq_gelu(j, base + i, n, blk);
+				for (k = 0; k < n; k++)
+					blk[k] = quant_code(blk[k] * j->scale * inv);
+			}
+			npukb_store_from_double_n(j->c->out[0].dtype, j->c->out[0].data, base + i, blk, n);
+		}
+	}
+	free(m);
+}
+
 /* GeluQuant: g = gelu(x) (the tanh form when tanh, else the exact erf
  * form). Static: y = code(g * scale + offset), out_scale[0] = 1 / scale.
  * Dynamic, per row r of the last dimension: m = g * scale,
- * out_scale[r] = (max|m[r]| + 1e-6) / 127, y = code(m / out_scale[r]). */
+ * out_scale[r] = (max|m[r]| + 1e-6) / 127, y = code(m / out_scale[r]).
+ * A float16/bfloat16 x of many elements takes gelu from a table of its
+ * 65,536 inputs (the same doubles): gelu's exp or erfc per element was
+ * most of the reference's time. */
 int npukb_ref_gelu_quant(const struct npukb_ref_call *c, char *err, size_t errlen)
 {
 	const struct npukb_ref_tensor *x = &c->in[0];
-	size_t d = x->shape.rank ? (size_t)x->shape.dims[x->shape.rank - 1] : 1, rows, r, j;
-	double scale, offset;
-	int tanh_form, dynamic, rc = ref_same_numel(c, 1, err, errlen);
+	struct gq_job j = { c, x->shape.rank ? (size_t)x->shape.dims[x->shape.rank - 1] : 1,
+			    0.0, 0.0, 0, 0, NULL };
+	double *table = NULL;
+	size_t rows;
+	int rc = ref_same_numel(c, 1, err, errlen);
 	if (!rc)
-		rc = ref_attr_bool(c, "tanh", &tanh_form, err, errlen);
+		rc = ref_attr_bool(c, "tanh", &j.tanh_form, err, errlen);
 	if (!rc)
-		rc = ref_attr_bool(c, "dynamic", &dynamic, err, errlen);
+		rc = ref_attr_bool(c, "dynamic", &j.dynamic, err, errlen);
 	if (rc)
 		return rc;
-	if (c->in[1].numel != 1 || c->in[2].numel != 1 || d == 0) {
+	if (c->in[1].numel != 1 || c->in[2].numel != 1 || j.d == 0) {
 		snprintf(err, errlen, "input_scale and input_offset must have one element");
 		return -EINVAL;
 	}
-	rows = x->numel / d;
-	if (c->out[1].numel != (dynamic ? rows : 1)) {
+	rows = x->numel / j.d;
+	if (c->out[1].numel != (j.dynamic ? rows : 1)) {
 		snprintf(err, errlen, "out_scale has %zu elements, expected %zu", c->out[1].numel,
-			 dynamic ? rows : (size_t)1);
+			 j.dynamic ? rows : (size_t)1);
 		return -EINVAL;
 	}
-	scale = in_at(c, 1, 0);
-	offset = in_at(c, 2, 0);
-	for (r = 0; r < (dynamic ? rows : 1); r++) {
-		size_t base = dynamic ? r * d : 0, n = dynamic ? d : x->numel;
-		double amax = 0.0, inv;
-		for (j = 0; j < n; j++) {
-			double g = gelu_form(in_at(c, 0, base + j), tanh_form) * scale;
-			if (dynamic) {
-				amax = fabs(g) > amax ? fabs(g) : amax;
-				continue;
-			}
-			out_at(c, base + j, quant_code(g + offset));
+	j.scale = in_at(c, 1, 0);
+	j.offset = in_at(c, 2, 0);
+	if ((x->dtype == NPUKB_DT_FLOAT16 || x->dtype == NPUKB_DT_BFLOAT16) && x->numel >= ((size_t)1 << 18) &&
+	    (table = malloc(65536 * sizeof *table)) != NULL) {
+		for (uint32_t u = 0; u < 65536; u++) {
+			const uint16_t bits = (uint16_t)u;
+			table[u] = gelu_form(npukb_load_as_double(x->dtype, &bits, 0), j.tanh_form);
 		}
-		if (!dynamic) {
-			npukb_store_from_double(c->out[1].dtype, c->out[1].data, 0, 1.0 / scale);
-			break;
-		}
-		inv = 127.0 / (amax + 1e-6);
-		npukb_store_from_double(c->out[1].dtype, c->out[1].data, r, 1.0 / inv);
-		for (j = 0; j < n; j++) {
-			double g = gelu_form(in_at(c, 0, base + j), tanh_form);
-			out_at(c, base + j, quant_code(g * scale * inv));
-		}
+		j.table = table;
 	}
+	if (j.dynamic && rows) {
+		/* parts by elements, as many rows a part as it takes */
+		unsigned parts = npukb_parallel_parts(x->numel, NPUKB_PARALLEL_GRAIN);
+		npukb_parallel_run(rows, parts < rows ? parts : (unsigned)rows, gq_dynamic, &j);
+	} else if (!j.dynamic && x->numel) {
+		npukb_parallel_run(x->numel, npukb_parallel_parts(x->numel, NPUKB_PARALLEL_GRAIN),
+				   gq_static, &j);
+	}
+	if (!j.dynamic)
+		npukb_store_from_double(c->out[1].dtype, c->out[1].data, 0, 1.0 / j.scale);
+	free(table);
 	return 0;
 }
 

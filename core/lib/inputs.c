@@ -549,20 +549,34 @@ static uint64_t mix64(uint64_t z)
 uint64_t npukb_content_hash(const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
-	uint64_t h[4] = { 0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull,
-			  0x27D4EB2F165667C5ull };
-	uint64_t r;
+	uint64_t h0 = 0x9E3779B97F4A7C15ull, h1 = 0xC2B2AE3D27D4EB4Full, h2 = 0x165667B19E3779F9ull,
+		 h3 = 0x27D4EB2F165667C5ull;
+	uint64_t h[4], r;
 	size_t i = 0;
 	int l;
 
+	/* the lanes in four variables, not an array: gcc -O2 kept the array
+	 * in memory, and each step waited on a store and a reload (6.8 GB/s
+	 * in cache, 13.8 this way; 4.9 and 5.8 GB/s on a 256 MiB buffer) */
 	for (; i + 32 <= len; i += 32) {
-		for (l = 0; l < 4; l++) {
-			uint64_t w;
-			memcpy(&w, p + i + 8 * (size_t)l, 8);
-			h[l] = (h[l] ^ w) * 0xFF51AFD7ED558CCDull;
-			h[l] ^= h[l] >> 32;
-		}
+		uint64_t w0, w1, w2, w3;
+		memcpy(&w0, p + i, 8);
+		memcpy(&w1, p + i + 8, 8);
+		memcpy(&w2, p + i + 16, 8);
+		memcpy(&w3, p + i + 24, 8);
+		h0 = (h0 ^ w0) * 0xFF51AFD7ED558CCDull;
+		h1 = (h1 ^ w1) * 0xFF51AFD7ED558CCDull;
+		h2 = (h2 ^ w2) * 0xFF51AFD7ED558CCDull;
+		h3 = (h3 ^ w3) * 0xFF51AFD7ED558CCDull;
+		h0 ^= h0 >> 32;
+		h1 ^= h1 >> 32;
+		h2 ^= h2 >> 32;
+		h3 ^= h3 >> 32;
 	}
+	h[0] = h0;
+	h[1] = h1;
+	h[2] = h2;
+	h[3] = h3;
 	for (l = 0; i + 8 <= len; i += 8, l++) {
 		uint64_t w;
 		memcpy(&w, p + i, 8);

@@ -26,9 +26,13 @@
 #include "lib/sigmoid/kernel_operator_sigmoid_intf.h"
 #include "lib/matmul_intf.h"
 
+#include "../trig_hard_floats.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string>
+#include <vector>
+#include <algorithm>
 
 using namespace AscendC;
 namespace rt = npukb_cpusim;
@@ -1193,6 +1197,94 @@ Test(cpusim_api, half_unary_ops_over_every_input)
 	x.addr_[0] = half::from_bits(0x7c00); /* +inf */
 	Exp(y, x, 16);
 	cr_expect_eq(hb(y.addr_[0]), 0x7c00, "exp(+inf) = +inf");
+}
+
+/* Sin and Cos on float (float_trig.h) give the float that rounding libm's
+ * double gives, bit for bit: a stride through every bit pattern, the floats
+ * around each multiple of pi/2 below 1024, the floats where rounding the
+ * fast double without the boundary test goes wrong, and specials; with and
+ * without the temporary buffer, in place, and with a destination that
+ * overlaps the source further on (element by element: each reads what an
+ * earlier one wrote). */
+static uint32_t f32bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+static float f32of(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+static bool same_f32(float a, float b)
+{
+	return f32bits(a) == f32bits(b) || (a != a && b != b);
+}
+
+Test(cpusim_api, float_sin_cos_give_libm_bits)
+{
+	static const uint32_t hard[] = { NPUKB_TRIG_HARD_FLOATS };
+	static const float special[] = { 0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1023.9999f, 1024.0f,
+					 -1024.0f, 0x1p-149f, -0x1p-126f, 0x1p-20f, 3.4028235e38f };
+	std::vector<float> in;
+	for (uint64_t u = 0; u < ((uint64_t)1 << 32); u += 1019)
+		in.push_back(f32of((uint32_t)u));
+	for (int m = -651; m <= 651; m++) {
+		const uint32_t b = f32bits((float)(m * 1.5707963267948966));
+		for (int d = -64; d <= 64; d++)
+			in.push_back(f32of(b + (uint32_t)d));
+	}
+	for (uint32_t h : hard)
+		in.push_back(f32of(h));
+	for (float f : special)
+		in.push_back(f);
+
+	const uint32_t chunk = 4096;
+	LocalTensor<float> x = ub<float>(chunk + 8), y = ub<float>(chunk), z = ub<float>(chunk);
+	LocalTensor<uint8_t> tmp = ub<uint8_t>(256);
+	size_t bad_sin = 0, bad_cos = 0, bad_inplace = 0;
+	for (size_t base = 0; base < in.size(); base += chunk) {
+		const uint32_t n = (uint32_t)std::min<size_t>(chunk, in.size() - base);
+		memcpy(x.addr_, &in[base], n * 4);
+		Sin(y, x, n);
+		Cos(z, x, tmp, n);
+		for (uint32_t i = 0; i < n; i++) {
+			bad_sin += !same_f32(y.addr_[i], (float)sin((double)x.addr_[i]));
+			bad_cos += !same_f32(z.addr_[i], (float)cos((double)x.addr_[i]));
+		}
+		Sin(x, x, n);
+		for (uint32_t i = 0; i < n; i++)
+			bad_inplace += !same_f32(x.addr_[i], y.addr_[i]);
+	}
+	cr_expect_eq(bad_sin, 0, "Sin: %zu of %zu floats differ from libm's", bad_sin, in.size());
+	cr_expect_eq(bad_cos, 0, "Cos: %zu of %zu floats differ from libm's", bad_cos, in.size());
+	cr_expect_eq(bad_inplace, 0, "Sin in place: %zu floats differ", bad_inplace);
+
+	/* the destination 8 elements (32 bytes, the alignment) past the
+	 * source, 64 elements: element i + 8 is the cosine of what element
+	 * i holds by then */
+	float want[72];
+	for (int i = 0; i < 72; i++)
+		x.addr_[i] = want[i] = 0.5f + (float)i;
+	for (int i = 0; i < 64; i++)
+		want[i + 8] = (float)cos((double)want[i]);
+	Cos(x[8], x, 64);
+	size_t bad_overlap = 0;
+	for (int i = 0; i < 72; i++)
+		bad_overlap += !same_f32(x.addr_[i], want[i]);
+	cr_expect_eq(bad_overlap, 0, "Cos with an overlapping destination: %zu floats differ", bad_overlap);
+
+	/* by hand: the float nearest pi is 3.14159274, 8.74e-8 above pi, so
+	 * its sine is -8.74228e-8 (-0x1.777a5cp-24); cos(-0.0) is 1 */
+	x.addr_[0] = 3.14159274f;
+	x.addr_[1] = -0.0f;
+	Sin(y, x, 8);
+	Cos(z, x, 8);
+	cr_expect_eq(y.addr_[0], -0x1.777a5cp-24f, "sin(3.14159274f) = %a", (double)y.addr_[0]);
+	cr_expect_eq(f32bits(y.addr_[1]), 0x80000000u, "sin(-0) = -0");
+	cr_expect_eq(z.addr_[1], 1.0f);
 }
 
 Test(cpusim_api, power_forms_and_half_rounding)
@@ -2558,6 +2650,62 @@ Test(cpusim_api, matmul_atomic_accumulates_and_bias)
 	mm.DisableBias();
 	mm.IterateAll(gm(c, 4));
 	cr_expect_eq(c[1], 3.0f);
+}
+
+/* Every element is one dot product in double, bias first and the products
+ * in the order of K, rounded once to float (then added to C when atomic):
+ * the blocked loop gives exactly those bits across its row and column
+ * blocks (7 rows: a block of 4 and one of 3; 259 columns: 128, 128, 3),
+ * with either operand transposed. Products of halves of varied magnitude
+ * make the order of the sum matter in the last bits. */
+Test(cpusim_api, matmul_blocked_sum_matches_one_dot_product_per_element)
+{
+	enum { M = 7, N = 259, K = 33 };
+	static half a[M * K], b[K * N];
+	static float bias[N], c[M * N], c0[M * N];
+	uint32_t r = 12345;
+	auto next = [&r]() { r = r * 1664525u + 1013904223u; return (double)(r >> 8) / (1 << 24); };
+	for (int i = 0; i < M * K; i++)
+		a[i] = ldexp(next() * 2 - 1, (int)(next() * 12) - 6);
+	for (int i = 0; i < K * N; i++)
+		b[i] = ldexp(next() * 2 - 1, (int)(next() * 12) - 6);
+	for (int j = 0; j < N; j++)
+		bias[j] = (float)(next() - 0.5);
+	for (int i = 0; i < M * N; i++)
+		c0[i] = (float)(next() * 4 - 2);
+	for (int form = 0; form < 4; form++) {
+		const bool ta = form & 1, tb = form & 2, atomic = form == 3;
+		/* The operands as the Matmul reads them: A as K x M when ta, B as
+		 * N x K when tb (the same values, laid out transposed). */
+		static half as[M * K], bs[K * N];
+		for (int i = 0; i < M; i++)
+			for (int p = 0; p < K; p++)
+				as[ta ? p * M + i : i * K + p] = a[i * K + p];
+		for (int p = 0; p < K; p++)
+			for (int j = 0; j < N; j++)
+				bs[tb ? j * K + p : p * N + j] = b[p * N + j];
+		memcpy(c, c0, sizeof c);
+		matmul::Matmul<MmA16, MmB16, MmC32, MmC32> mm;
+		TCubeTiling t = mm_tiling(M, N, K, K, M, N, K);
+		mm.Init(&t);
+		mm.SetTensorA(gm(as, M * K), ta);
+		mm.SetTensorB(gm(bs, K * N), tb);
+		if (form == 2)
+			mm.SetBias(gm(bias, N));
+		mm.IterateAll(gm(c, M * N), atomic ? 1 : 0);
+		int bad = 0;
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++) {
+				double s = form == 2 ? (double)bias[j] : 0.0;
+				for (int p = 0; p < K; p++)
+					s += (double)(float)a[i * K + p] * (double)(float)b[p * N + j];
+				const float want = atomic ? (float)((double)c0[i * N + j] + (double)(float)s) : (float)s;
+				if (memcmp(&want, &c[i * N + j], sizeof want) != 0 && bad++ < 3)
+					cr_log_error("form %d C[%d][%d] = %a, one dot product gives %a", form, i, j,
+						     (double)c[i * N + j], (double)want);
+			}
+		cr_expect_eq(bad, 0, "form %d: %d elements differ from one dot product each", form, bad);
+	}
 }
 
 /* A half C is the float L0C value rounded to nearest, ties to even:

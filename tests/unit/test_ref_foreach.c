@@ -8,6 +8,7 @@
 #include "data_threads.h"
 #include "reference.h"
 #include "ref_call.h"
+#include "../trig_hard_floats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -177,6 +178,85 @@ Test(ref_foreach, sixteen_bit_lists_by_table_match_each_element)
 	out = mklist2("y", NPUKB_DT_FLOAT16, n, y, two, offs);
 	cr_assert_eq(ref_run("foreach_sin", in, 1, &out, 1, NULL, err), 0, "%s", err);
 	cr_expect_eq(y[0], 0x37ff);
+	free(x);
+	free(y);
+}
+
+static const uint32_t trig_hard[] = { NPUKB_TRIG_HARD_FLOATS };
+
+/* The float values a float_trig test runs: a stride through every bit
+ * pattern, the floats around each multiple of pi/2 below 1024 (where the
+ * reduction cancels the most), the hard ones, and specials; n of them. */
+static float *trig_sample(size_t *n)
+{
+	static const float special[] = { 0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1023.9999f, 1024.0f,
+					 -1024.0f, 0x1p-149f, -0x1p-126f, 0x1p-20f, 3.4028235e38f };
+	const size_t nstride = ((size_t)1 << 32) / 1021 + 1, nnear = 1303 * 129;
+	const size_t nhard = sizeof trig_hard / sizeof *trig_hard, nspecial = sizeof special / sizeof *special;
+	float *x = malloc((nstride + nnear + nhard + nspecial) * sizeof *x);
+	size_t k = 0;
+	cr_assert(x);
+	for (uint64_t u = 0; u < ((uint64_t)1 << 32); u += 1021) {
+		uint32_t b = (uint32_t)u;
+		memcpy(&x[k++], &b, 4);
+	}
+	for (int m = -651; m <= 651; m++) {
+		const float c = (float)(m * 1.5707963267948966);
+		uint32_t b;
+		memcpy(&b, &c, 4);
+		for (int d = -64; d <= 64; d++) {
+			uint32_t e = b + (uint32_t)d;
+			memcpy(&x[k++], &e, 4);
+		}
+	}
+	for (size_t i = 0; i < nhard; i++)
+		memcpy(&x[k++], &trig_hard[i], 4);
+	for (size_t i = 0; i < nspecial; i++)
+		x[k++] = special[i];
+	*n = k;
+	return x;
+}
+
+/* foreach_sin and foreach_cos on float32 lists (float_trig.h, not the
+ * double per element) store the float the double per element rounds to,
+ * bit for bit (NaN for NaN). */
+Test(ref_foreach, float_sin_cos_lists_match_each_element)
+{
+	size_t n;
+	float *x = trig_sample(&n), *y = malloc(n * sizeof *y);
+	static struct npukb_shape two[2];
+	static size_t offs[2];
+	char err[ERRLEN];
+	struct npukb_ref_tensor in, out;
+
+	cr_assert(y);
+	two[0].rank = two[1].rank = 1;
+	two[0].dims[0] = (int64_t)(n / 2);
+	two[1].dims[0] = (int64_t)(n - n / 2);
+	offs[1] = n / 2;
+	for (int f = 0; f < 2; f++) {
+		size_t bad = 0;
+		in = mklist2("x", NPUKB_DT_FLOAT32, n, x, two, offs);
+		out = mklist2("y", NPUKB_DT_FLOAT32, n, y, two, offs);
+		cr_assert_eq(ref_run(f ? "foreach_cos" : "foreach_sin", &in, 1, &out, 1, NULL, err), 0,
+			     "%s", err);
+		for (size_t i = 0; i < n; i++) {
+			const double v = f ? cos((double)x[i]) : sin((double)x[i]);
+			float want;
+			npukb_store_from_double_n(NPUKB_DT_FLOAT32, &want, 0, &v, 1);
+			if (memcmp(&want, &y[i], 4) != 0 && !(isnan(want) && isnan(y[i])) && bad++ < 5)
+				cr_log_error("%s(%a): %a, not %a", f ? "cos" : "sin", (double)x[i], (double)y[i], (double)want);
+		}
+		cr_expect_eq(bad, 0, "%s: %zu of %zu elements differ", f ? "foreach_cos" : "foreach_sin",
+			     bad, n);
+	}
+	/* by hand: the float nearest pi is 3.14159274, 8.74e-8 above pi, so
+	 * its sine is -8.74228e-8 (-0x1.777a5cp-24) */
+	x[0] = 3.14159274f;
+	in = mklist2("x", NPUKB_DT_FLOAT32, n, x, two, offs);
+	out = mklist2("y", NPUKB_DT_FLOAT32, n, y, two, offs);
+	cr_assert_eq(ref_run("foreach_sin", &in, 1, &out, 1, NULL, err), 0, "%s", err);
+	cr_expect_eq(y[0], -0x1.777a5cp-24f, "sin(3.14159274f) = %a", y[0]);
 	free(x);
 	free(y);
 }

@@ -6,6 +6,9 @@
 
 #include "reference.h"
 #include "ref_call.h"
+#include "data_threads.h"
+
+#include <npukb/dtype.h>
 
 #include <math.h>
 #include <stdint.h>
@@ -366,6 +369,107 @@ Test(ref_activation, gelu_quant_dynamic_per_row)
 	}
 	/* out_scale must have one element per row */
 	cr_expect_neq(gelu_quant(x, 2, 4, 1.0f, 0.0f, "false", "true", y, os, 1, err), 0);
+}
+
+/* gelu_quant element by element, as the formula reads (the per-element
+ * loop the reference had): codes into y, out_scale into os. */
+static double gq_gelu_ref(double v, int tanh_form)
+{
+	if (tanh_form) {
+		const double u = 1.5957691216057308 * (v + 0.044715 * v * v * v);
+		return v * (u >= 0 ? 1.0 / (1.0 + exp(-u)) : exp(u) / (1.0 + exp(u)));
+	}
+	return 0.5 * v * erfc(-v * M_SQRT1_2);
+}
+
+static double gq_code(double v)
+{
+	const double q = nearbyint(v);
+	return q < -128.0 ? -128.0 : q > 127.0 ? 127.0 : q;
+}
+
+static void gq_each(enum npukb_dtype dt, const void *x, size_t rows, size_t d, double scale,
+		    double offset, int tanh_form, int dynamic, int8_t *y, float *os)
+{
+	for (size_t r = 0; r < (dynamic ? rows : 1); r++) {
+		const size_t base = dynamic ? r * d : 0, n = dynamic ? d : rows * d;
+		double amax = 0.0, inv;
+		for (size_t j = 0; j < n; j++) {
+			const double g = gq_gelu_ref(npukb_load_as_double(dt, x, base + j), tanh_form) * scale;
+			if (dynamic)
+				amax = fabs(g) > amax ? fabs(g) : amax;
+			else
+				npukb_store_from_double(NPUKB_DT_INT8, y, base + j, gq_code(g + offset));
+		}
+		if (!dynamic) {
+			npukb_store_from_double(NPUKB_DT_FLOAT32, os, 0, 1.0 / scale);
+			break;
+		}
+		inv = 127.0 / (amax + 1e-6);
+		npukb_store_from_double(NPUKB_DT_FLOAT32, os, r, 1.0 / inv);
+		for (size_t j = 0; j < n; j++)
+			npukb_store_from_double(
+				NPUKB_DT_INT8, y, base + j,
+				gq_code(gq_gelu_ref(npukb_load_as_double(dt, x, base + j), tanh_form) * scale * inv));
+	}
+}
+
+/* The reference's parts (rows or element ranges on 1 or 4 threads, gelu
+ * kept between the maximum and the codes, a table for 16-bit inputs) give
+ * the bytes of the element-by-element formula: float16 and bfloat16 (every
+ * bit pattern, tabulated) and float32 x, both forms, both modes. */
+Test(ref_activation, gelu_quant_parts_match_each_element)
+{
+	const size_t rows = 4 * 256, d = 1024, n = rows * d;
+	const enum npukb_dtype dts[3] = { NPUKB_DT_FLOAT16, NPUKB_DT_BFLOAT16, NPUKB_DT_FLOAT32 };
+	void *x = malloc(n * 4);
+	int8_t *y = malloc(n), *want = malloc(n);
+	float *os = malloc(rows * sizeof *os), *os_want = malloc(rows * sizeof *os);
+	char err[ERRLEN];
+	const int64_t dims[2] = { (int64_t)rows, (int64_t)d }, one[1] = { 1 };
+	cr_assert(x && y && want && os && os_want);
+	for (int t = 0; t < 3; t++) {
+		const enum npukb_dtype dt = dts[t];
+		for (size_t i = 0; i < n; i++) {
+			if (dt == NPUKB_DT_FLOAT32)
+				((float *)x)[i] = (float)((double)(i * 2654435761u % 100003) / 12500.0 - 4.0);
+			else /* odd: every 65,536 run holds every pattern, NaNs and infinities too */
+				((uint16_t *)x)[i] = (uint16_t)(i * 40503u);
+		}
+		for (int form = 0; form < 2; form++)
+			for (int dyn = 0; dyn < 2; dyn++)
+				for (int threads = 1; threads <= 4; threads += 3) {
+					float sc[1] = { dyn ? 1.5f : 37.0f }, off[1] = { dyn ? 0.0f : -3.0f };
+					const int64_t osd[1] = { dyn ? (int64_t)rows : 1 };
+					struct npukb_ref_tensor in[3] = {
+						ref_tensor("x", dt, x, 2, dims),
+						ref_tensor("input_scale", NPUKB_DT_FLOAT32, sc, 1, one),
+						ref_tensor("input_offset", NPUKB_DT_FLOAT32, off, 1, one),
+					};
+					struct npukb_ref_tensor out[2] = {
+						ref_tensor("y", NPUKB_DT_INT8, y, 2, dims),
+						ref_tensor("out_scale", NPUKB_DT_FLOAT32, os, 1, osd),
+					};
+					const char *kv[] = { "tanh", form ? "true" : "false", "dynamic",
+							     dyn ? "true" : "false", NULL };
+					memset(y, 0x55, n);
+					npukb_set_data_threads((unsigned)threads);
+					cr_assert_eq(ref_run("gelu_quant", in, 3, out, 2, kv, err), 0, "%s", err);
+					npukb_set_data_threads(0);
+					gq_each(dt, x, rows, d, sc[0], off[0], form, dyn, want, os_want);
+					cr_expect_eq(memcmp(y, want, n), 0,
+						     "dtype %d, tanh %d, dynamic %d, %d threads: codes differ",
+						     (int)dt, form, dyn, threads);
+					cr_expect_eq(memcmp(os, os_want, (dyn ? rows : 1) * sizeof *os), 0,
+						     "dtype %d, tanh %d, dynamic %d, %d threads: out_scale differs",
+						     (int)dt, form, dyn, threads);
+				}
+	}
+	free(x);
+	free(y);
+	free(want);
+	free(os);
+	free(os_want);
 }
 
 /* dequant_swiglu_quant's seven inputs; a NULL data pointer leaves the

@@ -18,8 +18,34 @@
 
 #include <math.h>
 
+#include "float_trig.h"
+
 namespace AscendC {
 namespace detail {
+
+/* A float count form through a whole-range routine that gives the bits
+ * EXPR would (float_trig.h: Sin and Cos), or element by element through f.
+ * A destination that overlaps the source without being it stays element
+ * by element: the routine reads a block before writing it. */
+typedef void (*float_bulk_fn)(float *dst, const float *src, size_t n);
+
+inline void sin_f32_n(float *d, const float *x, size_t n) { npukb_ft_apply(d, x, n, 0); }
+inline void cos_f32_n(float *d, const float *x, size_t n) { npukb_ft_apply(d, x, n, 1); }
+
+template <class T, class F>
+inline void hl_unary(const LocalTensor<T> &dst, const LocalTensor<T> &src, int32_t count, const char *what,
+		     double per_repeat, SrcLoc loc, F f, float_bulk_fn bulk)
+{
+	if constexpr (std::is_same<T, float>::value) {
+		const float *d = dst.addr_, *x = src.addr_;
+		if (bulk && count > 0 && (d == x || d + count <= x || x + count <= d)) {
+			vunary_n(dst, src, count, what, per_repeat, loc,
+				 [bulk](float *o, const float *i, int32_t n) { bulk(o, i, (size_t)n); });
+			return;
+		}
+	}
+	vunary(dst, src, count, what, per_repeat, loc, f);
+}
 
 template <class T>
 inline void tmp_check(const LocalTensor<T> &tmp, const char *what, SrcLoc loc)
@@ -39,7 +65,7 @@ inline double sign_of(double x)
 
 } // namespace detail
 
-#define NPUKB_HL_UNARY(NAME, STEPS, EXPR)                                                        \
+#define NPUKB_HL_UNARY_BULK(NAME, STEPS, EXPR, BULK)                                             \
 	template <typename T, bool isReuseSource = false>                                         \
 	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                    \
 			 const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,    \
@@ -47,22 +73,24 @@ inline double sign_of(double x)
 	{                                                                                         \
 		static_assert(detail::one_of_float<T>::value, #NAME ": element type not supported (half, float)"); \
 		detail::tmp_check(sharedTmpBuffer, #NAME, loc);                                   \
-		detail::vunary(dst, src, (int32_t)calCount, #NAME, (STEPS) * detail::rep_tr(), loc, \
-			       detail::tabulated<T>([](T x) {                                     \
-				       const double a = detail::widen(x);                         \
-				       return detail::narrow<T>(EXPR);                            \
-			       }));                                                               \
+		detail::hl_unary(dst, src, (int32_t)calCount, #NAME, (STEPS) * detail::rep_tr(), loc, \
+				 detail::tabulated<T>([](T x) {                                   \
+					 const double a = detail::widen(x);                       \
+					 return detail::narrow<T>(EXPR);                          \
+				 }),                                                              \
+				 BULK);                                                           \
 	}                                                                                         \
 	template <typename T, bool isReuseSource = false>                                         \
 	inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t calCount, \
 			 SrcLoc loc = NPUKB_LOC)                                                  \
 	{                                                                                         \
 		static_assert(detail::one_of_float<T>::value, #NAME ": element type not supported (half, float)"); \
-		detail::vunary(dst, src, (int32_t)calCount, #NAME, (STEPS) * detail::rep_tr(), loc, \
-			       detail::tabulated<T>([](T x) {                                     \
-				       const double a = detail::widen(x);                         \
-				       return detail::narrow<T>(EXPR);                            \
-			       }));                                                               \
+		detail::hl_unary(dst, src, (int32_t)calCount, #NAME, (STEPS) * detail::rep_tr(), loc, \
+				 detail::tabulated<T>([](T x) {                                   \
+					 const double a = detail::widen(x);                       \
+					 return detail::narrow<T>(EXPR);                          \
+				 }),                                                              \
+				 BULK);                                                           \
 	}                                                                                         \
 	/* The whole source tensor: calCount is its size. */                                      \
 	template <typename T, bool isReuseSource = false>                                         \
@@ -93,10 +121,12 @@ inline double sign_of(double x)
 		NAME<T, isReuseSource>(dst, src, calCount, NPUKB_LOC);                            \
 	}
 
+#define NPUKB_HL_UNARY(NAME, STEPS, EXPR) NPUKB_HL_UNARY_BULK(NAME, STEPS, EXPR, nullptr)
+
 NPUKB_HL_UNARY(Sigmoid, 4, 1.0 / (1.0 + exp(-a)))
 NPUKB_HL_UNARY(Tanh, 6, tanh(a))
-NPUKB_HL_UNARY(Sin, 12, sin(a))
-NPUKB_HL_UNARY(Cos, 12, cos(a))
+NPUKB_HL_UNARY_BULK(Sin, 12, sin(a), detail::sin_f32_n)
+NPUKB_HL_UNARY_BULK(Cos, 12, cos(a), detail::cos_f32_n)
 NPUKB_HL_UNARY(Tan, 14, tan(a))
 NPUKB_HL_UNARY(Asin, 14, asin(a))
 NPUKB_HL_UNARY(Acos, 14, acos(a))
@@ -121,6 +151,7 @@ NPUKB_HL_UNARY(Gelu, 8, detail::gelu_tanh(a))
 NPUKB_HL_UNARY(FasterGelu, 5, a / (1.0 + exp(-1.702 * a)))
 NPUKB_HL_UNARY(Silu, 5, a / (1.0 + exp(-a)))
 #undef NPUKB_HL_UNARY
+#undef NPUKB_HL_UNARY_BULK
 
 /* The high-level Exp (lib/math): the basic Exp refined by a Taylor series of
  * taylorExpandLevel terms, for precision. cpusim's basic Exp is already exact

@@ -24,6 +24,7 @@
 #ifndef NPUKB_CPUSIM_MATMUL_H
 #define NPUKB_CPUSIM_MATMUL_H
 
+#include <type_traits>
 #include <vector>
 #include "npukb_cpusim/cube_tiling.h"
 
@@ -227,22 +228,58 @@ private:
 		for (int64_t i = 0; i < m; i++)
 			npukb_cpusim::gm_check(c + i * ldc, n * sizeof(DstT), "Matmul C writes", loc);
 
-		std::vector<DstT> row(n);
-		for (int64_t i = 0; i < m; i++) {
-			for (int64_t j = 0; j < n; j++) {
-				double s = bias_on_ ? detail::mm_in(bias_[j]) : 0.0;
+		/* Each output element is the sum, in double and in the order of
+		 * p, of bias then the exact products, rounded once to L0C's type:
+		 * the same operations as one dot product per element, arranged
+		 * so that a row of B (widened once, exactly: half, bfloat16,
+		 * float and int8 all fit a float) serves a block of rows and
+		 * the inner loop runs along contiguous columns. */
+		using WideB = typename std::conditional<std::is_integral<SrcBT>::value && (sizeof(SrcBT) > 2),
+							double, float>::type;
+		std::vector<WideB> bw((size_t)(k * n));
+		for (int64_t p = 0; p < k; p++)
+			for (int64_t j = 0; j < n; j++)
+				bw[(size_t)(p * n + j)] =
+					(WideB)detail::mm_in(trans_b_ ? b_[j * ldb + p] : b_[p * ldb + j]);
+		constexpr int64_t kRows = 4, kCols = 128;
+		std::vector<DstT> rows((size_t)(kRows * n));
+		double acc[kRows][kCols];
+		for (int64_t i0 = 0; i0 < m; i0 += kRows) {
+			const int64_t ni = m - i0 < kRows ? m - i0 : kRows;
+			for (int64_t j0 = 0; j0 < n; j0 += kCols) {
+				const int64_t nj = n - j0 < kCols ? n - j0 : kCols;
+				for (int64_t ii = 0; ii < ni; ii++)
+					for (int64_t jj = 0; jj < nj; jj++)
+						acc[ii][jj] = bias_on_ ? detail::mm_in(bias_[j0 + jj]) : 0.0;
 				for (int64_t p = 0; p < k; p++) {
-					const SrcAT &x = trans_a_ ? a_[p * lda + i] : a_[i * lda + p];
-					const SrcBT &y = trans_b_ ? b_[j * ldb + p] : b_[p * ldb + j];
-					s += detail::mm_in(x) * detail::mm_in(y);
+					const WideB *brow = &bw[(size_t)(p * n + j0)];
+					for (int64_t ii = 0; ii < ni; ii++) {
+						const int64_t i = i0 + ii;
+						const double x = detail::mm_in(trans_a_ ? a_[p * lda + i] : a_[i * lda + p]);
+						double *out = acc[ii];
+						for (int64_t jj = 0; jj < nj; jj++)
+							out[jj] += x * (double)brow[jj];
+					}
 				}
-				const double l0c = std::is_integral<SrcAT>::value ? (double)(int32_t)s : (double)(float)s;
-				row[j] = atomic ? detail::mm_out<DstT>(detail::mm_in(c[i * ldc + j]) + (double)detail::mm_out<float>(l0c))
-						: detail::mm_out<DstT>(l0c);
+				for (int64_t ii = 0; ii < ni; ii++) {
+					const int64_t i = i0 + ii;
+					for (int64_t jj = 0; jj < nj; jj++) {
+						const double s = acc[ii][jj];
+						const double l0c = std::is_integral<SrcAT>::value ? (double)(int32_t)s : (double)(float)s;
+						const int64_t j = j0 + jj;
+						rows[(size_t)(ii * n + j)] =
+							atomic ? detail::mm_out<DstT>(detail::mm_in(c[i * ldc + j]) +
+										      (double)detail::mm_out<float>(l0c))
+							       : detail::mm_out<DstT>(l0c);
+					}
+				}
 			}
-			if (!atomic)
-				npukb_cpusim::gm_note_write(c + i * ldc, n * sizeof(DstT), loc);
-			memcpy(c + i * ldc, row.data(), n * sizeof(DstT));
+			for (int64_t ii = 0; ii < ni; ii++) {
+				DstT *dst = c + (i0 + ii) * ldc;
+				if (!atomic)
+					npukb_cpusim::gm_note_write(dst, n * sizeof(DstT), loc);
+				memcpy(dst, &rows[(size_t)(ii * n)], n * sizeof(DstT));
+			}
 		}
 		npukb_cpusim::cost_cube((uint64_t)(m * k * sizeof(SrcAT) + k * n * sizeof(SrcBT) +
 						   (bias_on_ ? n * sizeof(BiasT) : 0)),
