@@ -12,6 +12,12 @@
 // MTE1 and the cube work on the other, and Fixpipe drains one L0C tile
 // while the cube fills the next.
 //
+// B may also come transposed (bTrans: the GM matrix is B^T, [n, k] row
+// major, as K is in attention's Q K^T): Nd2Nz then lays B^T's rows out as
+// NZ, whose fractals already hold B's fractals column-major, so the L0B
+// load copies them without the 2D load's transpose, and K runs along the
+// columns, whose tail Nd2Nz zero-fills.
+//
 // Sizes: L1 holds 2 x (128 x 256 + 256 x 128) halves = 256 KiB of 512;
 // L0A/L0B 2 x 128 x 64 halves = 32 KiB of 64; L0C 2 x 128 x 128 floats =
 // 128 KiB.
@@ -93,10 +99,11 @@ struct CubeMatmul {
     // (the first chunk of a tile starts from zero when first is set).
     // a points at A's row of the tile and column k0, lda its row length
     // (with aKMajor: at A's row k0 and the tile's column, in [k, m]);
-    // b at B's row k0 and the tile's column, ldb its row length.
+    // b at B's row k0 and the tile's column, ldb its row length (bTrans: at
+    // B^T's row of the tile's first column and column k0).
     __aicore__ inline void Chunk(const LocalTensor<float> &c, const GlobalTensor<T> &a, uint32_t lda,
                                  const GlobalTensor<T> &b, uint32_t ldb, uint32_t mt, uint32_t nt, uint32_t kt,
-                                 bool first)
+                                 bool first, bool bTrans = false)
     {
         const uint32_t mp = Ceil16(mt), np = Ceil16(nt), kp = Ceil16(kt);
         const uint16_t m1 = mp / 16, n1 = np / 16, k1 = kp / 16;
@@ -113,8 +120,14 @@ struct CubeMatmul {
         } else {
             CopyNd2Nz(a1, a, mt, kt, lda, mp);
         }
-        CopyNd2Nz(b1, b, kt, nt, ldb, kp);
-        ZeroRowTail(b1, kt, nt);
+        // B^T as NZ: fractal (n block j, k block i) is j + i * n1, each
+        // row-major over (n, k), which is B's fractal column-major.
+        if (bTrans) {
+            CopyNd2Nz(b1, b, nt, kt, ldb, np);
+        } else {
+            CopyNd2Nz(b1, b, kt, nt, ldb, kp);
+            ZeroRowTail(b1, kt, nt);
+        }
         qa1.EnQue(a1);
         qb1.EnQue(b1);
         a1 = qa1.DeQue<T>();
@@ -136,8 +149,12 @@ struct CubeMatmul {
                     LoadData(a2[i * ks1 * FRAC], a1, LoadData2DParams(kb0 * m1 + i, ks1, m1, 0, 0, false, 0));
             }
             // L0B wants B's fractals row after row, each transposed (ZN).
-            for (uint16_t i = 0; i < ks1; i++)
-                LoadData(b2[i * n1 * FRAC], b1, LoadData2DParams(kb0 + i, n1, k1, 0, 0, true, 0));
+            if (bTrans) {
+                LoadData(b2, b1, LoadData2DParams(kb0 * n1, ks1 * n1, 1, 0, 0, false, 0));
+            } else {
+                for (uint16_t i = 0; i < ks1; i++)
+                    LoadData(b2[i * n1 * FRAC], b1, LoadData2DParams(kb0 + i, n1, k1, 0, 0, true, 0));
+            }
             qa2.EnQue(a2);
             qb2.EnQue(b2);
             a2 = qa2.DeQue<T>();
@@ -157,18 +174,38 @@ struct CubeMatmul {
 
     // One output tile of C = A[rows m0.., k in kBegin..kEnd) B[that k, cols
     // n0..]: a points at A's row m0, b at B's column n0, c at C's element
-    // (m0, n0); lda, ldb, ldc are their row lengths.
+    // (m0, n0); lda, ldb, ldc are their row lengths (bTrans: b points at
+    // B^T's row n0, ldb its row length).
     template <class OutT>
     __aicore__ inline void Tile(const GlobalTensor<T> &a, const GlobalTensor<T> &b, const GlobalTensor<OutT> &c,
                                 uint32_t lda, uint32_t ldb, uint32_t ldc, uint32_t mt, uint32_t nt,
-                                uint32_t kBegin, uint32_t kEnd)
+                                uint32_t kBegin, uint32_t kEnd, bool bTrans = false)
     {
         LocalTensor<float> acc = qc.AllocTensor<float>();
+        Accumulate(acc, a, b, lda, ldb, mt, nt, kBegin, kEnd, true, bTrans);
+        Store(c, acc, ldc, mt, nt);
+    }
+
+    // Adds A[rows, kBegin..kEnd) B[that k, cols] to the L0C tile acc (from
+    // zero when first is set), so that products of several operand pairs
+    // can share one tile before Store.
+    __aicore__ inline void Accumulate(const LocalTensor<float> &acc, const GlobalTensor<T> &a,
+                                      const GlobalTensor<T> &b, uint32_t lda, uint32_t ldb, uint32_t mt,
+                                      uint32_t nt, uint32_t kBegin, uint32_t kEnd, bool first, bool bTrans = false)
+    {
         for (uint32_t k0 = kBegin; k0 < kEnd; k0 += L1_K) {
             const uint32_t kt = kEnd - k0 < L1_K ? kEnd - k0 : L1_K;
-            Chunk(acc, aKMajor ? a[(uint64_t)k0 * lda] : a[k0], lda, b[(uint64_t)k0 * ldb], ldb, mt, nt, kt,
-                  k0 == kBegin);
+            Chunk(acc, aKMajor ? a[(uint64_t)k0 * lda] : a[k0], lda, bTrans ? b[k0] : b[(uint64_t)k0 * ldb], ldb,
+                  mt, nt, kt, first && k0 == kBegin, bTrans);
         }
+    }
+
+    // The L0C tile acc (from qc.AllocTensor) out to c, rows ldc apart,
+    // converted to OutT; gives acc back to qc.
+    template <class OutT>
+    __aicore__ inline void Store(const GlobalTensor<OutT> &c, LocalTensor<float> &acc, uint32_t ldc, uint32_t mt,
+                                 uint32_t nt)
+    {
         qc.EnQue(acc);
         acc = qc.DeQue<float>();
         FixpipeParamsV220 fp;
