@@ -415,6 +415,34 @@ Test(cpusim_cube, tile_matmul_with_padding_matches_the_row_major_product)
 	cr_expect_eq(bad, 0, "%d of %d elements differ", bad, M * N);
 }
 
+/* Each element of L0C is a float sum in the order of k of exact fp16
+ * products, rounded at each addition: operands of varied magnitude make
+ * that order show in the last bits, and n = 45 runs the vector blocks of
+ * eight columns and a tail of five. */
+Test(cpusim_cube, mmad_sums_each_element_in_k_order_across_the_column_blocks)
+{
+	enum { M = 19, N = 45, K = 37 };
+	static half A[M * K], B[K * N];
+	static float C[M * N];
+	uint32_t r = 2024;
+	auto next = [&r]() { r = r * 1664525u + 1013904223u; return (double)(r >> 8) / (1 << 24); };
+	for (int i = 0; i < M * K; i++)
+		A[i] = half(ldexp(next() * 2 - 1, (int)(next() * 10) - 5));
+	for (int i = 0; i < K * N; i++)
+		B[i] = half(ldexp(next() * 2 - 1, (int)(next() * 10) - 5));
+	tile_matmul(A, B, C, M, N, K, NoQuant);
+	int bad = 0;
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			float want = 0;
+			for (int l = 0; l < K; l++)
+				want += (float)A[i * K + l] * (float)B[l * N + j];
+			if (memcmp(&want, &C[i * N + j], sizeof want) != 0)
+				bad++;
+		}
+	cr_expect_eq(bad, 0, "%d of %d elements differ from a float sum in k order", bad, M * N);
+}
+
 Test(cpusim_cube, int8_mmad_accumulates_in_int32_and_cmatrix_init_accumulates)
 {
 	/* L0A/L0B written directly: one 16 x 32 fractal each. */
