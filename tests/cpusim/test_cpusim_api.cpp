@@ -37,44 +37,7 @@
 using namespace AscendC;
 namespace rt = npukb_cpusim;
 
-/* ---- fixture: one block on a 910B-like SoC ----------------------------------- */
-
-static uint32_t ub_next;
-
-static void setup_block(void)
-{
-	rt::SocParams &p = rt::g.soc;
-	memset(&rt::g, 0, sizeof rt::g);
-	snprintf(p.name, sizeof p.name, "test");
-	p.ub_bytes = 196608;
-	p.cores = 48;
-	p.clock_mhz = 1800;
-	p.gm_bytes_per_cycle = 32;
-	p.hbm_bytes_per_cycle = 888;
-	p.mte2_latency = 200;
-	p.mte3_latency = 100;
-	p.issue_cycles = 1;
-	p.vec_latency = 10;
-	p.vec_repeat_cycles = 1;
-	p.vec_repeat_cycles_mul = 1;
-	p.vec_repeat_cycles_div = 4;
-	p.vec_repeat_cycles_transc = 4;
-	p.scalar_cycles = 2;
-	p.gm_scalar_cycles = 100;
-	p.cube_fractal_cycles = 1;
-	rt::begin_block(0, 1);
-	ub_next = 0;
-	memset(rt::ub_arena, 0xee, 65536);
-}
-
-/* A UB tensor of n elements, 32-byte aligned, filled with 0xee bytes. */
-template <class T>
-static LocalTensor<T> ub(uint32_t n)
-{
-	LocalTensor<T> t((T *)(void *)(rt::ub_arena + ub_next), n);
-	ub_next += (uint32_t)((n * sizeof(T) + 31) & ~(size_t)31);
-	return t;
-}
+#include "block_fixture.h"
 
 /* Registers host memory as kernel argument `arg` (a GM range). */
 template <class T>

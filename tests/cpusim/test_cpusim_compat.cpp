@@ -39,35 +39,7 @@
 namespace rt = npukb_cpusim;
 using AscendC::LocalTensor;
 
-static uint32_t ub_next;
-
-static void setup_block(void)
-{
-	rt::SocParams &p = rt::g.soc;
-	memset(&rt::g, 0, sizeof rt::g);
-	snprintf(p.name, sizeof p.name, "test");
-	p.ub_bytes = 196608;
-	p.cores = 48;
-	p.clock_mhz = 1800;
-	p.gm_bytes_per_cycle = 32;
-	p.hbm_bytes_per_cycle = 888;
-	p.issue_cycles = 1;
-	p.vec_latency = 10;
-	p.vec_repeat_cycles = 1;
-	p.vec_repeat_cycles_mul = 1;
-	p.scalar_cycles = 2;
-	rt::begin_block(0, 1);
-	ub_next = 0;
-	memset(rt::ub_arena, 0xee, 65536);
-}
-
-template <class T>
-static LocalTensor<T> ub(uint32_t n)
-{
-	LocalTensor<T> t((T *)(void *)(rt::ub_arena + ub_next), n);
-	ub_next += (uint32_t)((n * sizeof(T) + 31) & ~(size_t)31);
-	return t;
-}
+#include "block_fixture.h"
 
 TestSuite(cpusim_compat, .init = setup_block);
 

@@ -14,44 +14,14 @@
 using namespace AscendC;
 namespace rt = npukb_cpusim;
 
-static uint32_t ub_next;
+#include "block_fixture.h"
 
-static void setup_block(void)
+/* Every UB tensor on a 256-byte boundary (what Sort32 wants of its
+ * destination). */
+static void setup_sort_block(void)
 {
-	rt::SocParams &p = rt::g.soc;
-	memset(&rt::g, 0, sizeof rt::g);
-	snprintf(p.name, sizeof p.name, "test");
-	p.ub_bytes = 196608;
-	p.cores = 48;
-	p.clock_mhz = 1800;
-	p.gm_bytes_per_cycle = 32;
-	p.hbm_bytes_per_cycle = 888;
-	p.mte2_latency = 200;
-	p.mte3_latency = 100;
-	p.issue_cycles = 1;
-	p.vec_latency = 10;
-	p.vec_repeat_cycles = 1;
-	p.vec_repeat_cycles_mul = 1;
-	p.vec_repeat_cycles_div = 4;
-	p.vec_repeat_cycles_transc = 4;
-	p.scalar_cycles = 2;
-	p.gm_scalar_cycles = 100;
-	p.cube_fractal_cycles = 1;
-	rt::begin_block(0, 1);
-	rt::defects_n = 0;
-	ub_next = 0;
-	memset(rt::ub_arena, 0xee, 65536);
-}
-
-/* A UB tensor of n elements on a 256-byte boundary (what Sort32 wants of
- * its destination), filled with 0xee bytes. */
-template <class T>
-static LocalTensor<T> ub(uint32_t n)
-{
-	ub_next = (ub_next + 255) & ~255u;
-	LocalTensor<T> t((T *)(void *)(rt::ub_arena + ub_next), n);
-	ub_next += (uint32_t)((n * sizeof(T) + 31) & ~(size_t)31);
-	return t;
+	setup_block();
+	ub_align = 256;
 }
 
 /* Pair p of a sorted tensor: its score (as a float) and its index. */
@@ -73,7 +43,7 @@ static void put_h(const LocalTensor<half> &t, uint32_t p, float s, uint32_t idx)
 	memcpy((unsigned char *)t.addr_ + 8 * p + 4, &idx, 4);
 }
 
-TestSuite(cpusim_sort, .init = setup_block);
+TestSuite(cpusim_sort, .init = setup_sort_block);
 
 /* Scores (13 i) mod 32 in group 0 and 100 + the same in group 1: 13 x 5 = 65
  * = 1 (mod 32), so score v sits at i = 5 v mod 32, and pair p (score 31 - p)
