@@ -242,16 +242,7 @@ struct CubeMatmul {
         Mmad(acc, a2, b2, mm);
         qa2.FreeTensor(a2);
         qb2.FreeTensor(b2);
-        qc.EnQue(acc);
-        acc = qc.DeQue<float>();
-        FixpipeParamsV220 fp;
-        fp.nSize = nt;
-        fp.mSize = mt;
-        fp.srcStride = Ceil16(mt);
-        fp.dstStride = ldc;
-        fp.quantPre = QuantOf<OutT>();
-        Fixpipe<OutT, float, CFG_ROW_MAJOR>(c, acc, fp);
-        qc.FreeTensor(acc);
+        Store(c, acc, ldc, mt, nt);
     }
 
     template <class OutT>
