@@ -32,25 +32,40 @@
 #define __ubuf__
 #define GM_ADDR uint8_t *
 
-/* Kernel types (KERNEL_TASK_TYPE_DEFAULT). A KERNEL_TYPE_MIX_AIC_1_2
- * kernel's block dim counts AI cores, each running the kernel's vector code
- * on two vector cores: cpusim runs 2 x blockDim vector blocks, GetBlockIdx
- * numbering them 0 .. 2 x blockDim - 1 and GetBlockNum() staying blockDim
- * (GetTaskRation() is 2, so GetBlockNum() * GetTaskRation() vector blocks).
- * Every other type runs blockDim blocks. */
+/* Kernel types (KERNEL_TASK_TYPE_DEFAULT). On a SoC whose AI cores are
+ * split into one cube core (AIC) and two vector cores (AIV), a block of
+ * an AIV-only kernel runs on an AIV, of an AIC-only kernel on an AIC, and
+ * a KERNEL_TYPE_MIX_AIC_1_1 / 1_2 kernel runs its body on the AIC and on
+ * 1 / 2 AIVs of each of blockDim AI cores, each side testing
+ * ASCEND_IS_AIC / ASCEND_IS_AIV. GetBlockNum() is blockDim everywhere;
+ * GetBlockIdx() counts AI cores on the AIC (0 .. blockDim - 1) and vector
+ * cores on an AIV (0 .. GetTaskRation() x blockDim - 1). */
 enum KernelMetaType {
 	KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_0,
 	KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_AICORE, KERNEL_TYPE_VECTORCORE,
 	KERNEL_TYPE_MIX_AICORE, KERNEL_TYPE_MIX_VECTOR_CORE, KERNEL_TYPE_MAX
 };
 namespace npukb_cpusim {
+/* The cube and vector cores a type runs per launched block. The others
+ * (AICORE ...) are the coupled SoCs' types: one block with both units. */
+constexpr int kernel_aic(int type)
+{
+	return type == KERNEL_TYPE_AIC_ONLY || type == KERNEL_TYPE_MIX_AIC_1_0 || type == KERNEL_TYPE_MIX_AIC_1_1 ||
+	       type == KERNEL_TYPE_MIX_AIC_1_2;
+}
+constexpr int kernel_aiv(int type)
+{
+	return type == KERNEL_TYPE_MIX_AIC_1_2 ? 2
+	       : (type == KERNEL_TYPE_AIV_ONLY || type == KERNEL_TYPE_MIX_AIV_1_0 || type == KERNEL_TYPE_MIX_AIC_1_1) ? 1
+														 : 0;
+}
 /* The macro sits in the kernel's body, which runs only after the blocks
  * have been counted; naming this template's static member there
  * instantiates it, and its initialiser records the type during static
  * initialisation, before main(). */
 template <int type>
 struct KernelTaskType {
-	static inline const int registered = declare_task_ratio(type == KERNEL_TYPE_MIX_AIC_1_2 ? 2 : 1);
+	static inline const int registered = declare_kernel_type(type, kernel_aic(type), kernel_aiv(type));
 };
 } // namespace npukb_cpusim
 #define KERNEL_TASK_TYPE_DEFAULT(type) ((void)::npukb_cpusim::KernelTaskType<(int)(type)>::registered)
@@ -323,6 +338,8 @@ private:
 			npukb_cpusim::fail("out-of-bounds", loc, "%s: index %u of a tensor of %u elements", what,
 					   i, size_);
 		const uintptr_t a = (uintptr_t)(addr_ + i), base = (uintptr_t)npukb_cpusim::ub_arena;
+		if (a >= base && a < base + npukb_cpusim::UB_ARENA_BYTES)
+			npukb_cpusim::core_unit_check(false, what, "the tensor", loc);
 		/* The arena is larger than the SoC's UB so that an
 		 * over-allocating InitBuffer can run on: touching past the
 		 * SoC's end is what fails on the device. */
@@ -384,10 +401,11 @@ public:
 	}
 };
 
-/* Barrier across all blocks of the launch. The device needs every block
- * resident at once, so more blocks than cores deadlock there. Blocks run
- * as coroutines in the harness (runtime/harness.cpp), which resumes them
- * together once all have arrived. */
+/* Barrier across all blocks of the launch (of a mix kernel: its vector
+ * cores, or with isAIVOnly false all its cores). The device needs every
+ * block resident at once, so more blocks than cores deadlock there.
+ * Blocks run as coroutines (npukb_cpusim/cores.h), which the scheduler
+ * resumes together once all have arrived. */
 template <bool isAIVOnly = true>
 inline void SyncAll(SrcLoc loc = NPUKB_LOC)
 {
@@ -398,7 +416,7 @@ inline void SyncAll(SrcLoc loc = NPUKB_LOC)
 				   (long long)(g.block_num * g.task_ratio), g.soc.cores);
 	npukb_cpusim::barrier_all();
 	if (g.sync_all)
-		g.sync_all(loc);
+		g.sync_all(loc, isAIVOnly);
 	else if (g.block_num > 1)
 		npukb_cpusim::fail("sync-race", loc, "SyncAll: this runner cannot suspend blocks");
 }
@@ -408,33 +426,81 @@ inline void SyncAll(const GlobalTensor<int32_t> &, const LocalTensor<int32_t> &,
 	SyncAll<isAIVOnly>(loc);
 }
 
-/* Cross-core flags. Mode 0 synchronises every core of the launch: each
- * sets the flag and then waits until all have set it, which cpusim runs as
- * SyncAll (same deadlock checks). Modes 1 and 2 pair vector cores with
- * each other or with the cube core of their AI core, which cpusim does
- * not model: a compile error says so. */
+/* Cross-core flags (910B/910_93; the coupled 310P has none). Each core
+ * has a counter per flag id 0..15; CrossCoreWaitFlag blocks all the
+ * core's pipes until its counter is non-zero, then takes one. Which
+ * CrossCoreSetFlag calls add to whose counter is the mode's:
+ *   0: once every AIC (or every AIV) of the launch has set the flag, each
+ *      of them gets one (so each core sets, then waits);
+ *   1: the same among the AIVs of one AI core;
+ *   2: the AIC's set gives each AIV of its AI core one; once every AIV of
+ *      the AI core has set it, the AIC gets one.
+ * The scheduler (npukb_cpusim/cores.h) suspends a waiting core until its
+ * counter rises and reports a launch where every live core waits. A set
+ * takes effect when its pipe's earlier work has finished. */
 constexpr uint16_t CROSS_CORE_FLAGS = 16;
+
+namespace detail {
+constexpr npukb_cpusim::Pipe cross_pipe(pipe_t p)
+{
+	return p == PIPE_V      ? npukb_cpusim::P_V
+	       : p == PIPE_M    ? npukb_cpusim::P_M
+	       : p == PIPE_MTE1 ? npukb_cpusim::P_MTE1
+	       : p == PIPE_MTE2 ? npukb_cpusim::P_MTE2
+	       : p == PIPE_MTE3 ? npukb_cpusim::P_MTE3
+	       : p == PIPE_FIX  ? npukb_cpusim::P_FIX
+				: npukb_cpusim::P_S;
+}
+
+inline void cross_core_check(int mode, uint16_t flagId, const char *what, npukb_cpusim::SrcLoc loc)
+{
+	namespace rt = npukb_cpusim;
+	if (flagId >= CROSS_CORE_FLAGS)
+		rt::fail("sync-race", loc, "%s: flag id %u outside 0..%u", what, flagId, CROSS_CORE_FLAGS - 1);
+	const int type = rt::declared_kernel_type;
+	/* The hardware's scheduler takes part only in mix kernels: an
+	 * AIV-only or AIC-only kernel's flags never arrive. */
+	if (type == KERNEL_TYPE_AIV_ONLY || type == KERNEL_TYPE_AIC_ONLY)
+		rt::fail("sync-race", loc,
+			 "%s: a KERNEL_TYPE_%s kernel has no cross-core synchronisation (declare a KERNEL_TYPE_MIX_* type)",
+			 what, type == KERNEL_TYPE_AIV_ONLY ? "AIV_ONLY" : "AIC_ONLY");
+	if (mode != 0 && !(rt::declared_aic == 1 && rt::declared_aiv >= 1))
+		rt::fail("sync-race", loc,
+			 "%s: mode %d pairs the cores of one AI core and needs KERNEL_TYPE_MIX_AIC_1_1 or 1_2", what, mode);
+}
+} // namespace detail
 
 template <uint8_t modeId, pipe_t pipe>
 inline void CrossCoreSetFlag(uint16_t flagId, SrcLoc loc = NPUKB_LOC)
 {
-	static_assert(modeId == 0, "CrossCoreSetFlag: cpusim models mode 0 (all cores) only");
-	if (flagId >= CROSS_CORE_FLAGS)
-		npukb_cpusim::fail("sync-race", loc, "CrossCoreSetFlag: flag id %u outside 0..%u", flagId,
-				   CROSS_CORE_FLAGS - 1);
-	npukb_cpusim::g.cross_core_set |= 1u << flagId;
+	namespace rt = npukb_cpusim;
+	static_assert(modeId <= 2, "CrossCoreSetFlag: modes 0, 1 and 2 (910B); mode 4 is Ascend 950's");
+	static_assert(pipe != PIPE_S && pipe != PIPE_ALL, "CrossCoreSetFlag: modes 0-2 take no PIPE_S or PIPE_ALL");
+	detail::cross_core_check(modeId, flagId, "CrossCoreSetFlag", loc);
+	if (rt::g.cross_set) {
+		rt::g.cross_set(modeId, flagId, rt::pipe_done(detail::cross_pipe(pipe)), loc);
+		return;
+	}
+	rt::g.cross_core_set |= 1u << flagId;
 }
 
+/* modeId and pipe do not matter on 910B: the wait blocks every pipe. */
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
 inline void CrossCoreWaitFlag(uint16_t flagId, SrcLoc loc = NPUKB_LOC)
 {
-	static_assert(modeId == 0, "CrossCoreWaitFlag: cpusim models mode 0 (all cores) only");
-	if (flagId >= CROSS_CORE_FLAGS || !(npukb_cpusim::g.cross_core_set & (1u << flagId)))
-		npukb_cpusim::fail("sync-race", loc,
-				   "CrossCoreWaitFlag(%u): this block did not set the flag first; mode 0 waits for every "
-				   "core, this one included, so the device waits forever",
-				   flagId);
-	npukb_cpusim::g.cross_core_set &= ~(1u << flagId);
+	namespace rt = npukb_cpusim;
+	detail::cross_core_check(0, flagId, "CrossCoreWaitFlag", loc);
+	if (rt::g.cross_wait) {
+		rt::g.cross_wait(flagId, loc);
+		return;
+	}
+	/* No scheduler: one block, whose own mode-0 set is all there is. */
+	if (!(rt::g.cross_core_set & (1u << flagId)))
+		rt::fail("sync-race", loc,
+			 "CrossCoreWaitFlag(%u): this block did not set the flag first; mode 0 waits for every "
+			 "core, this one included, so the device waits forever",
+			 flagId);
+	rt::g.cross_core_set &= ~(1u << flagId);
 	SyncAll<true>(loc);
 }
 

@@ -7,10 +7,9 @@
  *
  * Maps every tensor file shared and writable (the core reads outputs from the
  * files and hashes inputs afterwards, so nothing is copied), loads the SoC's
- * parameters, runs blocks 0..N-1 one after the other through the generated
- * launcher, and writes the cost model's figures to the stats file.
- * Each block runs as a coroutine on its own stack so that SyncAll can
- * suspend it until every block has arrived (see run_blocks).
+ * parameters, runs the launch's cores (npukb_cpusim/cores.h: a block each,
+ * or a mix kernel's cube and vector cores) through the generated launcher,
+ * and writes the cost model's figures to the stats file.
  * Exit status: 0 ran, 2 misuse of this command line or bad SoC data,
  * 3 a check failed (one `npukb-cpusim: <category>: ...` line on stderr). */
 #include <ctype.h>
@@ -21,13 +20,13 @@
 #include <math.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <ucontext.h>
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "npukb_cpusim/runtime.h"
 #include "npukb_cpusim/cube_mem.h"
+#include "npukb_cpusim/cores.h"
 #include "gm_buffers.h"
 
 #ifndef NPUKB_CPUSIM_SOCDIR
@@ -86,7 +85,7 @@ struct Key {
 enum {
 	K_UB, K_CORES, K_CLOCK, K_GMRATE, K_HBM, K_MTE2LAT, K_MTE3LAT, K_ISSUE, K_VECLAT,
 	K_REP, K_REPMUL, K_REPDIV, K_REPTR, K_SCALAR, K_GMSCALAR, K_LAUNCH, K_SYNCALL, K_CUBE,
-	K_L1, K_L0A, K_L0B, K_L0C, K_BT, K_MTE1, K_FIXRATE, K_COUNT
+	K_L1, K_L0A, K_L0B, K_L0C, K_BT, K_MTE1, K_FIXRATE, K_AIVPERAIC, K_COUNT
 };
 
 Key keys[K_COUNT] = {
@@ -103,6 +102,8 @@ Key keys[K_COUNT] = {
 	{"l1_bytes", 524288, true}, {"l0a_bytes", 65536, true}, {"l0b_bytes", 65536, true},
 	{"l0c_bytes", 131072, true}, {"bt_bytes", 1024, true},
 	{"mte1_fractal_cycles", 1, true}, {"fix_bytes_per_cycle", 64, true},
+	/* 910B's split: an AI core is 1 cube core and 2 vector cores. */
+	{"aiv_per_aic", 2, true},
 };
 
 char *trim(char *s)
@@ -211,6 +212,7 @@ void load_soc(const char *dir, const char *name)
 			p.bt_bytes = (uint32_t)keys[K_BT].value;
 			p.mte1_fractal_cycles = keys[K_MTE1].value;
 			p.fix_bytes_per_cycle = keys[K_FIXRATE].value;
+			p.aiv_per_aic = (uint32_t)keys[K_AIVPERAIC].value;
 			if (p.l1_bytes > rt::CUBE_ROOM[rt::M_L1] || p.l0a_bytes > rt::CUBE_ROOM[rt::M_L0A] ||
 			    p.l0b_bytes > rt::CUBE_ROOM[rt::M_L0B] || p.l0c_bytes > rt::CUBE_ROOM[rt::M_L0C] ||
 			    p.bt_bytes > rt::CUBE_ROOM[rt::M_BT] || p.fix_bytes_per_cycle <= 0)
@@ -224,129 +226,6 @@ void load_soc(const char *dir, const char *name)
 		}
 	}
 	usage_error("unknown SoC '%s' (no %s/<prefix>.conf)", name, dir);
-}
-
-/* ---- blocks as coroutines ---------------------------------------------------- */
-
-/* Blocks run one at a time, in index order, each until it ends or reaches
- * SyncAll. Once every block has been started, the blocks waiting at SyncAll
- * are resumed in index order, all pipes at the barrier's time; and so on
- * until all have ended. Only one block's state is live in rt::g and the UB
- * arena at a time: a suspended block's state and UB contents are saved in
- * its slot. Deterministic: no threads, a fixed order. */
-constexpr size_t STACK_BYTES = 4u << 20;
-constexpr size_t GUARD_BYTES = 4096;
-
-struct Slot {
-	ucontext_t ctx;
-	unsigned char *stack;
-	bool done, waiting;
-	rt::SrcLoc at;          /* the SyncAll it waits at */
-	rt::State saved;
-	unsigned char *ub_save;
-	uint32_t ub_len;
-};
-
-ucontext_t main_ctx;
-Slot *cur_slot;
-uint8_t **kernel_args;
-unsigned char *stack_pool[rt::MAX_GM_RANGES + 64];
-int npool;
-
-unsigned char *get_stack()
-{
-	if (npool > 0)
-		return stack_pool[--npool];
-	void *m = mmap(nullptr, STACK_BYTES, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-	if (m == MAP_FAILED)
-		usage_error("cannot allocate a block stack");
-	/* A guard page turns a stack overflow into SIGSEGV, as on a thread. */
-	mprotect(m, GUARD_BYTES, PROT_NONE);
-	return (unsigned char *)m;
-}
-
-void put_stack(unsigned char *s)
-{
-	if (npool < (int)(sizeof stack_pool / sizeof stack_pool[0]))
-		stack_pool[npool++] = s;
-	else
-		munmap(s, STACK_BYTES);
-}
-
-void block_entry();
-
-/* Apart from run_blocks: getcontext "returns twice" for the compiler, which
- * would then have to assume run_blocks' locals clobbered. */
-__attribute__((noinline)) Slot *new_slot()
-{
-	Slot *s = (Slot *)calloc(1, sizeof(Slot));
-	if (!s)
-		usage_error("out of memory");
-	s->stack = get_stack();
-	getcontext(&s->ctx);
-	s->ctx.uc_stack.ss_sp = s->stack;
-	s->ctx.uc_stack.ss_size = STACK_BYTES;
-	s->ctx.uc_link = &main_ctx;
-	makecontext(&s->ctx, block_entry, 0);
-	return s;
-}
-
-void block_entry()
-{
-	npukb_cpusim_launch(kernel_args);
-	cur_slot->done = true;
-	/* returns to main_ctx through uc_link */
-}
-
-void sync_all_hook(rt::SrcLoc loc)
-{
-	Slot *s = cur_slot;
-	s->waiting = true;
-	s->at = loc;
-	swapcontext(&s->ctx, &main_ctx);
-}
-
-/* Switches to the slot's block and back; returns true if it now waits. */
-bool run_slot(Slot *s)
-{
-	cur_slot = s;
-	if (swapcontext(&main_ctx, &s->ctx) != 0)
-		usage_error("swapcontext failed");
-	return s->waiting;
-}
-
-void save_slot(Slot *s)
-{
-	s->saved = rt::g;
-	s->ub_len = rt::g.ub_used;
-	s->ub_save = (unsigned char *)malloc(s->ub_len ? s->ub_len : 1);
-	if (!s->ub_save)
-		usage_error("out of memory");
-	memcpy(s->ub_save, rt::ub_arena, s->ub_len);
-}
-
-/* Puts a saved block back, keeping the launch-wide counters. */
-void restore_slot(Slot *s)
-{
-	const uint64_t gm_bytes = rt::g.gm_bytes, vec = rt::g.vec_instrs, dma = rt::g.dma_instrs;
-	const uint32_t peak = rt::g.ub_peak;
-	rt::g = s->saved;
-	rt::g.gm_bytes = gm_bytes;
-	rt::g.vec_instrs = vec;
-	rt::g.dma_instrs = dma;
-	rt::g.ub_peak = peak;
-	memcpy(rt::ub_arena, s->ub_save, s->ub_len);
-	free(s->ub_save);
-	s->ub_save = nullptr;
-}
-
-double block_time(const rt::State &st)
-{
-	double t = 0;
-	for (int i = 0; i < rt::P_COUNT; i++)
-		t = rt::max2(t, rt::max2(st.busy[i], st.done[i]));
-	return t;
 }
 
 /* Two blocks wrote the same GM bytes between two SyncAlls: a race. It is
@@ -381,75 +260,6 @@ void check_gm_write_overlap()
 			       same ? "the same values, so the output does not depend on which core is last"
 				    : "the result depends on which core is last");
 		}
-}
-
-/* blocks: the launch's block dim; a mix kernel (KERNEL_TYPE_MIX_AIC_1_2)
- * runs `ratio` vector blocks per launched block. */
-void run_blocks(uint64_t launched, uint64_t ratio, double *core_cycles)
-{
-	const uint64_t blocks = launched * ratio;
-	const uint32_t cores = rt::g.soc.cores;
-	Slot **waiting = (Slot **)calloc(blocks, sizeof(Slot *));
-	Slot **next = (Slot **)calloc(blocks, sizeof(Slot *));
-	uint64_t *idx = (uint64_t *)calloc(blocks, sizeof(uint64_t));
-	uint64_t *nidx = (uint64_t *)calloc(blocks, sizeof(uint64_t));
-	if (!waiting || !next || !idx || !nidx)
-		usage_error("out of memory");
-	uint64_t nwait = 0, nended = 0;
-	rt::g.sync_all = sync_all_hook;
-
-	/* Runs the slot until it ends or waits, and files it accordingly. */
-	auto step = [&](Slot *s, uint64_t b, Slot **into, uint64_t *into_idx, uint64_t *n) {
-		if (run_slot(s)) {
-			save_slot(s);
-			into[*n] = s;
-			into_idx[*n] = b;
-			(*n)++;
-			return;
-		}
-		core_cycles[b % cores] += rt::end_block();
-		put_stack(s->stack);
-		free(s);
-		nended++;
-	};
-
-	for (uint64_t b = 0; b < blocks; b++) {
-		rt::begin_block((int64_t)b, (int64_t)launched, (int64_t)ratio);
-		step(new_slot(), b, waiting, idx, &nwait);
-	}
-	while (nwait > 0) {
-		if (nended > 0) {
-			restore_slot(waiting[0]);
-			rt::fail("sync-race", waiting[0]->at,
-				 "SyncAll: %llu of %llu blocks ended without reaching it (the others wait forever on the device)",
-				 (unsigned long long)nended, (unsigned long long)blocks);
-		}
-		double t = 0;
-		for (uint64_t i = 0; i < nwait; i++)
-			t = rt::max2(t, block_time(waiting[i]->saved));
-		t += rt::g.soc.sync_all_cycles;
-		rt::gm_epoch++;
-		uint64_t nnext = 0;
-		for (uint64_t i = 0; i < nwait; i++) {
-			Slot *s = waiting[i];
-			restore_slot(s);
-			s->waiting = false;
-			for (int p = 0; p < rt::P_COUNT; p++)
-				rt::g.busy[p] = rt::g.done[p] = t;
-			step(s, idx[i], next, nidx, &nnext);
-		}
-		Slot **ts = waiting;
-		waiting = next;
-		next = ts;
-		uint64_t *ti = idx;
-		idx = nidx;
-		nidx = ti;
-		nwait = nnext;
-	}
-	free(waiting);
-	free(next);
-	free(idx);
-	free(nidx);
 }
 
 } // namespace
@@ -627,12 +437,13 @@ int main(int argc, char **argv)
 	double *core_cycles = (double *)calloc(cores, sizeof(double));
 	if (!core_cycles)
 		usage_error("out of memory");
-	kernel_args = args;
 	/* Known before any block runs: KERNEL_TASK_TYPE_DEFAULT registers
 	 * during static initialisation. */
-	const uint64_t ratio = rt::declared_task_ratio > 1 ? (uint64_t)rt::declared_task_ratio : 1;
+	const rt::cores::Layout lay = rt::cores::layout((int64_t)blocks);
+	const uint64_t ratio = lay.split ? (uint64_t)(lay.aiv > 0 ? lay.aiv : 1) : (uint64_t)lay.ratio;
 	install_guard_handler();
-	run_blocks(blocks, ratio, core_cycles);
+	rt::cores::run_launch(npukb_cpusim_launch, args, (int64_t)blocks);
+	rt::cores::charge(core_cycles, cores);
 	check_gm_write_overlap();
 	check_poison();
 	write_back_tails();

@@ -97,6 +97,7 @@ inline Mem cube_check(const void *p, uint64_t bytes, uint64_t avail, unsigned wa
 		ub_check(p, bytes, avail, what, operand, loc);
 		return m;
 	}
+	core_unit_check(true, what, operand, loc);
 	const uint32_t off = (uint32_t)((const unsigned char *)p - cube_base(m));
 	if (off % align != 0)
 		fail("misaligned", loc, "%s: %s at %s address 0x%x is not %u-byte aligned", what, operand,

@@ -301,6 +301,16 @@ private:
 
 namespace detail {
 inline void regist_matmul(TPipe *, GM_ADDR) {}
+
+/* On the device the cube core of a mix kernel stays in REGIST_MATMUL_OBJ,
+ * serving the vector cores' Matmul calls until they end; cpusim runs
+ * those calls in the vector core, so the cube core's part ends here. */
+inline void regist_matmul_aic_end()
+{
+	namespace rt = npukb_cpusim;
+	if (rt::g.core_checks && rt::g.core_type == rt::CORE_AIC && rt::declared_aiv > 0 && rt::g.end_core)
+		rt::g.end_core();
+}
 template <class MM, class TP, class... Rest>
 inline void regist_matmul(TPipe *pipe, GM_ADDR ws, MM &mm, TP tiling, Rest &&...rest)
 {
@@ -317,7 +327,8 @@ inline void regist_matmul(TPipe *pipe, GM_ADDR ws, MM &mm, TP tiling, Rest &&...
  * later Init). The workspace (CANN's message area between the vector and
  * the cube cores) is not used. */
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...) \
-	::AscendC::detail::regist_matmul((tpipe), (GM_ADDR)(workspace), __VA_ARGS__)
+	(::AscendC::detail::regist_matmul_aic_end(), \
+	 ::AscendC::detail::regist_matmul((tpipe), (GM_ADDR)(workspace), __VA_ARGS__))
 
 /* Kernels name these matmul::Matmul (beside `using namespace AscendC`). */
 namespace matmul {

@@ -532,15 +532,17 @@ struct AscendCUtils {
 
 } // namespace AscendC
 
-/* The core type a kernel is compiled for (cpusim runs vector kernels:
- * AIV), as kernels test it: if (g_coreType == AIV), if ASCEND_IS_AIV. */
-constexpr int AIC = 1;
-constexpr int AIV = 2;
-constexpr int g_coreType = AIV;
-#define ASCEND_IS_AIV constexpr(g_coreType == AIV)
-#define ASCEND_IS_AIC constexpr(g_coreType == AIC)
-#define ASCEND_IS_NOT_AIV constexpr(g_coreType != AIV)
-#define ASCEND_IS_NOT_AIC constexpr(g_coreType != AIC)
+/* The core the running block is on (npukb_cpusim::State::core_type), as
+ * kernels test it: if (g_coreType == AIV), if ASCEND_IS_AIV. A run-time
+ * test, since one kernel body runs on both kinds of core; a block of a
+ * kernel that declares no type has both units and counts as AIV. */
+constexpr int AIC = npukb_cpusim::CORE_AIC;
+constexpr int AIV = npukb_cpusim::CORE_AIV;
+inline const int32_t &g_coreType = npukb_cpusim::g.core_type;
+#define ASCEND_IS_AIV (::npukb_cpusim::g.core_type == ::npukb_cpusim::CORE_AIV)
+#define ASCEND_IS_AIC (::npukb_cpusim::g.core_type == ::npukb_cpusim::CORE_AIC)
+#define ASCEND_IS_NOT_AIV (::npukb_cpusim::g.core_type != ::npukb_cpusim::CORE_AIV)
+#define ASCEND_IS_NOT_AIC (::npukb_cpusim::g.core_type != ::npukb_cpusim::CORE_AIC)
 
 /* vcadd, the instruction WholeReduceSum issues, called directly with UB
  * addresses: per repeat the sum of the lanes the mask register selects

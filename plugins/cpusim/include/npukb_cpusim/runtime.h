@@ -33,6 +33,9 @@ struct SrcLoc {
 
 enum Pipe { P_S, P_V, P_MTE2, P_MTE3, P_M, P_MTE1, P_FIX, P_COUNT };
 
+/* g_coreType's values (AscendC's AIC and AIV). */
+enum CoreType : int32_t { CORE_AIC = 1, CORE_AIV = 2 };
+
 /* Cost-model and resource parameters of one SoC (soc/<family>.conf). */
 struct SocParams {
 	char name[64];
@@ -58,6 +61,9 @@ struct SocParams {
 	uint32_t l1_bytes, l0a_bytes, l0b_bytes, l0c_bytes, bt_bytes;
 	double mte1_fractal_cycles; /* LoadData: one 512-byte fractal L1 -> L0 */
 	double fix_bytes_per_cycle; /* Fixpipe L0C -> GM */
+	/* Vector cores per cube core of an AI core (910B: 2); 0 for a SoC
+	 * whose AI cores are not split (310P), where a block has both units. */
+	uint32_t aiv_per_aic;
 };
 
 struct GmRange {
@@ -121,6 +127,17 @@ struct State {
 	int64_t block_num;
 	int64_t task_ratio;
 	int64_t core_idx;
+	/* The core the block runs on: CORE_AIC (cube) or CORE_AIV (vector),
+	 * g_coreType. core_checks: the kernel's type split it onto one of
+	 * them, so an instruction of the other's unit is an error; off for a
+	 * kernel that declares no type or a SoC whose AI cores are not split
+	 * (the block then has both units, reporting AIV as before). */
+	int32_t core_type;
+	bool core_checks;
+	/* Whose GM writes may overlap without a race (check_gm_write_overlap):
+	 * the block, or in a mix kernel the AI core, whose cube and vector
+	 * cores order their hand-offs through cross-core flags. */
+	int64_t race_unit;
 	int ngm;
 	GmRange gm[MAX_GM_RANGES];
 	uint32_t ub_used;  /* bytes handed out by InitBuffer in this block */
@@ -146,7 +163,16 @@ struct State {
 	void (*atomic_fn)(void *dst, const void *src, uint64_t bytes);
 	/* SyncAll: the scheduler (harness) that suspends this block until every
 	 * block has arrived; null when blocks run one after another. */
-	void (*sync_all)(SrcLoc at);
+	void (*sync_all)(SrcLoc at, bool aiv_only);
+	/* Cross-core flags (CrossCoreSetFlag/WaitFlag): the scheduler's, null
+	 * when blocks run one after another (mode 0 then falls back to
+	 * SyncAll). set: `t` is when the flag's pipe has finished its work.
+	 * end_core: ends the running core here for good (the cube core of a
+	 * mix kernel at REGIST_MATMUL_OBJ, which serves the vector cores'
+	 * Matmul calls on the device; cpusim runs them in the vector core). */
+	void (*cross_set)(int mode, int flag, double t, SrcLoc at);
+	void (*cross_wait)(int flag, SrcLoc at);
+	void (*end_core)();
 	void *cur_pipe;     /* the block's TPipe (GetTPipePtr) */
 	uint64_t tiling_key; /* TILING_KEY_IS */
 	/* The value and index the last ReduceMax/ReduceMin found
@@ -575,9 +601,31 @@ inline void ub_past_soc(uintptr_t a, const char *what, const char *operand, SrcL
 		     operand, (unsigned long long)(a - base), g.soc.ub_bytes, g.soc.name);
 }
 
+/* On a split AI core the cube core (AIC) has L1, L0A/L0B/L0C and the bias
+ * table but no unified buffer or vector unit, a vector core (AIV) the
+ * reverse. CANN's own instruction wrappers test the core type and compile
+ * to nothing on the wrong one, so the device silently skips such an
+ * instruction: an error here, where the kernel can be told which branch it
+ * belongs in. cube: the operand is in a cube buffer (else the UB). */
+inline void core_unit_check(bool cube, const char *what, const char *operand, SrcLoc loc)
+{
+	if (!g.core_checks || cube == (g.core_type == CORE_AIC))
+		return;
+	if (cube)
+		fail("core-type", loc,
+		     "%s: %s is in a cube-core buffer (L1/L0/BT), but this is vector core AIV %lld, which has none; "
+		     "the device skips the instruction (put it under `if ASCEND_IS_AIC`)",
+		     what, operand, (long long)g.block_idx);
+	fail("core-type", loc,
+	     "%s: %s is in the unified buffer, but this is cube core AIC %lld, which has no UB or vector unit; "
+	     "the device skips the instruction (put it under `if ASCEND_IS_AIV`)",
+	     what, operand, (long long)g.block_idx);
+}
+
 inline void ub_check(const void *p, uint64_t bytes, uint64_t avail, const char *what,
 		     const char *operand, SrcLoc loc)
 {
+	core_unit_check(false, what, operand, loc);
 	const uintptr_t a = (uintptr_t)p, base = (uintptr_t)ub_arena;
 	ub_past_soc(a, what, operand, loc);
 	if (a < base || a >= base + g.soc.ub_bytes)
@@ -732,6 +780,7 @@ inline void cost_vec_rep(uint64_t repeats, double per_repeat)
 inline void ub_check_elem(const void *p, uint64_t bytes, uint64_t avail, uint32_t align,
 			  const char *what, const char *operand, SrcLoc loc)
 {
+	core_unit_check(false, what, operand, loc);
 	const uintptr_t a = (uintptr_t)p, base = (uintptr_t)ub_arena;
 	ub_past_soc(a, what, operand, loc);
 	if (a < base || a >= base + g.soc.ub_bytes)
@@ -793,7 +842,7 @@ inline void gm_note_write(const void *dst, uint64_t bytes, SrcLoc loc, const voi
 	const uintptr_t chg_lo = lo + c0, chg_hi = c0 < c1 ? lo + c1 : lo + c0;
 	if (gm_log_n > 0) {
 		GmWrite &last = gm_log[gm_log_n - 1];
-		if (last.block == g.block_idx && last.epoch == gm_epoch && lo >= last.lo &&
+		if (last.block == g.race_unit && last.epoch == gm_epoch && lo >= last.lo &&
 		    lo <= last.hi) {
 			last.hi = lo + bytes > last.hi ? lo + bytes : last.hi;
 			if (chg_lo < chg_hi) {
@@ -818,7 +867,7 @@ inline void gm_note_write(const void *dst, uint64_t bytes, SrcLoc loc, const voi
 		gm_log = p;
 		gm_log_cap = cap;
 	}
-	gm_log[gm_log_n++] = GmWrite{lo, lo + bytes, chg_lo, chg_hi, g.block_idx, gm_epoch, loc};
+	gm_log[gm_log_n++] = GmWrite{lo, lo + bytes, chg_lo, chg_hi, g.race_unit, gm_epoch, loc};
 }
 
 /* Every UB->GM copy goes through here so that SetAtomicAdd applies; the
@@ -891,33 +940,47 @@ inline void cost_cube(uint64_t in_bytes, uint64_t out_bytes, uint64_t m, uint64_
 	g.gm_bytes += in_bytes + out_bytes;
 }
 
-/* KERNEL_TASK_TYPE_DEFAULT's kernel type as vector blocks per launched
- * block (2 for KERNEL_TYPE_MIX_AIC_1_2, else 1); 0 until a kernel declares
- * one. Set during static initialisation (kernel_operator.h), so the harness
- * knows it before any block runs. */
+/* KERNEL_TASK_TYPE_DEFAULT's kernel type, as the cores it runs per
+ * launched block: cube cores (0 or 1) and vector cores (0, 1 or 2);
+ * declared_kernel_type is -1 until a kernel declares one, and
+ * declared_task_ratio the vector cores (1 for AIC-only kernels, so that
+ * GetTaskRation's formula still holds). Set during static initialisation
+ * (kernel_operator.h), so the harness knows it before any block runs. */
+inline int declared_kernel_type = -1;
+inline int declared_aic = 0, declared_aiv = 0;
 inline int64_t declared_task_ratio = 0;
-inline int declare_task_ratio(int64_t ratio)
+inline int declare_kernel_type(int type, int aic, int aiv)
 {
-	declared_task_ratio = ratio;
+	declared_kernel_type = type;
+	declared_aic = aic;
+	declared_aiv = aiv;
+	declared_task_ratio = aiv > 1 ? aiv : 1;
 	return 0;
 }
 
 /* ---- blocks --------------------------------------------------------------- */
 
-/* Block idx of a launch of num blocks, ratio vector blocks each. */
-inline void begin_block(int64_t idx, int64_t num, int64_t ratio = 1)
+/* Block idx of a launch of num blocks, ratio vector blocks each; a
+ * vector core of a split AI core leaves the cube buffers' shadow alone
+ * (the cube core of its AI core may be using it). */
+inline void begin_block(int64_t idx, int64_t num, int64_t ratio = 1, bool vector_core_only = false)
 {
 	g.block_idx = idx;
 	g.block_num = num;
 	g.task_ratio = ratio;
 	g.core_idx = idx / ratio;
+	g.core_type = CORE_AIV;
+	g.core_checks = false;
+	g.race_unit = idx;
 	g.ub_used = 0;
 	memset(g.cube_used, 0, sizeof g.cube_used);
 	memset(g.ub_owner, UB_NOT_QUEUE, sizeof g.ub_owner);
 	memset(g.ub_w_pipe, NO_PIPE, sizeof g.ub_w_pipe);
 	memset(g.ub_r_pipe, NO_PIPE, sizeof g.ub_r_pipe);
-	memset(cube_shadow.w_pipe, NO_PIPE, sizeof cube_shadow.w_pipe);
-	memset(cube_shadow.r_pipe, NO_PIPE, sizeof cube_shadow.r_pipe);
+	if (!vector_core_only) {
+		memset(cube_shadow.w_pipe, NO_PIPE, sizeof cube_shadow.w_pipe);
+		memset(cube_shadow.r_pipe, NO_PIPE, sizeof cube_shadow.r_pipe);
+	}
 	g.ub_npending = 0;
 	for (int i = 0; i < P_COUNT; i++)
 		g.busy[i] = g.done[i] = 0;
