@@ -76,14 +76,21 @@ __aicore__ inline void FillInt8MatmulTiling(TCubeTiling &t, uint32_t m, uint32_t
 }
 
 // The int64 group list in UB, read there by the scalar (2 cycles a value
-// rather than 100 through GM's data cache). At most MAX_GROUPS groups.
+// rather than 100 through GM's data cache). At most MAX_GROUPS groups. The
+// cube core of a mix kernel, which runs the same tiling code up to
+// REGIST_MATMUL_OBJ but has no UB, reads the list in GM.
 struct GroupEnds {
     static constexpr uint32_t MAX_GROUPS = 1024;
     TBuf<TPosition::VECCALC> buf;
     LocalTensor<int64_t> ends;
+    GlobalTensor<int64_t> gmList;
 
     __aicore__ inline void Load(TPipe *pipe, const GlobalTensor<int64_t> &list, uint32_t groups)
     {
+        gmList = list;
+        if ASCEND_IS_AIC {
+            return;
+        }
         pipe->InitBuffer(buf, MAX_GROUPS * sizeof(int64_t));
         ends = buf.Get<int64_t>();
         DataCopyPadExtParams<int64_t> noPad{false, 0, 0, 0};
@@ -97,7 +104,12 @@ struct GroupEnds {
     // send the cube outside its operands.
     __aicore__ inline uint32_t End(uint32_t g, uint32_t start, uint32_t limit) const
     {
-        const int64_t e = ends.GetValue(g);
+        int64_t e;
+        if ASCEND_IS_AIC {
+            e = gmList.GetValue(g);
+        } else {
+            e = ends.GetValue(g);
+        }
         return e < (int64_t)start ? start : e > (int64_t)limit ? limit : (uint32_t)e;
     }
 };

@@ -72,7 +72,15 @@ extern "C" __global__ __aicore__ void group_gemm(GM_ADDR a, GM_ADDR b, GM_ADDR c
     gab.SetGlobalBuffer((__gm__ float *)GetUserWorkspace(workspace), total);
     gout.SetGlobalBuffer((__gm__ T *)out, total);
 
+    // the Matmul first: the cube core of a mix kernel stays in
+    // REGIST_MATMUL_OBJ serving it, and separated mode wants it before any
+    // InitBuffer
     TPipe pipe;
+    TCubeTiling mt;
+    FillMatmulTiling(mt, mMax, nMax, kMax, false);
+    matmul::Matmul<AType, BType, AccType> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &mt);
+
     TQue<TPosition::VECIN, 1> qab, qc;
     TQue<TPosition::VECOUT, 1> qo;
     TBuf<TPosition::VECCALC> tmp;
@@ -88,10 +96,6 @@ extern "C" __global__ __aicore__ void group_gemm(GM_ADDR a, GM_ADDR b, GM_ADDR c
         Duplicate(z, 0.0f, ROWS * MM_TILE_N);
         qab.FreeTensor(z);
     }
-    TCubeTiling mt;
-    FillMatmulTiling(mt, mMax, nMax, kMax, false);
-    matmul::Matmul<AType, BType, AccType> mm;
-    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &mt);
 
     constexpr uint32_t PER_BLOCK = 32 / sizeof(T);
     constexpr uint32_t F_PER_BLOCK = 32 / sizeof(float);

@@ -49,7 +49,24 @@ extern "C" __global__ __aicore__ void splitk_matmul(GM_ADDR a, GM_ADDR b, GM_ADD
     const uint64_t lo = share * me < total ? share * me : total;
     const uint64_t hi = lo + share < total ? lo + share : total;
 
+    // the Matmul first: the cube core of a mix kernel stays in
+    // REGIST_MATMUL_OBJ serving it, and separated mode wants it before any
+    // InitBuffer
     TPipe pipe;
+    const uint32_t tm = (m + MM_TILE_M - 1) / MM_TILE_M, tn = (n + MM_TILE_N - 1) / MM_TILE_N;
+    const uint32_t tiles = tm * tn;
+    uint32_t s = blocks / tiles;
+    s = s < 1 ? 1 : s;
+    // slices in whole 64-element steps (the cube's K runs in 16s)
+    const uint32_t kSlice = ((k + s - 1) / s + 63) / 64 * 64;
+    s = (k + kSlice - 1) / kSlice;
+    TCubeTiling mt;
+    FillMatmulTiling(mt, m, n, kSlice < k ? kSlice : k, false);
+    mt.Ka = k;
+    mt.Kb = k;
+    matmul::Matmul<AType, BType, AccType> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &mt);
+
     TQue<TPosition::VECIN, 1> qin;
     TQue<TPosition::VECOUT, 1> qout;
     pipe.InitBuffer(qin, 1, CHUNK * sizeof(float));
@@ -70,19 +87,6 @@ extern "C" __global__ __aicore__ void splitk_matmul(GM_ADDR a, GM_ADDR b, GM_ADD
     SyncAll();
 
     // 2. K slices of the output tiles, with atomic add
-    const uint32_t tm = (m + MM_TILE_M - 1) / MM_TILE_M, tn = (n + MM_TILE_N - 1) / MM_TILE_N;
-    const uint32_t tiles = tm * tn;
-    uint32_t s = blocks / tiles;
-    s = s < 1 ? 1 : s;
-    // slices in whole 64-element steps (the cube's K runs in 16s)
-    const uint32_t kSlice = ((k + s - 1) / s + 63) / 64 * 64;
-    s = (k + kSlice - 1) / kSlice;
-    TCubeTiling mt;
-    FillMatmulTiling(mt, m, n, kSlice < k ? kSlice : k, false);
-    mt.Ka = k;
-    mt.Kb = k;
-    matmul::Matmul<AType, BType, AccType> mm;
-    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &mt);
     mm.SetOrgShape(m, n, k);
     for (uint32_t w = me; w < tiles * s; w += blocks) {
         const uint32_t tile = w / s, slice = w % s;
