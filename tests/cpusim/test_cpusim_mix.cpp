@@ -130,7 +130,7 @@ static void cube_product(const GlobalTensor<half> &ga, const GlobalTensor<half> 
  * 8 (v % 2) + 7 to out[v]. Each core also records its ids. */
 static half mixA[2][16 * 32], mixB[32 * 16];
 static float mixWs[2][16 * 16], mixOut[4][8 * 16];
-static int32_t mixIds[6][4];
+static int32_t mixIds[6][5];
 
 static void mix_setup_data(void)
 {
@@ -159,15 +159,16 @@ static void mix_register(void)
 		gWs[c] = cube_host_gm(mixWs[c], 16 * 16);
 	for (int v = 0; v < 4; v++)
 		gOut[v] = cube_host_gm(mixOut[v], 8 * 16);
-	gIds = cube_host_gm(&mixIds[0][0], 6 * 4);
+	gIds = cube_host_gm(&mixIds[0][0], 6 * 5);
 }
 
 static void record_ids(int slot)
 {
-	gIds.SetValue(slot * 4 + 0, (int32_t)GetBlockIdx());
-	gIds.SetValue(slot * 4 + 1, (int32_t)GetBlockNum());
-	gIds.SetValue(slot * 4 + 2, (int32_t)GetTaskRation());
-	gIds.SetValue(slot * 4 + 3, (int32_t)GetSubBlockIdx());
+	gIds.SetValue(slot * 5 + 0, (int32_t)GetBlockIdx());
+	gIds.SetValue(slot * 5 + 1, (int32_t)GetBlockNum());
+	gIds.SetValue(slot * 5 + 2, (int32_t)GetTaskRation());
+	gIds.SetValue(slot * 5 + 3, (int32_t)GetSubBlockIdx());
+	gIds.SetValue(slot * 5 + 4, (int32_t)GetSubBlockNum());
 }
 
 static void vector_post(const GlobalTensor<float> &src, const GlobalTensor<float> &dst)
@@ -224,10 +225,12 @@ Test(cpusim_mix, aic_product_handed_to_both_aivs_by_a_mode_2_flag)
 					     mixOut[v][r * 16 + n], 3 * cv + 1);
 			}
 	}
-	/* AIC c: block idx c of 2, ratio 1, sub-block 0; AIV v: idx v, ratio 2, sub-block v % 2. */
-	const int32_t want[6][4] = {{0, 2, 1, 0}, {1, 2, 1, 0}, {0, 2, 2, 0}, {1, 2, 2, 1}, {2, 2, 2, 0}, {3, 2, 2, 1}};
+	/* AIC c: block idx c of 2, ratio 1, sub-block 0 of 1; AIV v: idx v,
+	 * ratio 2, sub-block v % 2 of 2. */
+	const int32_t want[6][5] = {{0, 2, 1, 0, 1}, {1, 2, 1, 0, 1}, {0, 2, 2, 0, 2},
+				    {1, 2, 2, 1, 2}, {2, 2, 2, 0, 2}, {3, 2, 2, 1, 2}};
 	for (int s = 0; s < 6; s++)
-		for (int k = 0; k < 4; k++)
+		for (int k = 0; k < 5; k++)
 			cr_expect_eq(mixIds[s][k], want[s][k], "core %d id %d: %d, not %d", s, k, mixIds[s][k], want[s][k]);
 	/* Units in launch order: AIC 0, AIV 0, AIV 1, AIC 1, AIV 2, AIV 3. An
 	 * AIV waits for its AIC's Fixpipe, so it ends after the AIC. */

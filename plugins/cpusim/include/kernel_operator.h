@@ -172,6 +172,8 @@ inline int64_t GetBlockNum() { return npukb_cpusim::g.block_num; }
 inline int64_t GetTaskRation() { return npukb_cpusim::g.task_ratio; }
 inline int64_t GetTaskRatio() { return npukb_cpusim::g.task_ratio; }
 inline int64_t GetSubBlockIdx() { return npukb_cpusim::g.block_idx % npukb_cpusim::g.task_ratio; }
+/* The running kind of core per AI core: 1 on an AIC, the ratio on an AIV. */
+inline int64_t GetSubBlockNum() { return npukb_cpusim::g.task_ratio; }
 /* Scalar conversions of the bfloat16 helpers (ToFloat(bf16) and back). */
 inline float ToFloat(bfloat16_t v) { return (float)v; }
 inline float ToFloat(half v) { return (float)v; }

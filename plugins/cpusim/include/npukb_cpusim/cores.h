@@ -423,8 +423,8 @@ inline void family_set(Core *c, int fam, int flag, double t, int64_t u0, int64_t
 		gm_epoch++; /* like SyncAll: the writes before it are ordered before those after */
 	for (int64_t u = u0; u < u0 + n; u++)
 		if (in_class(u, k))
-			if (Core *t = get(u))
-				counter_add(t, flag, at, loc);
+			if (Core *tc = get(u))
+				counter_add(tc, flag, at, loc);
 }
 
 inline void cross_set(int mode, int flag, double t, SrcLoc loc)
