@@ -303,3 +303,76 @@ Test(ref_foreach, norm_per_member)
 	cr_assert_eq(ref_run("foreach_norm", in, 2, &out, 1, NULL, err), 0, "%s", err);
 	cr_expect_eq(y[0], 4.0f);
 }
+
+/* ForeachNorm over float16/bfloat16 members large enough for its table of
+ * terms gives what the sum of pow(|x|, p) element by element gives, for
+ * several p: one member of finite values of modest size, one holding every
+ * bit pattern (infinities and NaNs too); stored to the list's dtype and to
+ * float32 (more of the double's bits). */
+Test(ref_foreach, norm_of_sixteen_bit_lists_matches_each_element)
+{
+	const size_t per = 5 * 65536 + 7, n = 2 * per;
+	static struct npukb_shape two[2], ones[2];
+	static size_t offs[2], youts[2] = { 0, 1 };
+	uint16_t *x = malloc(n * 2);
+	const double ps[] = { 2.0, 3.0, 0.5, 1.0, -1.5, INFINITY, 0.0, NAN };
+	const enum npukb_dtype dts[2] = { NPUKB_DT_FLOAT16, NPUKB_DT_BFLOAT16 };
+	char err[ERRLEN];
+
+	cr_assert(x);
+	for (int m = 0; m < 2; m++) {
+		two[m].rank = 1;
+		two[m].dims[0] = (int64_t)per;
+		ones[m].rank = 1;
+		ones[m].dims[0] = 1;
+		offs[m] = (size_t)m * per;
+	}
+	for (int d = 0; d < 2; d++) {
+		const enum npukb_dtype dt = dts[d];
+		uint64_t s = UINT64_C(0x2545f4914f6cdd1d);
+		for (size_t i = 0; i < per; i++) {
+			/* |x| in about [2^-6, 2^6): sign, exponent near the
+			 * bias, random fraction bits */
+			s ^= s << 13;
+			s ^= s >> 7;
+			s ^= s << 17;
+			const uint16_t bias = dt == NPUKB_DT_FLOAT16 ? 15 << 10 : 127 << 7;
+			const uint16_t step = dt == NPUKB_DT_FLOAT16 ? 1 << 10 : 1 << 7;
+			const uint16_t frac = (uint16_t)(s & (step - 1u));
+			x[i] = (uint16_t)((s >> 20 & 0x8000) | (bias - 6 * step + (s >> 32) % 12 * step) | frac);
+		}
+		for (size_t i = per; i < n; i++)
+			x[i] = (uint16_t)(i * 40503u); /* every pattern */
+		for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+			float pf = (float)ps[k];
+			for (int o = 0; o < 2; o++) {
+				const enum npukb_dtype ydt = o ? NPUKB_DT_FLOAT32 : dt;
+				unsigned char y[8], want[8];
+				struct npukb_ref_tensor in[2], out;
+				in[0] = mklist2("x", dt, n, x, two, offs);
+				in[1] = ref_tensor1("scalar", NPUKB_DT_FLOAT32, 1, &pf);
+				out = mklist2("y", ydt, 2, y, ones, youts);
+				cr_assert_eq(ref_run("foreach_norm", in, 2, &out, 1, NULL, err), 0, "%s", err);
+				for (int m = 0; m < 2; m++) {
+					double acc = 0.0;
+					for (size_t i = 0; i < per; i++) {
+						const double a = fabs(npukb_load_as_double(dt, x, offs[m] + i));
+						if (isinf(ps[k]))
+							acc = a > acc || isnan(a) ? a : acc;
+						else if (ps[k] == 0.0)
+							acc += a != 0.0;
+						else
+							acc += pow(a, ps[k]);
+					}
+					if (!isinf(ps[k]) && ps[k] != 0.0)
+						acc = pow(acc, 1.0 / ps[k]);
+					npukb_store_from_double(ydt, want, (size_t)m, acc);
+				}
+				const size_t sz = npukb_dtype_size(ydt);
+				cr_expect_eq(memcmp(y, want, 2 * sz), 0, "dtype %d, p %g, out dtype %d", (int)dt,
+					     ps[k], (int)ydt);
+			}
+		}
+	}
+	free(x);
+}
