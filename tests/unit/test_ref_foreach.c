@@ -376,3 +376,108 @@ Test(ref_foreach, norm_of_sixteen_bit_lists_matches_each_element)
 	}
 	free(x);
 }
+
+/* The arithmetic rows (computed a block at a time, not through the row's
+ * function per element) give each element's formula in double, rounded
+ * once: float32, float16 and bfloat16 lists of random bit patterns
+ * (infinities, NaNs, subnormals among them), members longer than a block,
+ * scalars per list and per member. */
+static double arith_formula(const char *name, const double *x, double s)
+{
+	if (!strcmp(name, "foreach_add_list"))
+		return x[0] + s * x[1];
+	if (!strcmp(name, "foreach_sub_list"))
+		return x[0] - s * x[1];
+	if (!strcmp(name, "foreach_mul_list"))
+		return x[0] * x[1];
+	if (!strcmp(name, "foreach_div_list"))
+		return x[0] / x[1];
+	if (!strcmp(name, "foreach_add_scalar") || !strcmp(name, "foreach_add_scalar_list"))
+		return x[0] + s;
+	if (!strcmp(name, "foreach_sub_scalar") || !strcmp(name, "foreach_sub_scalar_list"))
+		return x[0] - s;
+	if (!strcmp(name, "foreach_mul_scalar") || !strcmp(name, "foreach_mul_scalar_list"))
+		return x[0] * s;
+	if (!strcmp(name, "foreach_div_scalar") || !strcmp(name, "foreach_div_scalar_list"))
+		return x[0] / s;
+	if (!strcmp(name, "foreach_addcdiv_scalar") || !strcmp(name, "foreach_addcdiv_list"))
+		return x[0] + s * (x[1] / x[2]);
+	if (!strcmp(name, "foreach_addcmul_scalar") || !strcmp(name, "foreach_addcmul_list"))
+		return x[0] + s * x[1] * x[2];
+	if (!strcmp(name, "foreach_lerp_scalar"))
+		return x[0] + s * (x[1] - x[0]);
+	cr_assert_fail("no formula for %s", name);
+	return 0;
+}
+
+Test(ref_foreach, arithmetic_rows_match_each_element)
+{
+	static const struct {
+		const char *name;
+		int nlists, per_member; /* per_member: one scalar per member */
+		int has_scalar;
+	} rows[] = {
+		{ "foreach_add_list", 2, 0, 1 },	{ "foreach_sub_list", 2, 0, 1 },
+		{ "foreach_mul_list", 2, 0, 0 },	{ "foreach_div_list", 2, 0, 0 },
+		{ "foreach_add_scalar", 1, 0, 1 },	{ "foreach_sub_scalar", 1, 0, 1 },
+		{ "foreach_mul_scalar", 1, 0, 1 },	{ "foreach_div_scalar", 1, 0, 1 },
+		{ "foreach_add_scalar_list", 1, 1, 1 }, { "foreach_sub_scalar_list", 1, 1, 1 },
+		{ "foreach_mul_scalar_list", 1, 1, 1 }, { "foreach_div_scalar_list", 1, 1, 1 },
+		{ "foreach_addcdiv_scalar", 3, 0, 1 },	{ "foreach_addcmul_scalar", 3, 0, 1 },
+		{ "foreach_addcdiv_list", 3, 1, 1 },	{ "foreach_addcmul_list", 3, 1, 1 },
+		{ "foreach_lerp_scalar", 2, 0, 1 },
+	};
+	const size_t per = 3 * 1024 + 77, n = 2 * per;
+	static struct npukb_shape two[2];
+	static size_t offs[2];
+	const enum npukb_dtype dts[3] = { NPUKB_DT_FLOAT32, NPUKB_DT_FLOAT16, NPUKB_DT_BFLOAT16 };
+	unsigned char *x[3], *y = malloc(4 * n), *want = malloc(4 * n);
+	float scal[2] = { 1.25f, -3.0e-3f };
+	uint64_t s = UINT64_C(0x853c49e6748fea9b);
+	char err[ERRLEN];
+
+	cr_assert(y && want);
+	for (int m = 0; m < 2; m++) {
+		two[m].rank = 1;
+		two[m].dims[0] = (int64_t)per;
+		offs[m] = (size_t)m * per;
+	}
+	for (int l = 0; l < 3; l++) {
+		cr_assert((x[l] = malloc(4 * n)) != NULL);
+		for (size_t i = 0; i < 4 * n; i++) {
+			s ^= s << 13;
+			s ^= s >> 7;
+			s ^= s << 17;
+			/* mostly moderate exponents, so that results are not all
+			 * infinities or zeros; every 16th byte anything */
+			x[l][i] = (uint8_t)(i % 16 == 15 ? s : (i % 2 ? (s & 0xbf) | 0x3c : s >> 8));
+		}
+	}
+	for (int d = 0; d < 3; d++) {
+		const enum npukb_dtype dt = dts[d];
+		for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+			struct npukb_ref_tensor in[4], out;
+			int nin = rows[r].nlists;
+			for (int l = 0; l < rows[r].nlists; l++)
+				in[l] = mklist2("x", dt, n, x[l], two, offs);
+			if (rows[r].has_scalar)
+				in[nin++] = ref_tensor1("scalar", NPUKB_DT_FLOAT32, rows[r].per_member ? 2 : 1, scal);
+			out = mklist2("y", dt, n, y, two, offs);
+			cr_assert_eq(ref_run(rows[r].name, in, (size_t)nin, &out, 1, NULL, err), 0, "%s: %s",
+				     rows[r].name, err);
+			for (size_t i = 0; i < n; i++) {
+				double v[3];
+				for (int l = 0; l < rows[r].nlists; l++)
+					v[l] = npukb_load_as_double(dt, x[l], i);
+				const double sc = rows[r].per_member ? scal[i / per] : scal[0];
+				npukb_store_from_double(dt, want, i, arith_formula(rows[r].name, v, sc));
+			}
+			cr_expect_eq(memcmp(y, want, n * npukb_dtype_size(dt)), 0, "%s, dtype %s", rows[r].name,
+				     npukb_dtype_name(dt));
+		}
+	}
+	for (int l = 0; l < 3; l++)
+		free(x[l]);
+	free(y);
+	free(want);
+}
