@@ -71,6 +71,49 @@ static void check_shape(size_t m, size_t k, size_t n, int a_trans, unsigned part
 	free(got);
 }
 
+/* Double operands with full 53-bit mantissas, whose products round: the
+ * core's tiles (in whatever lane width this CPU gives them) must round
+ * each product before its add, as the naive loop does; a fused
+ * multiply-add would differ. */
+static void check_shape_f64(size_t m, size_t k, size_t n)
+{
+	double *a = malloc(m * k * sizeof *a), *b = malloc(k * n * sizeof *b);
+	double *got = calloc(m * n, sizeof *got);
+	int64_t ad[2] = { (int64_t)m, (int64_t)k }, bd[2] = { (int64_t)k, (int64_t)n };
+	struct npukb_ref_tensor at = ref_tensor("a", NPUKB_DT_FLOAT64, a, 2, ad);
+	struct npukb_ref_tensor bt = ref_tensor("b", NPUKB_DT_FLOAT64, b, 2, bd);
+	struct ref_gemm_operand ao = { &at, 0, k, 1 }, bo = { &bt, 0, n, 1 };
+	struct sink s = { got, 0 };
+	size_t i, j, p, wrong = 0;
+
+	cr_assert(a && b && got);
+	srand(5);
+	for (i = 0; i < m * k; i++)
+		a[i] = (rand() - RAND_MAX / 2) / (double)RAND_MAX * (1 + 0x1p-40 * rand());
+	for (i = 0; i < k * n; i++)
+		b[i] = (rand() - RAND_MAX / 2) / (double)RAND_MAX * (1 + 0x1p-41 * rand());
+	cr_assert_eq(ref_gemm(&ao, &bo, m, n, k, 1, keep_row, &s), 0);
+	for (i = 0; i < m; i++)
+		for (j = 0; j < n; j++) {
+			double sum = 0.0;
+			for (p = 0; p < k; p++) {
+				volatile double prod = a[i * k + p] * b[p * n + j];
+				sum = sum + prod;
+			}
+			wrong += memcmp(&sum, &got[i * n + j], sizeof sum) != 0;
+		}
+	cr_expect_eq(wrong, 0, "%zux%zux%zu double: %zu of %zu elements differ", m, k, n, wrong, m * n);
+	free(a);
+	free(b);
+	free(got);
+}
+
+Test(ref_gemm, core_rounds_each_double_product_before_its_add)
+{
+	check_shape_f64(8, 200, 16);
+	check_shape_f64(33, 129, 257);
+}
+
 /* Shapes on and around the core's tiles (32 rows, 128 of k, 256 columns). */
 static const size_t shapes[][3] = {
 	{ 1, 1, 1 }, { 3, 5, 7 }, { 33, 129, 257 }, { 70, 300, 19 }, { 65, 2, 513 }, { 5, 0, 9 },
