@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "npukb_cpusim/cube_mac.h"
+#include "npukb_cpusim/fp16_bulk.h"
 #include "npukb_cpusim/cube_mem.h"
 
 namespace npukb_cpusim {
@@ -66,6 +67,10 @@ template <class T> struct MmadAcc { using type = float; };
 template <> struct MmadAcc<int8_t> { using type = int32_t; };
 
 template <class T> inline float mmad_value(T v) { return (float)v; }
+/* The lookup fp16_bulk.h checks against f16_to_f32 for every half: the
+ * operands of a Mmad are converted once per call, and the software
+ * conversion cost as much as the products at Level 3's tile sizes. */
+inline float mmad_value(half v) { return f16_to_f32_table()[v.bits]; }
 inline int32_t mmad_value(int8_t v) { return v; }
 
 } // namespace npukb_cpusim
