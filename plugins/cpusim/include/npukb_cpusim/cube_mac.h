@@ -103,11 +103,11 @@ __attribute__((always_inline)) inline void block(double (*acc)[128], const doubl
 				xv[l] = xs;
 			uint32_t j = 0;
 			for (; j + L <= nj; j += L) {
-				V o, w = {};
+				V o;
+				typename Vec<B, L>::type bv;
 				memcpy(&o, out + j, sizeof o);
-				for (unsigned l = 0; l < L; l++)
-					w[l] = (double)br[j + l];
-				o += xv * w;
+				memcpy(&bv, br + j, sizeof bv);
+				o += xv * __builtin_convertvector(bv, V);
 				memcpy(out + j, &o, sizeof o);
 			}
 			for (; j < nj; j++)
