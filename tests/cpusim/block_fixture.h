@@ -50,4 +50,19 @@ static AscendC::LocalTensor<T> ub(uint32_t n)
 	ub_next += (uint32_t)((n * sizeof(T) + 31) & ~(size_t)31);
 	return t;
 }
+/* Registers host memory as kernel argument `arg` (a GM range). */
+template <class T>
+static AscendC::GlobalTensor<T> gm(T *p, uint64_t n)
+{
+	npukb_cpusim::GmRange &r = npukb_cpusim::g.gm[npukb_cpusim::g.ngm];
+	r.lo = (uintptr_t)p;
+	r.hi = (uintptr_t)(p + n);
+	r.arg = npukb_cpusim::g.ngm;
+	r.role = "in";
+	npukb_cpusim::g.ngm++;
+	AscendC::GlobalTensor<T> t;
+	t.SetGlobalBuffer(p, n);
+	return t;
+}
+
 #endif

@@ -39,20 +39,6 @@ namespace rt = npukb_cpusim;
 
 #include "block_fixture.h"
 
-/* Registers host memory as kernel argument `arg` (a GM range). */
-template <class T>
-static GlobalTensor<T> gm(T *p, uint64_t n)
-{
-	rt::GmRange &r = rt::g.gm[rt::g.ngm];
-	r.lo = (uintptr_t)p;
-	r.hi = (uintptr_t)(p + n);
-	r.arg = rt::g.ngm;
-	r.role = "in";
-	rt::g.ngm++;
-	GlobalTensor<T> t;
-	t.SetGlobalBuffer(p, n);
-	return t;
-}
 
 static uint16_t hb(half h) { return h.bits; }
 static uint16_t hbits(double d) { return half(d).bits; }

@@ -293,3 +293,24 @@ Test(cpusim_compat, tiling_context_typed_tiling_and_simd_blocks)
 	cr_expect_eq(ctx.GetBlockDim(), 8u);
 	cr_expect_eq(ctx.GetSimdNumBlocks(), 8u);
 }
+
+/* GlobalTensor::SetL2CacheHint is a placement hint: with the L2 bypassed
+ * for reads, a copy into the UB and a scalar read still see the values in
+ * GM, and a write after a WRITE hint lands in GM. */
+Test(cpusim_compat, l2_cache_hint_leaves_the_data_as_it_is)
+{
+	static float gm_data[8] = {1.5f, -2.0f, 3.25f, 0.0f, 8.0f, -0.5f, 6.0f, 7.75f};
+	AscendC::GlobalTensor<float> g = gm(gm_data, 8);
+	g.SetL2CacheHint(AscendC::CacheMode::CACHE_MODE_DISABLE);
+	g.SetL2CacheHint<AscendC::CacheRwMode::READ>(AscendC::CacheMode::CACHE_MODE_LAST);
+	LocalTensor<float> u = ub<float>(8);
+	AscendC::DataCopy(u, g, 8);
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(u.GetValue(i), gm_data[i], "element %d", i);
+	cr_expect_eq(g.GetValue(2), 3.25f);
+	AscendC::GlobalTensor<float> w = g[4];
+	w.SetL2CacheHint<AscendC::CacheRwMode::WRITE>(AscendC::CacheMode::CACHE_MODE_PERSISTENT);
+	w.SetValue(1, 9.5f);
+	cr_expect_eq(gm_data[5], 9.5f);
+	cr_expect_eq((int)AscendC::CacheMode::CACHE_MODE_PERSISTENT, 4);
+}

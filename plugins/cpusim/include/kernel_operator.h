@@ -341,12 +341,24 @@ private:
 	}
 };
 
+/* L2 cache hints (GlobalTensor::SetL2CacheHint). On the device a hint
+ * changes only where the data lives between GM and the cores, never the
+ * values read or written; cpusim models no L2, so a hint is accepted and
+ * changes nothing. */
+enum class CacheMode { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2, CACHE_MODE_PERSISTENT = 4 };
+enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
+
 template <class T>
 class GlobalTensor {
 public:
 	using PrimType = T;
 	T *addr_ = nullptr;
 	uint64_t size_ = 0;
+
+	template <CacheRwMode rwMode = CacheRwMode::RW>
+	void SetL2CacheHint(CacheMode)
+	{
+	}
 
 	void SetGlobalBuffer(T *buffer, uint64_t size)
 	{
