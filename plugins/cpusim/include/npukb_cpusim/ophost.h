@@ -622,6 +622,11 @@ struct OpImpl {
 	OpImpl &InferShape(InferShapeFunc f) { infer_shape = std::move(f); return *this; }
 	OpImpl &InferDataType(InferDataTypeFunc f) { infer_dtype = std::move(f); return *this; }
 	template <typename F> OpImpl &InferShapeRange(F) { return *this; }
+	/* The braced-list forms, as operators write them (`({1})`), which
+	 * the templates cannot deduce; cpusim hands every input's data to
+	 * the tiling anyway, so the list is not kept. */
+	OpImpl &InputsDataDependency(std::initializer_list<int32_t>) { return *this; }
+	OpImpl &TilingInputsDataDependency(std::initializer_list<int32_t>) { return *this; }
 	template <typename... A> OpImpl &InputsDataDependency(A...) { return *this; }
 	template <typename... A> OpImpl &TilingInputsDataDependency(A...) { return *this; }
 	template <typename... A> OpImpl &PrivateAttr(A...) { return *this; }

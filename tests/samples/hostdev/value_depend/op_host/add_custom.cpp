@@ -1,7 +1,10 @@
 // Test sample (host+device): a tiling function that reads an input's data
 // (GetInputTensor(i)->GetData<T>(), as Fill's reads its ValueDepend dims):
 // it fails without the data, and hands x's first and last elements to the
-// kernel, which checks them against x in GM.
+// kernel, which checks them against x in GM. It includes TilingContext
+// by its CANN path and declares the dependency in the braced-list form
+// CANN operators use (both must build).
+#include "exe_graph/runtime/tiling_context.h"
 #include "add_custom_tiling.h"
 #include "register/op_def_registry.h"
 
@@ -22,6 +25,8 @@ static ge::graphStatus TilingFunc(gert::TilingContext *context)
     context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
     return ge::GRAPH_SUCCESS;
 }
+
+IMPL_OP_OPTILING(AddCustom).TilingInputsDataDependency({0});
 } // namespace optiling
 
 namespace ops {
