@@ -316,8 +316,10 @@ static void softmax_rows(void *ctx, unsigned part, size_t r0, size_t r1)
 			if (!e) /* no scratch: the exps again, the same values */
 				ref_load_block(x, r * len + k, n, blk);
 			for (b = 0; b < n; b++)
-				out_at(j->c, r * len + k + b,
-				       (e ? e[k + b] : exp(blk[b] - m)) / s);
+				blk[b] = (e ? e[k + b] : exp(blk[b] - m)) / s;
+			/* a block stored in one call, not a call per element */
+			npukb_store_from_double_n(j->c->out[0].dtype, j->c->out[0].data, r * len + k,
+						  blk, n);
 		}
 	}
 	free(e);

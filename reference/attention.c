@@ -31,6 +31,21 @@ struct fa_job {
 	double scale;
 };
 
+/* Row t's d values from element base of a [.., H] tensor, into dst (dst[c *
+ * step] for column c). */
+static void fa_load_row(const struct npukb_ref_tensor *x, size_t base, size_t d, double *dst, size_t step)
+{
+	double buf[REF_BLOCK];
+	size_t c0, c;
+
+	for (c0 = 0; c0 < d; c0 += REF_BLOCK) {
+		const size_t len = d - c0 < REF_BLOCK ? d - c0 : REF_BLOCK;
+		ref_load_block(x, base + c0, len, buf);
+		for (c = 0; c < len; c++)
+			dst[(c0 + c) * step] = buf[c];
+	}
+}
+
 /* One row of scores: its softmax into the row of P. */
 static void fa_softmax(void *ctx, size_t i, double *s, size_t n)
 {
@@ -62,7 +77,7 @@ static void fa_store(void *ctx, size_t i, double *row, size_t d)
 int npukb_ref_flash_attention_bsh(const struct npukb_ref_call *c, char *err, size_t errlen)
 {
 	const struct npukb_ref_tensor *q = &c->in[0], *k = &c->in[1], *v = &c->in[2];
-	struct npukb_ref_tensor pt = { 0 };
+	struct npukb_ref_tensor pt = { 0 }, kt = { 0 }, vt = { 0 };
 	long long heads;
 	double scale;
 	size_t b, s, hd, d, bi, h, r0;
@@ -83,23 +98,43 @@ int npukb_ref_flash_attention_bsh(const struct npukb_ref_call *c, char *err, siz
 	pt.name = "P";
 	pt.dtype = NPUKB_DT_FLOAT64;
 	pt.data = malloc(FA_ROWS * (s ? s : 1) * sizeof(double));
-	if (!pt.data) {
+	/* The head's K^T (d x S) and V (S x d) as doubles, converted once per
+	 * head: as tensor operands the GEMM core would convert them again for
+	 * every block of rows (the same values either way). */
+	kt.name = "K^T";
+	vt.name = "V";
+	kt.dtype = vt.dtype = NPUKB_DT_FLOAT64;
+	kt.data = malloc((s * d > 0 ? s * d : 1) * sizeof(double));
+	vt.data = malloc((s * d > 0 ? s * d : 1) * sizeof(double));
+	if (!pt.data || !kt.data || !vt.data) {
+		free(pt.data);
+		free(kt.data);
+		free(vt.data);
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	for (bi = 0; bi < b && !rc; bi++)
-		for (h = 0; h < (size_t)heads && !rc; h++)
+		for (h = 0; h < (size_t)heads && !rc; h++) {
+			const size_t head = bi * s * hd + h * d;
+			size_t t;
+			for (t = 0; t < s; t++) {
+				fa_load_row(k, head + t * hd, d, (double *)kt.data + t, s);
+				fa_load_row(v, head + t * hd, d, (double *)vt.data + t * d, 1);
+			}
 			for (r0 = 0; r0 < s && !rc; r0 += FA_ROWS) {
-				const size_t head = bi * s * hd + h * d, rows = s - r0 < FA_ROWS ? s - r0 : FA_ROWS;
+				const size_t rows = s - r0 < FA_ROWS ? s - r0 : FA_ROWS;
 				struct fa_job j = { pt.data, &c->out[0], head + r0 * hd, hd, scale };
-				/* scores = Q K^T (K^T's element (p, t) is K[t][p]), then P V. */
-				struct ref_gemm_operand qo = { q, head + r0 * hd, hd, 1 }, ko = { k, head, 1, hd },
-							po = { &pt, 0, s, 1 }, vo = { v, head, hd, 1 };
+				/* scores = Q K^T, then P V. */
+				struct ref_gemm_operand qo = { q, head + r0 * hd, hd, 1 }, ko = { &kt, 0, s, 1 },
+							po = { &pt, 0, s, 1 }, vo = { &vt, 0, d, 1 };
 				rc = ref_gemm(&qo, &ko, rows, s, d, 0, fa_softmax, &j);
 				if (!rc)
 					rc = ref_gemm(&po, &vo, rows, d, s, 0, fa_store, &j);
 			}
+		}
 	free(pt.data);
+	free(kt.data);
+	free(vt.data);
 	if (rc)
 		snprintf(err, errlen, "out of memory");
 	return rc;

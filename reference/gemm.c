@@ -11,6 +11,7 @@
 
 #include <npukb/parallel.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { MC = 32, KC = 128, NC = 256, MR = 4, NR = 8 };
 
@@ -44,6 +45,47 @@ static void load_row(const struct ref_gemm_operand *o, size_t r, size_t c, size_
 		dst[i] = npukb_load_as_double(o->t->dtype, o->t->data, base + i * o->cs);
 }
 
+/* The full 4 x 8 tile in L lanes of double, where the CPU has them: each
+ * lane does the multiply, then the add, of the scalar loop (contraction
+ * forbidden, as AVX-512F has fused multiply-adds), so the bits are the
+ * same on every machine. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define GEMM_WIDE 1
+#define GEMM_TILE_WIDE(name, isa, L)                                                              \
+	__attribute__((target(isa), optimize("fp-contract=off"))) static void name(                 \
+		const double *a, size_t kc, const double *b, size_t nb, double *c, size_t ldc)       \
+	{                                                                                        \
+		typedef double v __attribute__((vector_size(L * sizeof(double))));                 \
+		v r[MR][NR / L], bv[NR / L];                                                     \
+		size_t i, x, p;                                                                  \
+		for (i = 0; i < MR; i++)                                                         \
+			for (x = 0; x < NR / L; x++)                                             \
+				memcpy(&r[i][x], c + i * ldc + x * L, sizeof(v));                \
+		for (p = 0; p < kc; p++) {                                                       \
+			for (x = 0; x < NR / L; x++)                                             \
+				memcpy(&bv[x], b + p * nb + x * L, sizeof(v));                   \
+			for (i = 0; i < MR; i++) {                                               \
+				const double av = a[i * kc + p];                                 \
+				for (x = 0; x < NR / L; x++)                                     \
+					r[i][x] += av * bv[x];                                   \
+			}                                                                        \
+		}                                                                                \
+		for (i = 0; i < MR; i++)                                                         \
+			for (x = 0; x < NR / L; x++)                                             \
+				memcpy(c + i * ldc + x * L, &r[i][x], sizeof(v));                \
+	}
+GEMM_TILE_WIDE(tile_avx2, "avx2", 4)
+GEMM_TILE_WIDE(tile_avx512, "avx512f", 8)
+
+typedef void (*gemm_tile_fn)(const double *, size_t, const double *, size_t, double *, size_t);
+
+/* The widest full-tile variant this CPU runs, or NULL for the plain loop. */
+static gemm_tile_fn tile_wide(void)
+{
+	return __builtin_cpu_supports("avx512f") ? tile_avx512 : __builtin_cpu_supports("avx2") ? tile_avx2 : NULL;
+}
+#endif
+
 /* c (mr x nr, rows ldc apart) += a (mr rows of kc) times b (kc rows of nr,
  * nb apart). A full 4 x 8 tile keeps its sums in registers across the kc
  * products; each sum still adds its products in p order. */
@@ -53,6 +95,13 @@ static void tile(const double *a, size_t kc, const double *b, size_t nb, double 
 	double r[MR][NR];
 	size_t i, x, p;
 
+#ifdef GEMM_WIDE
+	const gemm_tile_fn wide = mr == MR && nr == NR ? tile_wide() : NULL;
+	if (wide) {
+		wide(a, kc, b, nb, c, ldc);
+		return;
+	}
+#endif
 	if (mr == MR && nr == NR) {
 		for (i = 0; i < MR; i++)
 			for (x = 0; x < NR; x++)

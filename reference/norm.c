@@ -139,15 +139,31 @@ struct layer_call {
 	double alpha;
 };
 
-static double layer_s(const struct layer_call *l, size_t i, size_t j)
+/* Elements [i, i+n) of t as doubles, REF_BLOCK at a time. */
+static void layer_load(const struct npukb_ref_tensor *t, size_t i, size_t n, double *dst)
 {
-	double s = l->alpha * npukb_load_as_double(l->x1->dtype, l->x1->data, i);
-	if (l->x2)
-		s += npukb_load_as_double(l->x2->dtype, l->x2->data, i);
-	if (l->bias && l->bias->numel)
-		s += npukb_load_as_double(l->bias->dtype, l->bias->data,
-					  l->bias->numel == l->x1->numel ? i : j);
-	return s;
+	for (size_t k = 0; k < n; k += REF_BLOCK)
+		ref_load_block(t, i + k, n - k < REF_BLOCK ? n - k : REF_BLOCK, dst + k);
+}
+
+/* Row r's s (d elements) into s; tmp holds d doubles. Each element is
+ * alpha * x1, plus x2, plus bias, added in that order. */
+static void layer_s_row(const struct layer_call *l, size_t r, size_t d, double *s, double *tmp)
+{
+	size_t j;
+	layer_load(l->x1, r * d, d, s);
+	for (j = 0; j < d; j++)
+		s[j] = l->alpha * s[j];
+	if (l->x2) {
+		layer_load(l->x2, r * d, d, tmp);
+		for (j = 0; j < d; j++)
+			s[j] += tmp[j];
+	}
+	if (l->bias && l->bias->numel) {
+		layer_load(l->bias, l->bias->numel == l->x1->numel ? r * d : 0, d, tmp);
+		for (j = 0; j < d; j++)
+			s[j] += tmp[j];
+	}
 }
 
 static int layer_rows(const struct npukb_ref_call *c, const struct layer_call *l, char *err,
@@ -179,13 +195,27 @@ static int layer_rows(const struct npukb_ref_call *c, const struct layer_call *l
 			 l->y->name, l->x1->name, l->x1->numel, d, rows);
 		return -EINVAL;
 	}
+	/* a row's s, gamma and beta widened once (not per element and per
+	 * pass, through npukb_load_as_double), and a row's y stored in one
+	 * call: the same doubles in the same operations and order */
+	double *srow = malloc(4 * d * sizeof *srow);
+	if (!srow) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	double *g = srow + d, *b = srow + 2 * d, *yrow = srow + 3 * d;
+	if (l->gamma->numel)
+		layer_load(l->gamma, 0, d, g);
+	if (l->beta->numel)
+		layer_load(l->beta, 0, d, b);
 	for (r = 0; r < rows; r++) {
 		double mean = 0.0, var = 0.0, inv;
+		layer_s_row(l, r, d, srow, yrow);
 		for (j = 0; j < d; j++)
-			mean += layer_s(l, r * d + j, j);
+			mean += srow[j];
 		mean /= (double)d;
 		for (j = 0; j < d; j++) {
-			double dev = layer_s(l, r * d + j, j) - mean;
+			double dev = srow[j] - mean;
 			var += dev * dev;
 		}
 		inv = 1.0 / sqrt(var / (double)d + eps);
@@ -194,18 +224,18 @@ static int layer_rows(const struct npukb_ref_call *c, const struct layer_call *l
 		if (l->rstd)
 			npukb_store_from_double(l->rstd->dtype, l->rstd->data, r, inv);
 		for (j = 0; j < d; j++) {
-			size_t i = r * d + j;
-			double s = layer_s(l, i, j);
-			double y = (s - mean) * inv;
+			double y = (srow[j] - mean) * inv;
 			if (l->gamma->numel)
-				y *= npukb_load_as_double(l->gamma->dtype, l->gamma->data, j);
+				y *= g[j];
 			if (l->beta->numel)
-				y += npukb_load_as_double(l->beta->dtype, l->beta->data, j);
-			npukb_store_from_double(l->y->dtype, l->y->data, i, y);
-			if (l->sum)
-				npukb_store_from_double(l->sum->dtype, l->sum->data, i, s);
+				y += b[j];
+			yrow[j] = y;
 		}
+		npukb_store_from_double_n(l->y->dtype, l->y->data, r * d, yrow, d);
+		if (l->sum)
+			npukb_store_from_double_n(l->sum->dtype, l->sum->data, r * d, srow, d);
 	}
+	free(srow);
 	return 0;
 }
 

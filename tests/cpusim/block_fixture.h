@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cube_host_block.h"
+
 static uint32_t ub_next;
 /* The boundary ub() puts each tensor on (a suite that needs more, like
  * Sort32's 256 bytes, raises it in its own init). */
@@ -50,19 +52,11 @@ static AscendC::LocalTensor<T> ub(uint32_t n)
 	ub_next += (uint32_t)((n * sizeof(T) + 31) & ~(size_t)31);
 	return t;
 }
-/* Registers host memory as kernel argument `arg` (a GM range). */
+/* Registers host memory as the next kernel argument (a GM range). */
 template <class T>
 static AscendC::GlobalTensor<T> gm(T *p, uint64_t n)
 {
-	npukb_cpusim::GmRange &r = npukb_cpusim::g.gm[npukb_cpusim::g.ngm];
-	r.lo = (uintptr_t)p;
-	r.hi = (uintptr_t)(p + n);
-	r.arg = npukb_cpusim::g.ngm;
-	r.role = "in";
-	npukb_cpusim::g.ngm++;
-	AscendC::GlobalTensor<T> t;
-	t.SetGlobalBuffer(p, n);
-	return t;
+	return cube_host_gm(p, n);
 }
 
 #endif

@@ -677,3 +677,17 @@ Test(cpusim_cube, fixpipe_after_the_m_fix_flag_passes)
 	mmad_then_fixpipe(true);
 	cr_expect_geq(rt::g.busy[rt::P_FIX], rt::g.done[rt::P_M]);
 }
+
+/* ---- Mmad's operand conversion ------------------------------------------------ */
+
+/* Mmad widens half operands through a table: every one of the 65,536
+ * halves must give the bits of the per-element conversion, NaNs included. */
+Test(cpusim_cube, mmad_widens_every_half_as_the_scalar_conversion)
+{
+	uint32_t bad = 0;
+	for (uint32_t u = 0; u < 65536; u++) {
+		const float got = rt::mmad_value(half::from_bits((uint16_t)u)), want = rt::f16_to_f32((uint16_t)u);
+		bad += memcmp(&got, &want, sizeof got) != 0;
+	}
+	cr_expect_eq(bad, 0u, "%u halves widen differently", bad);
+}

@@ -752,6 +752,85 @@ Test(dtype, f64_to_f16_block_matches_exact, .timeout = 120)
 	free(got);
 }
 
+/* A double likely to expose a bfloat16 fast path's mistakes: exactly on
+ * a bfloat16 tie (16 dropped float bits 0x8000) or a few units off it, so
+ * that rounding to float lands on the tie; every exponent from double
+ * subnormals to beyond float's range; zeros, infinities, NaNs. */
+static double awkward_bf16_double(uint64_t *s)
+{
+	uint64_t r = next_rand(s), bits;
+	double d;
+	switch (r % 6) {
+	case 0:
+	case 1: {
+		/* float exponents -149 .. 128 (overflow included), as doubles */
+		uint64_t exp = 1023 - 149 + (r >> 40) % 278;
+		bits = (next_rand(s) & 0x800fffffffffffffu) | (exp << 52);
+		/* a bfloat16 quantum is 2^-7 of the binade: 45 double bits
+		 * below it, the top one set, the rest clear */
+		bits = (bits & ~((UINT64_C(1) << 45) - 1)) | (UINT64_C(1) << 44);
+		memcpy(&d, &bits, 8);
+		if (r & 0x100)
+			d = nextafter(d, (r & 0x200) ? INFINITY : -INFINITY);
+		else if (r & 0x400)
+			d += ldexp(d, -30 - (int)((r >> 12) % 20));
+		return d;
+	}
+	case 2: { /* specials, double and float subnormals, float overflow */
+		static const double sp[] = { 0.0, -0.0, INFINITY, -INFINITY, NAN, -NAN, 0x1p-1074,
+					     -0x1p-1060, 0x1p-149, 0x1.8p-149, 0x1p-150, 0x1.01p-134,
+					     0x1.ff8p127, 0x1.ff7fffffffp127, 0x1p128, 1e300, -1e300 };
+		const size_t k = (r >> 8) % (sizeof sp / sizeof sp[0]);
+		d = sp[k];
+		if (k == 4 && (r & 0x800)) {
+			bits = 0x7ff0000000000000u | (next_rand(s) & 0x800fffffffffffffu) | 1;
+			memcpy(&d, &bits, 8); /* a NaN with a random payload */
+		}
+		return d;
+	}
+	default: /* any double of float's range, random low bits */
+		bits = (r & 0x800fffffffffffffu) | ((1023 - 160 + (r >> 56) % 300) << 52);
+		memcpy(&d, &bits, 8);
+		return d;
+	}
+}
+
+/* double -> bfloat16 in blocks (AVX2 where the CPU has it) gives the
+ * one-value form's bits on 4 Mi awkward doubles, from odd offsets and with
+ * odd lengths; the store of a block gives the same bytes. */
+Test(dtype, f64_to_bf16_block_matches_one_value_form, .timeout = 120)
+{
+	enum { N = 1 << 20 };
+	double *src = malloc(N * sizeof(double));
+	uint16_t *got = malloc((N + 1) * sizeof(uint16_t)), *st = malloc((N + 1) * sizeof(uint16_t));
+	uint64_t s = UINT64_C(0x9e3779b97f4a7c15);
+	size_t ties = 0;
+
+	cr_assert(src && got && st);
+	for (int round = 0; round < 4; round++) {
+		const size_t n = N - 2 * (size_t)round;
+		for (size_t i = 0; i < N; i++)
+			src[i] = awkward_bf16_double(&s);
+		npukb_f64_to_bf16_n(src + round, got + 1, n);
+		npukb_store_from_double_n(NPUKB_DT_BFLOAT16, st, 1, src + round, n);
+		for (size_t i = 0; i < n; i++) {
+			const double d = src[i + round];
+			const uint16_t one = npukb_f64_to_bf16(d);
+			const float f = (float)d;
+			cr_assert_eq(got[i + 1], one, "double %a: block 0x%04x, one-value 0x%04x", d,
+				     got[i + 1], one);
+			cr_assert_eq(st[i + 1], one, "double %a: stored 0x%04x, one-value 0x%04x", d,
+				     st[i + 1], one);
+			ties += (fbits(f) & 0xffff) == 0x8000 && (double)f != d;
+		}
+	}
+	/* the inputs did reach the exact path's lanes */
+	cr_assert_gt(ties, 10000);
+	free(src);
+	free(got);
+	free(st);
+}
+
 /* npukb_store_from_double_n leaves the bytes of n one-value stores, for
  * every dtype, at an odd start index. */
 Test(dtype, block_store_matches_one_value_stores, .timeout = 60)

@@ -303,3 +303,181 @@ Test(ref_foreach, norm_per_member)
 	cr_assert_eq(ref_run("foreach_norm", in, 2, &out, 1, NULL, err), 0, "%s", err);
 	cr_expect_eq(y[0], 4.0f);
 }
+
+/* ForeachNorm over float16/bfloat16 members large enough for its table of
+ * terms gives what the sum of pow(|x|, p) element by element gives, for
+ * several p: one member of finite values of modest size, one holding every
+ * bit pattern (infinities and NaNs too); stored to the list's dtype and to
+ * float32 (more of the double's bits). */
+Test(ref_foreach, norm_of_sixteen_bit_lists_matches_each_element)
+{
+	const size_t per = 5 * 65536 + 7, n = 2 * per;
+	static struct npukb_shape two[2], ones[2];
+	static size_t offs[2], youts[2] = { 0, 1 };
+	uint16_t *x = malloc(n * 2);
+	const double ps[] = { 2.0, 3.0, 0.5, 1.0, -1.5, INFINITY, 0.0, NAN };
+	const enum npukb_dtype dts[2] = { NPUKB_DT_FLOAT16, NPUKB_DT_BFLOAT16 };
+	char err[ERRLEN];
+
+	cr_assert(x);
+	for (int m = 0; m < 2; m++) {
+		two[m].rank = 1;
+		two[m].dims[0] = (int64_t)per;
+		ones[m].rank = 1;
+		ones[m].dims[0] = 1;
+		offs[m] = (size_t)m * per;
+	}
+	for (int d = 0; d < 2; d++) {
+		const enum npukb_dtype dt = dts[d];
+		uint64_t s = UINT64_C(0x2545f4914f6cdd1d);
+		for (size_t i = 0; i < per; i++) {
+			/* |x| in about [2^-6, 2^6): sign, exponent near the
+			 * bias, random fraction bits */
+			s ^= s << 13;
+			s ^= s >> 7;
+			s ^= s << 17;
+			const uint16_t bias = dt == NPUKB_DT_FLOAT16 ? 15 << 10 : 127 << 7;
+			const uint16_t step = dt == NPUKB_DT_FLOAT16 ? 1 << 10 : 1 << 7;
+			const uint16_t frac = (uint16_t)(s & (step - 1u));
+			x[i] = (uint16_t)((s >> 20 & 0x8000) | (bias - 6 * step + (s >> 32) % 12 * step) | frac);
+		}
+		for (size_t i = per; i < n; i++)
+			x[i] = (uint16_t)(i * 40503u); /* every pattern */
+		for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+			float pf = (float)ps[k];
+			for (int o = 0; o < 2; o++) {
+				const enum npukb_dtype ydt = o ? NPUKB_DT_FLOAT32 : dt;
+				unsigned char y[8], want[8];
+				struct npukb_ref_tensor in[2], out;
+				in[0] = mklist2("x", dt, n, x, two, offs);
+				in[1] = ref_tensor1("scalar", NPUKB_DT_FLOAT32, 1, &pf);
+				out = mklist2("y", ydt, 2, y, ones, youts);
+				cr_assert_eq(ref_run("foreach_norm", in, 2, &out, 1, NULL, err), 0, "%s", err);
+				for (int m = 0; m < 2; m++) {
+					double acc = 0.0;
+					for (size_t i = 0; i < per; i++) {
+						const double a = fabs(npukb_load_as_double(dt, x, offs[m] + i));
+						if (isinf(ps[k]))
+							acc = a > acc || isnan(a) ? a : acc;
+						else if (ps[k] == 0.0)
+							acc += a != 0.0;
+						else
+							acc += pow(a, ps[k]);
+					}
+					if (!isinf(ps[k]) && ps[k] != 0.0)
+						acc = pow(acc, 1.0 / ps[k]);
+					npukb_store_from_double(ydt, want, (size_t)m, acc);
+				}
+				const size_t sz = npukb_dtype_size(ydt);
+				cr_expect_eq(memcmp(y, want, 2 * sz), 0, "dtype %d, p %g, out dtype %d", (int)dt,
+					     ps[k], (int)ydt);
+			}
+		}
+	}
+	free(x);
+}
+
+/* The arithmetic rows (computed a block at a time, not through the row's
+ * function per element) give each element's formula in double, rounded
+ * once: float32, float16 and bfloat16 lists of random bit patterns
+ * (infinities, NaNs, subnormals among them), members longer than a block,
+ * scalars per list and per member. */
+static double arith_formula(const char *name, const double *x, double s)
+{
+	if (!strcmp(name, "foreach_add_list"))
+		return x[0] + s * x[1];
+	if (!strcmp(name, "foreach_sub_list"))
+		return x[0] - s * x[1];
+	if (!strcmp(name, "foreach_mul_list"))
+		return x[0] * x[1];
+	if (!strcmp(name, "foreach_div_list"))
+		return x[0] / x[1];
+	if (!strcmp(name, "foreach_add_scalar") || !strcmp(name, "foreach_add_scalar_list"))
+		return x[0] + s;
+	if (!strcmp(name, "foreach_sub_scalar") || !strcmp(name, "foreach_sub_scalar_list"))
+		return x[0] - s;
+	if (!strcmp(name, "foreach_mul_scalar") || !strcmp(name, "foreach_mul_scalar_list"))
+		return x[0] * s;
+	if (!strcmp(name, "foreach_div_scalar") || !strcmp(name, "foreach_div_scalar_list"))
+		return x[0] / s;
+	if (!strcmp(name, "foreach_addcdiv_scalar") || !strcmp(name, "foreach_addcdiv_list"))
+		return x[0] + s * (x[1] / x[2]);
+	if (!strcmp(name, "foreach_addcmul_scalar") || !strcmp(name, "foreach_addcmul_list"))
+		return x[0] + s * x[1] * x[2];
+	if (!strcmp(name, "foreach_lerp_scalar"))
+		return x[0] + s * (x[1] - x[0]);
+	cr_assert_fail("no formula for %s", name);
+	return 0;
+}
+
+Test(ref_foreach, arithmetic_rows_match_each_element)
+{
+	static const struct {
+		const char *name;
+		int nlists, per_member; /* per_member: one scalar per member */
+		int has_scalar;
+	} rows[] = {
+		{ "foreach_add_list", 2, 0, 1 },	{ "foreach_sub_list", 2, 0, 1 },
+		{ "foreach_mul_list", 2, 0, 0 },	{ "foreach_div_list", 2, 0, 0 },
+		{ "foreach_add_scalar", 1, 0, 1 },	{ "foreach_sub_scalar", 1, 0, 1 },
+		{ "foreach_mul_scalar", 1, 0, 1 },	{ "foreach_div_scalar", 1, 0, 1 },
+		{ "foreach_add_scalar_list", 1, 1, 1 }, { "foreach_sub_scalar_list", 1, 1, 1 },
+		{ "foreach_mul_scalar_list", 1, 1, 1 }, { "foreach_div_scalar_list", 1, 1, 1 },
+		{ "foreach_addcdiv_scalar", 3, 0, 1 },	{ "foreach_addcmul_scalar", 3, 0, 1 },
+		{ "foreach_addcdiv_list", 3, 1, 1 },	{ "foreach_addcmul_list", 3, 1, 1 },
+		{ "foreach_lerp_scalar", 2, 0, 1 },
+	};
+	const size_t per = 3 * 1024 + 77, n = 2 * per;
+	static struct npukb_shape two[2];
+	static size_t offs[2];
+	const enum npukb_dtype dts[3] = { NPUKB_DT_FLOAT32, NPUKB_DT_FLOAT16, NPUKB_DT_BFLOAT16 };
+	unsigned char *x[3], *y = malloc(4 * n), *want = malloc(4 * n);
+	float scal[2] = { 1.25f, -3.0e-3f };
+	uint64_t s = UINT64_C(0x853c49e6748fea9b);
+	char err[ERRLEN];
+
+	cr_assert(y && want);
+	for (int m = 0; m < 2; m++) {
+		two[m].rank = 1;
+		two[m].dims[0] = (int64_t)per;
+		offs[m] = (size_t)m * per;
+	}
+	for (int l = 0; l < 3; l++) {
+		cr_assert((x[l] = malloc(4 * n)) != NULL);
+		for (size_t i = 0; i < 4 * n; i++) {
+			s ^= s << 13;
+			s ^= s >> 7;
+			s ^= s << 17;
+			/* mostly moderate exponents, so that results are not all
+			 * infinities or zeros; every 16th byte anything */
+			x[l][i] = (uint8_t)(i % 16 == 15 ? s : (i % 2 ? (s & 0xbf) | 0x3c : s >> 8));
+		}
+	}
+	for (int d = 0; d < 3; d++) {
+		const enum npukb_dtype dt = dts[d];
+		for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+			struct npukb_ref_tensor in[4], out;
+			int nin = rows[r].nlists;
+			for (int l = 0; l < rows[r].nlists; l++)
+				in[l] = mklist2("x", dt, n, x[l], two, offs);
+			if (rows[r].has_scalar)
+				in[nin++] = ref_tensor1("scalar", NPUKB_DT_FLOAT32, rows[r].per_member ? 2 : 1, scal);
+			out = mklist2("y", dt, n, y, two, offs);
+			cr_assert_eq(ref_run(rows[r].name, in, (size_t)nin, &out, 1, NULL, err), 0, "%s: %s",
+				     rows[r].name, err);
+			for (size_t i = 0; i < n; i++) {
+				double v[3];
+				for (int l = 0; l < rows[r].nlists; l++)
+					v[l] = npukb_load_as_double(dt, x[l], i);
+				const double sc = rows[r].per_member ? scal[i / per] : scal[0];
+				npukb_store_from_double(dt, want, i, arith_formula(rows[r].name, v, sc));
+			}
+			cr_expect_eq(memcmp(y, want, n * npukb_dtype_size(dt)), 0, "%s, dtype %s", rows[r].name,
+				     npukb_dtype_name(dt));
+		}
+	}
+	for (int l = 0; l < 3; l++)
+		free(x[l]);
+	free(y);
+	free(want);
+}

@@ -71,6 +71,49 @@ static void check_shape(size_t m, size_t k, size_t n, int a_trans, unsigned part
 	free(got);
 }
 
+/* Double operands with full 53-bit mantissas, whose products round: the
+ * core's tiles (in whatever lane width this CPU gives them) must round
+ * each product before its add, as the naive loop does; a fused
+ * multiply-add would differ. */
+static void check_shape_f64(size_t m, size_t k, size_t n)
+{
+	double *a = malloc(m * k * sizeof *a), *b = malloc(k * n * sizeof *b);
+	double *got = calloc(m * n, sizeof *got);
+	int64_t ad[2] = { (int64_t)m, (int64_t)k }, bd[2] = { (int64_t)k, (int64_t)n };
+	struct npukb_ref_tensor at = ref_tensor("a", NPUKB_DT_FLOAT64, a, 2, ad);
+	struct npukb_ref_tensor bt = ref_tensor("b", NPUKB_DT_FLOAT64, b, 2, bd);
+	struct ref_gemm_operand ao = { &at, 0, k, 1 }, bo = { &bt, 0, n, 1 };
+	struct sink s = { got, 0 };
+	size_t i, j, p, wrong = 0;
+
+	cr_assert(a && b && got);
+	srand(5);
+	for (i = 0; i < m * k; i++)
+		a[i] = (rand() - RAND_MAX / 2) / (double)RAND_MAX * (1 + 0x1p-40 * rand());
+	for (i = 0; i < k * n; i++)
+		b[i] = (rand() - RAND_MAX / 2) / (double)RAND_MAX * (1 + 0x1p-41 * rand());
+	cr_assert_eq(ref_gemm(&ao, &bo, m, n, k, 1, keep_row, &s), 0);
+	for (i = 0; i < m; i++)
+		for (j = 0; j < n; j++) {
+			double sum = 0.0;
+			for (p = 0; p < k; p++) {
+				volatile double prod = a[i * k + p] * b[p * n + j];
+				sum = sum + prod;
+			}
+			wrong += memcmp(&sum, &got[i * n + j], sizeof sum) != 0;
+		}
+	cr_expect_eq(wrong, 0, "%zux%zux%zu double: %zu of %zu elements differ", m, k, n, wrong, m * n);
+	free(a);
+	free(b);
+	free(got);
+}
+
+Test(ref_gemm, core_rounds_each_double_product_before_its_add)
+{
+	check_shape_f64(8, 200, 16);
+	check_shape_f64(33, 129, 257);
+}
+
 /* Shapes on and around the core's tiles (32 rows, 128 of k, 256 columns). */
 static const size_t shapes[][3] = {
 	{ 1, 1, 1 }, { 3, 5, 7 }, { 33, 129, 257 }, { 70, 300, 19 }, { 65, 2, 513 }, { 5, 0, 9 },
@@ -290,6 +333,80 @@ Test(ref_attention, flash_attention_splits_heads_and_softmaxes_rows)
 	cr_expect_float_eq(y[1], 6.0f, 1e-6);
 	cr_expect_float_eq(y[3], 6.0f, 1e-6);
 	cr_expect_lt(ref_run("flash_attention_bsh", in, 3, &out, 1, odd, err), 0);
+}
+
+/* Two batches of S = 300 (a full block of 256 query rows, then a ragged
+ * one), two heads of d = 5, half precision: every output equals, bit for
+ * bit, the documented computation done naively (scores summed over the
+ * head's columns in order, softmax with max, exp and sum in key order,
+ * P V summed over keys in order), so a key or value read from a wrong
+ * place or converted differently shows. */
+Test(ref_attention, flash_attention_equals_the_naive_computation)
+{
+	enum { B = 2, S = 300, HEADS = 2, D = 5, H = HEADS * D, N = B * S * H };
+	const int64_t dims[3] = { B, S, H };
+	uint16_t *q = malloc(N * 2), *k = malloc(N * 2), *v = malloc(N * 2), *y = malloc(N * 2),
+		 *want = malloc(N * 2);
+	double *sc = malloc(S * sizeof *sc);
+	const double scale = 0.37;
+	char err[ERRLEN];
+	size_t i, b, h, r, t, c;
+
+	cr_assert(q && k && v && y && want && sc);
+	srand(11);
+	for (i = 0; i < N; i++) {
+		npukb_store_from_double(NPUKB_DT_FLOAT16, q, i, (rand() - RAND_MAX / 2) / (double)RAND_MAX * 4);
+		npukb_store_from_double(NPUKB_DT_FLOAT16, k, i, (rand() - RAND_MAX / 2) / (double)RAND_MAX * 4);
+		npukb_store_from_double(NPUKB_DT_FLOAT16, v, i, (rand() - RAND_MAX / 2) / (double)RAND_MAX * 3);
+	}
+	for (b = 0; b < B; b++)
+		for (h = 0; h < HEADS; h++)
+			for (r = 0; r < S; r++) {
+				const size_t row = b * S * H + r * H + h * D;
+				double mx = -INFINITY, sum = 0.0;
+				for (t = 0; t < S; t++) {
+					const size_t key = b * S * H + t * H + h * D;
+					double s = 0.0;
+					for (c = 0; c < D; c++)
+						s += npukb_load_as_double(NPUKB_DT_FLOAT16, q, row + c) *
+						     npukb_load_as_double(NPUKB_DT_FLOAT16, k, key + c);
+					sc[t] = s * scale;
+					mx = sc[t] > mx ? sc[t] : mx;
+				}
+				for (t = 0; t < S; t++) {
+					sc[t] = exp(sc[t] - mx);
+					sum += sc[t];
+				}
+				for (t = 0; t < S; t++)
+					sc[t] = sc[t] / sum;
+				for (c = 0; c < D; c++) {
+					double o = 0.0;
+					for (t = 0; t < S; t++)
+						o += sc[t] * npukb_load_as_double(NPUKB_DT_FLOAT16, v, b * S * H + t * H + h * D + c);
+					npukb_store_from_double(NPUKB_DT_FLOAT16, want, row + c, o);
+				}
+			}
+	{
+		struct npukb_ref_tensor in[3] = {
+			ref_tensor("query", NPUKB_DT_FLOAT16, q, 3, dims),
+			ref_tensor("key", NPUKB_DT_FLOAT16, k, 3, dims),
+			ref_tensor("value", NPUKB_DT_FLOAT16, v, 3, dims),
+		};
+		struct npukb_ref_tensor out = ref_tensor("attention_out", NPUKB_DT_FLOAT16, y, 3, dims);
+		const char *kv[] = { "head_num", "2", "scale_value", "0.37", NULL };
+		size_t bad = 0;
+
+		cr_assert_eq(ref_run("flash_attention_bsh", in, 3, &out, 1, kv, err), 0, "%s", err);
+		for (i = 0; i < N; i++)
+			bad += y[i] != want[i];
+		cr_expect_eq(bad, 0, "%zu of %d outputs differ from the naive computation", bad, N);
+	}
+	free(q);
+	free(k);
+	free(v);
+	free(y);
+	free(want);
+	free(sc);
 }
 
 /* One token, two heads sharing one kv head, dnope = drope = 1, three cached

@@ -7,8 +7,11 @@
 #include "reference.h"
 #include "ref_call.h"
 
+#include <npukb/dtype.h>
+
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- Mask ----------------------------------------------------------------- */
@@ -702,4 +705,124 @@ Test(ref_tensor_move, strided_slice_assign_in_place)
 	in[5].shape.dims[0] = 3;
 	out.shape.dims[0] = 3;
 	cr_expect_lt(ref_run("strided_slice_assign", in, 6, &out, 1, NULL, err), 0);
+}
+
+/* The LayerNorm family's rows (s, gamma and beta widened a row at a time,
+ * y stored a row at a time) against the formula element by element in
+ * double, rounded once: rows longer than a block of 1024 with a tail, in
+ * float32, float16 and bfloat16; AddLayerNorm with a bias of every
+ * element and the sum written, DeepNorm with alpha 0.7, PreLayerNorm. */
+static void layer_expect(const char *what, enum npukb_dtype dt, size_t rows, size_t d,
+			 const void *x1, const void *x2, const void *bias, const void *gamma,
+			 const void *beta, double alpha, double eps, const void *y, const void *mean,
+			 const void *rstd, const void *sum)
+{
+	const size_t sz = npukb_dtype_size(dt);
+	unsigned char *want = malloc(d * sz), one[8];
+	double *s = malloc(d * sizeof *s);
+	size_t bad = 0;
+
+	cr_assert(want && s);
+	for (size_t r = 0; r < rows; r++) {
+		double m = 0, v = 0, inv;
+		for (size_t j = 0; j < d; j++) {
+			const size_t i = r * d + j;
+			s[j] = alpha * npukb_load_as_double(dt, x1, i);
+			if (x2)
+				s[j] += npukb_load_as_double(dt, x2, i);
+			if (bias)
+				s[j] += npukb_load_as_double(dt, bias, i);
+			m += s[j];
+		}
+		m /= (double)d;
+		for (size_t j = 0; j < d; j++)
+			v += (s[j] - m) * (s[j] - m);
+		inv = 1.0 / sqrt(v / (double)d + eps);
+		if (mean) {
+			npukb_store_from_double(dt, one, 0, m);
+			bad += memcmp(one, (const unsigned char *)mean + r * sz, sz) != 0;
+			npukb_store_from_double(dt, one, 0, inv);
+			bad += memcmp(one, (const unsigned char *)rstd + r * sz, sz) != 0;
+		}
+		for (size_t j = 0; j < d; j++) {
+			double yv = (s[j] - m) * inv;
+			if (gamma)
+				yv *= npukb_load_as_double(dt, gamma, j);
+			if (beta)
+				yv += npukb_load_as_double(dt, beta, j);
+			npukb_store_from_double(dt, want, j, yv);
+		}
+		bad += memcmp(want, (const unsigned char *)y + r * d * sz, d * sz) != 0;
+		if (sum) {
+			for (size_t j = 0; j < d; j++)
+				npukb_store_from_double(dt, want, j, s[j]);
+			bad += memcmp(want, (const unsigned char *)sum + r * d * sz, d * sz) != 0;
+		}
+	}
+	cr_expect_eq(bad, 0, "%s, %s: %zu rows differ", what, npukb_dtype_name(dt), bad);
+	free(want);
+	free(s);
+}
+
+Test(ref_norm, layer_norm_rows_match_each_element)
+{
+	enum { ROWS = 3, D = 2 * 1024 + 333, N = ROWS * D };
+	const int64_t dx[2] = { ROWS, D }, dd[1] = { D }, dr[2] = { ROWS, 1 }, none[1] = { 0 };
+	const enum npukb_dtype dts[3] = { NPUKB_DT_FLOAT32, NPUKB_DT_FLOAT16, NPUKB_DT_BFLOAT16 };
+	const char *eps[] = { "epsilon", "1e-5", NULL }, *deep[] = { "alpha", "0.7", "epsilon", "1e-5", NULL };
+	static float src[5][N];
+	static unsigned char x1[4 * N], x2[4 * N], bias[4 * N], gamma[4 * D], beta[4 * D];
+	static unsigned char y[4 * N], s[4 * N], mean[4 * ROWS], rstd[4 * ROWS];
+	uint64_t st = UINT64_C(0x9e3779b97f4a7c15);
+	char err[ERRLEN];
+
+	for (int k = 0; k < 5; k++)
+		for (size_t i = 0; i < N; i++) {
+			st ^= st << 13;
+			st ^= st >> 7;
+			st ^= st << 17;
+			src[k][i] = (float)((double)(st >> 11) * 0x1p-53 * 8.0 - 3.0 + (k == 0 ? (double)(i % 7) : 0));
+		}
+	for (int di = 0; di < 3; di++) {
+		const enum npukb_dtype dt = dts[di];
+		unsigned char *dst[5] = { x1, x2, bias, gamma, beta };
+		for (int k = 0; k < 5; k++)
+			for (size_t i = 0; i < (k < 3 ? (size_t)N : (size_t)D); i++)
+				npukb_store_from_double(dt, dst[k], i, src[k][i]);
+		struct npukb_ref_tensor t_x1 = ref_tensor("x1", dt, x1, 2, dx), t_x2 = ref_tensor("x2", dt, x2, 2, dx),
+					t_bias = ref_tensor("bias", dt, bias, 2, dx),
+					t_gamma = ref_tensor("gamma", dt, gamma, 1, dd),
+					t_beta = ref_tensor("beta", dt, beta, 1, dd),
+					t_y = ref_tensor("y", dt, y, 2, dx), t_s = ref_tensor("x", dt, s, 2, dx),
+					t_mean = ref_tensor("mean", dt, mean, 2, dr),
+					t_rstd = ref_tensor("rstd", dt, rstd, 2, dr);
+		{
+			struct npukb_ref_tensor in[5] = { t_x1, t_x2, t_gamma, t_beta, t_bias };
+			struct npukb_ref_tensor out[4] = { t_y, t_mean, t_rstd, t_s };
+			cr_assert_eq(ref_run("add_layer_norm", in, 5, out, 4, eps, err), 0, "%s", err);
+			layer_expect("add_layer_norm", dt, ROWS, D, x1, x2, bias, gamma, beta, 1.0, 1e-5, y,
+				     mean, rstd, s);
+		}
+		{
+			struct npukb_ref_tensor in[4] = { t_x1, t_x2, t_beta, t_gamma };
+			struct npukb_ref_tensor out[3] = { t_mean, t_rstd, t_y };
+			cr_assert_eq(ref_run("deep_norm", in, 4, out, 3, deep, err), 0, "%s", err);
+			layer_expect("deep_norm", dt, ROWS, D, x1, x2, NULL, gamma, beta, 0.7, 1e-5, y, mean,
+				     rstd, NULL);
+		}
+		{
+			struct npukb_ref_tensor in[4] = { t_x1, t_x2, t_gamma, t_beta };
+			cr_assert_eq(ref_run("pre_layer_norm", in, 4, &t_y, 1, eps, err), 0, "%s", err);
+			layer_expect("pre_layer_norm", dt, ROWS, D, x1, x2, NULL, gamma, beta, 1.0, 1e-5, y,
+				     NULL, NULL, NULL);
+		}
+		{
+			struct npukb_ref_tensor in[4] = { t_x1, ref_tensor("normalized_shape", NPUKB_DT_INT64, (void *)&dx[1], 1, (const int64_t[]){ 1 }),
+							  ref_tensor("gamma", dt, NULL, 1, none), t_beta };
+			struct npukb_ref_tensor out[3] = { t_y, t_mean, t_rstd };
+			cr_assert_eq(ref_run("layer_norm_v4", in, 4, out, 3, eps, err), 0, "%s", err);
+			layer_expect("layer_norm_v4", dt, ROWS, D, x1, NULL, NULL, NULL, beta, 1.0, 1e-5, y,
+				     mean, rstd, NULL);
+		}
+	}
 }

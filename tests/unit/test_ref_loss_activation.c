@@ -600,3 +600,42 @@ Test(ref_activation, softmax_last_row_by_row, .timeout = 60)
 	free(bx);
 	free(bo);
 }
+
+/* Softmax rows longer than a block of 1024 (stored a block per call) give
+ * the definition's bits element by element: max, the sum of exp(x - max)
+ * in order, each exp divided by it and rounded once; float32, float16 and
+ * bfloat16, random values. */
+Test(ref_activation, softmax_last_long_rows_match_each_element)
+{
+	enum { ROWS = 4, LEN = 2 * 1024 + 501, N = ROWS * LEN };
+	const int64_t dims[2] = { ROWS, LEN };
+	const enum npukb_dtype dts[3] = { NPUKB_DT_FLOAT32, NPUKB_DT_FLOAT16, NPUKB_DT_BFLOAT16 };
+	static unsigned char x[4 * N], y[4 * N], want[4 * N];
+	uint64_t s = UINT64_C(0x2545f4914f6cdd1d);
+	char err[ERRLEN];
+
+	for (int d = 0; d < 3; d++) {
+		const enum npukb_dtype dt = dts[d];
+		for (size_t i = 0; i < N; i++) {
+			s ^= s << 13;
+			s ^= s >> 7;
+			s ^= s << 17;
+			npukb_store_from_double(dt, x, i, (double)(s >> 11) * 0x1p-53 * 16.0 - 8.0);
+		}
+		struct npukb_ref_tensor in = ref_tensor("x", dt, x, 2, dims), o = ref_tensor("x", dt, y, 2, dims);
+		cr_assert_eq(ref_run("softmax_last", &in, 1, &o, 1, NULL, err), 0, "%s", err);
+		for (size_t r = 0; r < ROWS; r++) {
+			double m = -INFINITY, sum = 0.0;
+			for (size_t k = 0; k < LEN; k++) {
+				const double v = npukb_load_as_double(dt, x, r * LEN + k);
+				m = v > m ? v : m;
+			}
+			for (size_t k = 0; k < LEN; k++)
+				sum += exp(npukb_load_as_double(dt, x, r * LEN + k) - m);
+			for (size_t k = 0; k < LEN; k++)
+				npukb_store_from_double(dt, want, r * LEN + k,
+							exp(npukb_load_as_double(dt, x, r * LEN + k) - m) / sum);
+		}
+		cr_expect_eq(memcmp(y, want, N * npukb_dtype_size(dt)), 0, "%s", npukb_dtype_name(dt));
+	}
+}

@@ -51,6 +51,8 @@ void npukb_f32_to_f16_n(const float *src, uint16_t *dst, size_t n);
 void npukb_f32_to_bf16_n(const float *src, uint16_t *dst, size_t n);
 /* The bits of npukb_f64_to_f16 for n values (F16C where the CPU has it). */
 void npukb_f64_to_f16_n(const double *src, uint16_t *dst, size_t n);
+/* The bits of npukb_f64_to_bf16 for n values (AVX2 where the CPU has it). */
+void npukb_f64_to_bf16_n(const double *src, uint16_t *dst, size_t n);
 
 /* Elements [i, i+n) of a float16, bfloat16 or float32 buffer as floats
  * (exact, the values npukb_load_as_double gives); -1 for other dtypes. */
@@ -62,7 +64,8 @@ double npukb_load_as_double(enum npukb_dtype dt, const void *buf, size_t i);
  * integer types; bool stores v != 0. */
 void npukb_store_from_double(enum npukb_dtype dt, void *buf, size_t i, double v);
 /* v[0..n) into elements [i, i+n): the bytes of n npukb_store_from_double
- * calls, one call (the dtype dispatched once, half stores vectorised). */
+ * calls, one call (the dtype dispatched once, half and bfloat16 stores
+ * vectorised). */
 void npukb_store_from_double_n(enum npukb_dtype dt, void *buf, size_t i, const double *v,
 			       size_t n);
 

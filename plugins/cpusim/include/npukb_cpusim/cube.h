@@ -17,6 +17,8 @@
 
 #include <vector>
 
+#include "npukb_cpusim/cube_mac.h"
+#include "npukb_cpusim/fp16_bulk.h"
 #include "npukb_cpusim/cube_mem.h"
 
 namespace npukb_cpusim {
@@ -65,6 +67,10 @@ template <class T> struct MmadAcc { using type = float; };
 template <> struct MmadAcc<int8_t> { using type = int32_t; };
 
 template <class T> inline float mmad_value(T v) { return (float)v; }
+/* The lookup fp16_bulk.h checks against f16_to_f32 for every half: the
+ * operands of a Mmad are converted once per call, and the software
+ * conversion cost as much as the products at Level 3's tile sizes. */
+inline float mmad_value(half v) { return f16_to_f32_table()[v.bits]; }
 inline int32_t mmad_value(int8_t v) { return v; }
 
 } // namespace npukb_cpusim
@@ -207,33 +213,6 @@ struct MmadParams {
 namespace detail {
 enum class MmadInit { ZERO, L0C, BIAS_ROW };
 
-/* c[i] += x * b[i] for a row of L0C's type (float or int32), eight lanes
- * at a time through the compiler's vector extension: kernels build at -O2,
- * where gcc does not vectorise this loop by itself. Each lane is the same
- * multiply then add as the scalar tail, so the bits do not depend on the
- * row's length or alignment. */
-template <class T>
-inline void mmad_axpy_row(T *c, const T *b, T x, uint32_t n)
-{
-	static_assert(sizeof(T) == 4, "L0C holds 4-byte elements");
-	typedef T v4 __attribute__((vector_size(16)));
-	const v4 xv = {x, x, x, x};
-	uint32_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		v4 c0, c1, b0, b1;
-		memcpy(&c0, c + i, 16);
-		memcpy(&c1, c + i + 4, 16);
-		memcpy(&b0, b + i, 16);
-		memcpy(&b1, b + i + 4, 16);
-		c0 += xv * b0;
-		c1 += xv * b1;
-		memcpy(c + i, &c0, 16);
-		memcpy(c + i + 4, &c1, 16);
-	}
-	for (; i < n; i++)
-		c[i] += x * b[i];
-}
-
 /* C (NZ in L0C, m x n) = init + A (ZZ in L0A, m x k) * B (ZN in L0B, k x n). */
 template <class T, class U, class S>
 inline void mmad(const LocalTensor<T> &c, const LocalTensor<U> &a, const LocalTensor<S> &b, MmadInit init,
@@ -277,13 +256,8 @@ inline void mmad(const LocalTensor<T> &c, const LocalTensor<U> &a, const LocalTe
 			cd[(size_t)mi * n + ni] = init == MmadInit::ZERO       ? (T)0
 						  : init == MmadInit::BIAS_ROW ? bias_row[ni]
 									       : bias_l0c[c_at(mi, ni)];
-	/* fp16 x fp16 and bf16 x bf16 products are exact in a float, int8 x
-	 * int8 in an int32: a fused multiply-add would give the same sum. */
-	for (uint32_t mi = 0; mi < m; mi++) {
-		T *crow = &cd[(size_t)mi * n];
-		for (uint32_t j = 0; j < k; j++)
-			mmad_axpy_row(crow, &bd[(size_t)j * n], ad[(size_t)mi * k + j], n);
-	}
+	/* the same bits in every lane width (cube_mac.h) */
+	rt::mac_rows(rt::mac_isa_best(), cd.data(), ad.data(), bd.data(), m, n, k);
 	for (uint32_t mi = 0; mi < m; mi++)
 		for (uint32_t ni = 0; ni < n; ni++)
 			c.addr_[c_at(mi, ni)] = cd[(size_t)mi * n + ni];

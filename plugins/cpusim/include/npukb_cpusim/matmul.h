@@ -26,6 +26,7 @@
 
 #include <type_traits>
 #include <vector>
+#include "npukb_cpusim/cube_mac.h"
 #include "npukb_cpusim/cube_tiling.h"
 
 namespace AscendC {
@@ -247,23 +248,23 @@ private:
 		constexpr int64_t kRows = 4, kCols = 128;
 		std::vector<DstT> rows((size_t)(kRows * n));
 		double acc[kRows][kCols];
+		std::vector<double> xs((size_t)(kRows * k)); /* the block's rows of A, widened once */
+		const npukb_cpusim::MacIsa isa = npukb_cpusim::mac_isa_best();
 		for (int64_t i0 = 0; i0 < m; i0 += kRows) {
 			const int64_t ni = m - i0 < kRows ? m - i0 : kRows;
+			for (int64_t ii = 0; ii < ni; ii++)
+				for (int64_t p = 0; p < k; p++) {
+					const int64_t i = i0 + ii;
+					xs[(size_t)(ii * k + p)] =
+						detail::mm_in(trans_a_ ? a_[p * lda + i] : a_[i * lda + p]);
+				}
 			for (int64_t j0 = 0; j0 < n; j0 += kCols) {
 				const int64_t nj = n - j0 < kCols ? n - j0 : kCols;
 				for (int64_t ii = 0; ii < ni; ii++)
 					for (int64_t jj = 0; jj < nj; jj++)
 						acc[ii][jj] = bias_on_ ? detail::mm_in(bias_[j0 + jj]) : 0.0;
-				for (int64_t p = 0; p < k; p++) {
-					const WideB *brow = &bw[(size_t)(p * n + j0)];
-					for (int64_t ii = 0; ii < ni; ii++) {
-						const int64_t i = i0 + ii;
-						const double x = detail::mm_in(trans_a_ ? a_[p * lda + i] : a_[i * lda + p]);
-						double *out = acc[ii];
-						for (int64_t jj = 0; jj < nj; jj++)
-							out[jj] += x * (double)brow[jj];
-					}
-				}
+				npukb_cpusim::mac_block(isa, acc, xs.data(), &bw[(size_t)j0], (uint32_t)ni, (uint32_t)nj,
+							(uint32_t)k, (size_t)n);
 				for (int64_t ii = 0; ii < ni; ii++) {
 					const int64_t i = i0 + ii;
 					for (int64_t jj = 0; jj < nj; jj++) {

@@ -435,8 +435,9 @@ inline void ub_owner_set(uint32_t off, uint32_t len, UbOwner st)
 constexpr uint8_t NO_PIPE = 0xff;
 
 /* The race shadow of the cube buffers, per 32-byte block, as State keeps
- * the UB's. Outside State: a SyncAll suspending a block does not save it
- * [cube kernels with SyncAll: not modelled]. */
+ * the UB's. Outside State, which a vector core's suspension copies whole:
+ * the scheduler (cores.h) saves the used part of it with the cube arena
+ * only when another cube core needs them. */
 struct CubeShadow {
 	double w_done[CUBE_ARENA_BYTES / 32];
 	double r_done[CUBE_ARENA_BYTES / 32];
@@ -520,8 +521,9 @@ inline void ub_race_access(int p, double start, double read_end, double write_do
 			     "%s (%s pipe) overwrites its %s at %s while the %s pipe may still be reading it: "
 			     "no SetFlag/WaitFlag, queue hand-off or PipeBarrier orders them",
 			     a.what, pipe_name(p), a.operand, shadow_where(a.cube, b, where, sizeof where), pipe_name(rp));
-	}
-	for (uint32_t b = first; b < last && b < sh.blocks; b++) {
+		/* one pass: a block's check reads only its own shadow, and a
+		 * failing check ends the run, so updating as we go finds the
+		 * same races */
 		if (a.write) {
 			sh.w_pipe[b] = (uint8_t)p;
 			sh.w_done[b] = write_done;
@@ -562,6 +564,10 @@ inline bool auto_synced(int a, int b)
 inline void ub_auto_sync_wait(int p)
 {
 	if (!auto_sync || g.ub_npending == 0 || (p != P_S && g.s_ub_until <= g.busy[p]))
+		return;
+	/* the cube's pipes are never auto-synced (auto_synced is false for
+	 * every pair with one of them): nothing to wait for */
+	if (p != P_S && p != P_V && p != P_MTE2 && p != P_MTE3)
 		return;
 	double t = 0;
 	for (int i = 0; i < g.ub_npending; i++) {
