@@ -223,8 +223,9 @@ static int rule_kernel_impl(const char *s, struct npukb_extraction *x)
 	return take_one(x, body, NPUKB_EXTRACT_KERNEL_IMPL, "the <kernel_impl> tag holds no code");
 }
 
-/* A file header line "=== op_host/x.cpp ===": copies the path into path
- * (size MAX_PATH_BYTES + 1) and returns 1. */
+/* A file header line "=== op_host/x.cpp ===" (or op_kernel/..., or the
+ * project's CMakeLists.txt): copies the path into path (size
+ * MAX_PATH_BYTES + 1) and returns 1. */
 static int file_header(const char *p, char *path)
 {
 	const char *end = line_end(p), *q = skip_blanks(p, end), *pb, *pe;
@@ -245,7 +246,11 @@ static int file_header(const char *p, char *path)
 		return 0;
 	memcpy(path, pb, (size_t)(pe - pb));
 	path[pe - pb] = '\0';
-	return strncmp(path, "op_host/", 8) == 0 || strncmp(path, "op_kernel/", 10) == 0;
+	/* CMakeLists.txt at the top: an operator project's build file, which
+	 * says which op_host sources each target builds and how the kernel is
+	 * compiled (upstream answers ship one; cpusim reads it) */
+	return strncmp(path, "op_host/", 8) == 0 || strncmp(path, "op_kernel/", 10) == 0 ||
+	       strcmp(path, "CMakeLists.txt") == 0;
 }
 
 /* Rule 2: file headers each followed by a fenced block. */

@@ -103,6 +103,20 @@ Test(extract, host_device_file_headers)
 	cr_assert_str_eq(x.files[2].text, "int kernel;\n");
 }
 
+/* An operator project's own build file travels with its sources; any other
+ * top-level name is no header. */
+Test(extract, project_cmakelists_is_a_file_header)
+{
+	extract("=== CMakeLists.txt ===\n```cmake\nadd_ops_compile_options(ALL OPTIONS --cce-auto-sync=off)\n```\n"
+		"=== op_kernel/add_custom.cpp ===\n```cpp\nint kernel;\n```\n"
+		"=== build.sh ===\n```sh\nrm -rf /\n```\n");
+	cr_assert_eq(x.form, NPUKB_EXTRACT_FILE_HEADERS);
+	cr_assert_eq(x.nfiles, 2);
+	cr_assert_str_eq(x.files[0].path, "CMakeLists.txt");
+	cr_assert_str_eq(x.files[0].text, "add_ops_compile_options(ALL OPTIONS --cce-auto-sync=off)\n");
+	cr_assert_str_eq(x.files[1].path, "op_kernel/add_custom.cpp");
+}
+
 Test(extract, file_headers_never_escape_the_sample)
 {
 	extract("=== op_kernel/../../etc/passwd ===\n```cpp\nint a;\n```\n"
